@@ -1,0 +1,188 @@
+/* hpls.h: the public C API of hpls (Hybrid Parallel Linear Solvers).
+ *
+ * Lifecycle of a solve:  hpls_solver_create -> hpls_solver_set_option(s) ->
+ * hpls_solver_setup(A) -> hpls_solver_solve(b, x) (as often as needed) ->
+ * hpls_solver_destroy.  Every function returns an hpls_status; the detailed
+ * message of a failure is kept in the object concerned (hpls_solver_message)
+ * or, for object-less calls (file reading, object creation), thread-locally
+ * (hpls_last_error).  C11, usable from C++. */
+#ifndef HPLS_H
+#define HPLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPLS_VERSION_MAJOR 0
+#define HPLS_VERSION_MINOR 1
+#define HPLS_VERSION_PATCH 0
+
+typedef int64_t hpls_int; /* sizes, counts, row pointers */
+typedef int32_t hpls_idx; /* column indices */
+typedef double hpls_real; /* values */
+
+typedef enum hpls_status {
+    HPLS_OK = 0,
+    HPLS_ERR_ARG,          /* invalid argument (NULL, negative size, ...) */
+    HPLS_ERR_NOMEM,        /* allocation failed, or sizes would not fit in memory */
+    HPLS_ERR_IO,           /* a file could not be opened, read or written */
+    HPLS_ERR_PARSE,        /* a file is malformed (message names file and line) */
+    HPLS_ERR_UNSUPPORTED,  /* valid input that hpls does not handle (complex field) */
+    HPLS_ERR_OPTION,       /* unknown option key or malformed value (message names it) */
+    HPLS_ERR_SIZE,         /* dimensions disagree, or an index is out of range */
+    HPLS_ERR_VALUE,        /* NaN or Inf in the input */
+    HPLS_ERR_ZERO_DIAG,    /* zero or missing diagonal entry (message names the row) */
+    HPLS_ERR_STATE,        /* call out of order (solve before setup) */
+    HPLS_ERR_NOT_COMPILED, /* the backend or feature is not built into this library */
+    HPLS_ERR_INTERNAL      /* a bug in hpls: please report it */
+} hpls_status;
+
+/* Name of a status ("invalid argument", ...); never NULL. */
+const char *hpls_strerror(hpls_status st);
+/* Detail of the last failure of an object-less call on this thread ("" if none). */
+const char *hpls_last_error(void);
+
+/* ---- vectors: n values, owned by the vector ---------------------------- */
+typedef struct hpls_vec {
+    hpls_int n;      /* length */
+    hpls_real *data; /* n values */
+} hpls_vec;
+
+hpls_status hpls_vec_create(hpls_int n, hpls_vec **v); /* zero-filled */
+void hpls_vec_destroy(hpls_vec *v);                    /* accepts NULL */
+
+/* ---- CSR matrix ---------------------------------------------------------
+ * Row i holds entries rowptr[i] .. rowptr[i+1]-1, columns strictly increasing. */
+typedef struct hpls_csr {
+    hpls_int nrows, ncols; /* dimensions */
+    hpls_int nnz;          /* stored entries = rowptr[nrows] */
+    hpls_int *rowptr;      /* nrows+1 offsets, 64-bit */
+    hpls_idx *colind;      /* nnz column indices, 32-bit, sorted within a row */
+    hpls_real *val;        /* nnz values */
+} hpls_csr;
+
+/* Assemble from nnz 0-based triplets (any order); duplicates are summed,
+ * explicit zeros kept.  Indices out of range are an HPLS_ERR_SIZE naming the entry. */
+hpls_status hpls_csr_from_coo(hpls_int nrows, hpls_int ncols, hpls_int nnz,
+                              const hpls_int *rows, const hpls_int *cols,
+                              const hpls_real *vals, hpls_csr **A);
+/* Empty matrix with room for nnz entries (rowptr zeroed); the caller fills it. */
+hpls_status hpls_csr_create(hpls_int nrows, hpls_int ncols, hpls_int nnz, hpls_csr **A);
+void hpls_csr_destroy(hpls_csr *A);
+/* Checks the invariants (sizes, monotone rowptr, sorted in-range columns, finite values). */
+hpls_status hpls_csr_check(const hpls_csr *A);
+/* y = A x (OpenMP, rows split by nonzeros; bit-repeatable for a fixed thread count). */
+hpls_status hpls_csr_spmv(const hpls_csr *A, const hpls_vec *x, hpls_vec *y);
+/* r = b - A x */
+hpls_status hpls_csr_residual(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x,
+                              hpls_vec *r);
+
+/* ---- dense row-major matrix -------------------------------------------- */
+typedef struct hpls_dense {
+    hpls_int nrows, ncols;
+    hpls_real *data; /* nrows*ncols values, a[i*ncols + j] */
+} hpls_dense;
+
+hpls_status hpls_dense_create(hpls_int nrows, hpls_int ncols, hpls_dense **A);
+void hpls_dense_destroy(hpls_dense *A);
+
+/* ---- tridiagonal matrix (layout of LAPACK gtsv / cuSPARSE gtsv2) --------
+ * Row i: dl[i]*x[i-1] + d[i]*x[i] + du[i]*x[i+1]; dl[0] = du[n-1] = 0. */
+typedef struct hpls_tridiag {
+    hpls_int n;
+    hpls_real *dl, *d, *du; /* n values each */
+} hpls_tridiag;
+
+hpls_status hpls_tridiag_create(hpls_int n, hpls_tridiag **T);
+void hpls_tridiag_destroy(hpls_tridiag *T);
+
+/* ---- Matrix Market I/O (gzip read transparently) ----------------------- */
+/* Reads a sparse matrix (coordinate or array format) into CSR.  Symmetric and
+ * skew-symmetric storage is expanded.  Errors name the file and line. */
+hpls_status hpls_mm_read_csr(const char *path, hpls_csr **A);
+/* Reads a dense matrix (array or coordinate format). */
+hpls_status hpls_mm_read_dense(const char *path, hpls_dense **A);
+/* Reads a vector: an array file n x 1 (or 1 x n), or a coordinate n x 1 file. */
+hpls_status hpls_mm_read_vec(const char *path, hpls_vec **v);
+/* Writes atomically (temporary file + rename), values with %.17g. */
+hpls_status hpls_mm_write_csr(const char *path, const hpls_csr *A);
+hpls_status hpls_mm_write_vec(const char *path, const hpls_vec *v);
+/* Reports whether a file holds array (dense) format: *is_array = 1 or 0. */
+hpls_status hpls_mm_is_array(const char *path, int *is_array);
+
+/* ---- generators (seeded, reproducible) --------------------------------
+ * spec: "name:key=value,key=value", e.g. "gas:n=1e6,k=2,seed=3"; numbers may be
+ * written 1e6.  Names: gas, poisson2d, poisson3d, convdiff3d, dense-dd, tridiag.
+ * b (optional, may be NULL) receives the generator's right-hand side (A*1 unless
+ * the generator defines another, e.g. dense-dd: ones). */
+hpls_status hpls_gen_csr(const char *spec, hpls_csr **A, hpls_vec **b);
+hpls_status hpls_gen_dense(const char *spec, hpls_dense **A, hpls_vec **b);
+/* One line per generator and option, with defaults, for --help. */
+const char *hpls_gen_help(void);
+
+/* ---- solvers ----------------------------------------------------------- */
+typedef struct hpls_solver hpls_solver;
+
+typedef enum hpls_reason {
+    HPLS_NOT_RUN = 0,
+    HPLS_CONVERGED_RTOL,      /* ||r|| <= rtol * ||b|| (or * ||r0||, see rtol_ref) */
+    HPLS_CONVERGED_ATOL,      /* ||r|| <= atol */
+    HPLS_DIVERGED_MAXIT,      /* maxiter reached */
+    HPLS_DIVERGED_BREAKDOWN,  /* a Krylov scalar vanished (rho, (r0,v), omega ...) */
+    HPLS_DIVERGED_STAGNATION, /* no progress over many iterations */
+    HPLS_DIVERGED_NAN,        /* NaN or Inf appeared in the iteration */
+    HPLS_DIVERGED_GROWTH,     /* residual grew by the factor `divtol` */
+    HPLS_DIVERGED_INDEFINITE  /* CG met (p, A p) <= 0 */
+} hpls_reason;
+
+const char *hpls_reason_str(hpls_reason r);
+/* 1 for the CONVERGED_* reasons. */
+int hpls_reason_converged(hpls_reason r);
+
+typedef struct hpls_info {
+    hpls_reason reason;
+    hpls_int iterations;
+    double relres;       /* final true relative residual ||b - A x|| / ||b||, recomputed */
+    double resnorm;      /* final true residual norm ||b - A x|| */
+    double setup_s;      /* seconds in setup */
+    double solve_s;      /* seconds in the last solve */
+} hpls_info;
+
+/* Called once per iteration with the residual norm the test uses; return
+ * nonzero to stop the solve (reason stays DIVERGED_MAXIT: stopped by the user). */
+typedef int (*hpls_monitor_fn)(void *ctx, hpls_int iteration, double resnorm, double relres);
+
+hpls_status hpls_solver_create(hpls_solver **s);
+void hpls_solver_destroy(hpls_solver *s);
+/* One "key=value" option (same names as the command line flags). */
+hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue);
+/* Several options separated by spaces or commas: "solver=cg precond=jacobi tol=1e-10". */
+hpls_status hpls_solver_set_options(hpls_solver *s, const char *options);
+hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ctx);
+/* Builds the method and preconditioner for A (A must outlive the solver's use). */
+hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A);
+/* Solves A x = b; x holds the initial guess on entry (use_x0=1) or is zeroed first. */
+hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
+hpls_status hpls_solver_get_info(const hpls_solver *s, hpls_info *info);
+/* Residual history of the last solve: count entries of (iteration, relres, seconds). */
+hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpls_int **its,
+                                const double **relres, const double **seconds);
+/* Message of the last failure of this solver ("" if none). */
+const char *hpls_solver_message(const hpls_solver *s);
+/* Name of the option value actually used (e.g. "solver" -> "bicgstab"). */
+const char *hpls_solver_get_option(const hpls_solver *s, const char *key);
+
+/* Help of every option with its default, and of every method and preconditioner. */
+const char *hpls_solver_help(void);
+
+/* Threads used by the OpenMP kernels (0: OpenMP's default). */
+hpls_status hpls_set_threads(int nthreads);
+int hpls_get_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HPLS_H */

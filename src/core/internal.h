@@ -1,0 +1,76 @@
+/* internal.h: what every part of hpls shares but users do not see:
+ * error recording, checked memory, timers, and the CPU kernel interface. */
+#ifndef HPLS_INTERNAL_H
+#define HPLS_INTERNAL_H
+
+#include "hpls.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define HPLS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define HPLS_PRINTF(a, b)
+#endif
+
+/* ---- errors (src/core/status.c) ---------------------------------------- */
+/* Records a formatted message thread-locally and returns st, so a failing
+ * function can say `return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: ...", ...)`. */
+hpls_status hpls_fail(hpls_status st, const char *fmt, ...) HPLS_PRINTF(2, 3);
+hpls_status hpls_vfail(hpls_status st, const char *fmt, va_list ap);
+/* Clears the thread-local message. */
+void hpls_clear_error(void);
+
+/* ---- memory (src/core/memory.c) -----------------------------------------
+ * hpls_malloc(count, size) checks count*size for overflow and for count < 0,
+ * never returns NULL for count 0 (it allocates one byte), and records an
+ * HPLS_ERR_NOMEM message on failure.  A test build can make the k-th call fail. */
+void *hpls_malloc(hpls_int count, size_t size);
+void *hpls_calloc(hpls_int count, size_t size);
+void hpls_free(void *p);
+/* Test hook: the k-th allocation from now fails (k >= 1); k = 0 turns it off.
+ * Returns how many allocations were made since the last call. */
+long hpls_alloc_fail_at(long k);
+/* Largest byte count hpls will try to allocate in one block (checked before
+ * allocating so that absurd declared sizes fail fast with a clear message). */
+#define HPLS_MAX_ALLOC ((size_t)1 << 46)
+
+/* ---- time (src/core/timer.c) ------------------------------------------- */
+double hpls_wtime(void); /* seconds, monotonic */
+
+/* ---- CPU kernels (src/kernels/cpu, OpenMP) ------------------------------
+ * Static partitions; every reduction sums per-thread partials in thread order,
+ * so results are bit-for-bit repeatable for a fixed thread count. */
+double hpls_k_dot(hpls_int n, const hpls_real *x, const hpls_real *y);
+double hpls_k_nrm2(hpls_int n, const hpls_real *x);
+void hpls_k_copy(hpls_int n, const hpls_real *x, hpls_real *y);                  /* y = x */
+void hpls_k_set(hpls_int n, hpls_real a, hpls_real *y);                          /* y = a */
+void hpls_k_scale(hpls_int n, hpls_real a, hpls_real *y);                        /* y = a y */
+void hpls_k_axpy(hpls_int n, hpls_real a, const hpls_real *x, hpls_real *y);     /* y += a x */
+void hpls_k_axpby(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b,
+                  hpls_real *y);                                                 /* y = a x + b y */
+void hpls_k_xpay(hpls_int n, const hpls_real *x, hpls_real a, hpls_real *y);     /* y = x + a y */
+void hpls_k_axpbypcz(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b,
+                     const hpls_real *y, hpls_real c, hpls_real *z);             /* z = a x + b y + c z */
+void hpls_k_pointwise_mult(hpls_int n, const hpls_real *x, const hpls_real *y,
+                           hpls_real *z);                                        /* z = x .* y */
+/* y = A x */
+void hpls_k_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y);
+/* r = b - A x, returns ||r||_2 (fused: one pass) */
+double hpls_k_residual(const hpls_csr *A, const hpls_real *b, const hpls_real *x, hpls_real *r);
+/* First row of thread t's block when nrows rows are split into p blocks of about
+ * equal nonzeros (+ rows, so empty rows still count). */
+hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);
+int hpls_k_threads(void); /* threads a parallel kernel will use */
+
+/* ---- sequential reference kernels (src/kernels/ref): the oracle --------- */
+double hpls_ref_dot(hpls_int n, const hpls_real *x, const hpls_real *y);
+double hpls_ref_nrm2(hpls_int n, const hpls_real *x);
+void hpls_ref_axpby(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b, hpls_real *y);
+void hpls_ref_axpbypcz(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b,
+                       const hpls_real *y, hpls_real c, hpls_real *z);
+void hpls_ref_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y);
+double hpls_ref_residual(const hpls_csr *A, const hpls_real *b, const hpls_real *x, hpls_real *r);
+
+#endif /* HPLS_INTERNAL_H */

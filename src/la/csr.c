@@ -1,0 +1,180 @@
+/* csr.c: the CSR matrix: creation, assembly from COO (duplicates summed),
+ * invariant checks, and the public SpMV / residual entry points. */
+#include "core/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+hpls_status hpls_csr_create(hpls_int nrows, hpls_int ncols, hpls_int nnz, hpls_csr **A)
+{
+    if (!A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_create: NULL output");
+    *A = NULL;
+    if (nrows < 0 || ncols < 0 || nnz < 0)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_create: negative size %lld x %lld, nnz %lld",
+                         (long long)nrows, (long long)ncols, (long long)nnz);
+    if (ncols > INT32_MAX)
+        return hpls_fail(HPLS_ERR_SIZE, "%lld columns exceed the 32-bit column index limit",
+                         (long long)ncols);
+    hpls_csr *M = hpls_calloc(1, sizeof *M);
+    if (!M)
+        return HPLS_ERR_NOMEM;
+    M->nrows = nrows;
+    M->ncols = ncols;
+    M->nnz = nnz;
+    M->rowptr = hpls_calloc(nrows + 1, sizeof *M->rowptr);
+    M->colind = hpls_malloc(nnz, sizeof *M->colind);
+    M->val = hpls_malloc(nnz, sizeof *M->val);
+    if (!M->rowptr || !M->colind || !M->val) {
+        hpls_csr_destroy(M);
+        return HPLS_ERR_NOMEM;
+    }
+    *A = M;
+    return HPLS_OK;
+}
+
+void hpls_csr_destroy(hpls_csr *A)
+{
+    if (!A)
+        return;
+    hpls_free(A->rowptr);
+    hpls_free(A->colind);
+    hpls_free(A->val);
+    hpls_free(A);
+}
+
+/* Sorts row entries by column (insertion sort: rows are short and often nearly
+ * sorted; long rows fall back to a merge-free shell sort). */
+static void sort_row(hpls_idx *c, hpls_real *v, hpls_int len)
+{
+    static const hpls_int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+        hpls_int gap = gaps[g];
+        for (hpls_int i = gap; i < len; i++) {
+            hpls_idx ci = c[i];
+            hpls_real vi = v[i];
+            hpls_int j = i;
+            for (; j >= gap && c[j - gap] > ci; j -= gap) {
+                c[j] = c[j - gap];
+                v[j] = v[j - gap];
+            }
+            c[j] = ci;
+            v[j] = vi;
+        }
+    }
+}
+
+hpls_status hpls_csr_from_coo(hpls_int nrows, hpls_int ncols, hpls_int nnz,
+                              const hpls_int *rows, const hpls_int *cols,
+                              const hpls_real *vals, hpls_csr **A)
+{
+    if (!A || (nnz > 0 && (!rows || !cols || !vals)))
+        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_from_coo: NULL argument");
+    *A = NULL;
+    for (hpls_int k = 0; k < nnz; k++)
+        if (rows[k] < 0 || rows[k] >= nrows || cols[k] < 0 || cols[k] >= ncols)
+            return hpls_fail(HPLS_ERR_SIZE,
+                             "entry %lld at (%lld, %lld) is outside the %lld x %lld matrix",
+                             (long long)k, (long long)rows[k], (long long)cols[k],
+                             (long long)nrows, (long long)ncols);
+    hpls_csr *M;
+    hpls_status st = hpls_csr_create(nrows, ncols, nnz, &M);
+    if (st != HPLS_OK)
+        return st;
+    /* counting sort by row */
+    for (hpls_int k = 0; k < nnz; k++)
+        M->rowptr[rows[k] + 1]++;
+    for (hpls_int i = 0; i < nrows; i++)
+        M->rowptr[i + 1] += M->rowptr[i];
+    hpls_int *next = hpls_malloc(nrows + 1, sizeof *next);
+    if (!next) {
+        hpls_csr_destroy(M);
+        return HPLS_ERR_NOMEM;
+    }
+    memcpy(next, M->rowptr, (size_t)(nrows + 1) * sizeof *next);
+    for (hpls_int k = 0; k < nnz; k++) {
+        hpls_int p = next[rows[k]]++;
+        M->colind[p] = (hpls_idx)cols[k];
+        M->val[p] = vals[k];
+    }
+    hpls_free(next);
+    /* sort each row, sum duplicates, compact in place */
+    hpls_int out = 0;
+    hpls_int start = 0;
+    for (hpls_int i = 0; i < nrows; i++) {
+        hpls_int end = M->rowptr[i + 1];
+        sort_row(M->colind + start, M->val + start, end - start);
+        hpls_int row_begin = out;
+        for (hpls_int p = start; p < end; p++) {
+            if (out > row_begin && M->colind[out - 1] == M->colind[p]) {
+                M->val[out - 1] += M->val[p];
+            } else {
+                M->colind[out] = M->colind[p];
+                M->val[out] = M->val[p];
+                out++;
+            }
+        }
+        M->rowptr[i] = row_begin;
+        start = end;
+    }
+    M->rowptr[nrows] = out;
+    M->nnz = out;
+    *A = M;
+    return HPLS_OK;
+}
+
+hpls_status hpls_csr_check(const hpls_csr *A)
+{
+    if (!A || !A->rowptr || (A->nnz > 0 && (!A->colind || !A->val)))
+        return hpls_fail(HPLS_ERR_ARG, "CSR matrix: NULL array");
+    if (A->nrows < 0 || A->ncols < 0 || A->ncols > INT32_MAX)
+        return hpls_fail(HPLS_ERR_SIZE, "CSR matrix: bad size %lld x %lld", (long long)A->nrows,
+                         (long long)A->ncols);
+    if (A->rowptr[0] != 0 || A->rowptr[A->nrows] != A->nnz)
+        return hpls_fail(HPLS_ERR_SIZE, "CSR matrix: rowptr[0] = %lld, rowptr[n] = %lld, nnz = %lld",
+                         (long long)A->rowptr[0], (long long)A->rowptr[A->nrows],
+                         (long long)A->nnz);
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        if (A->rowptr[i + 1] < A->rowptr[i])
+            return hpls_fail(HPLS_ERR_SIZE, "CSR matrix: rowptr decreases at row %lld",
+                             (long long)i);
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            if (A->colind[p] < 0 || A->colind[p] >= A->ncols ||
+                (p > A->rowptr[i] && A->colind[p] <= A->colind[p - 1]))
+                return hpls_fail(HPLS_ERR_SIZE,
+                                 "CSR matrix: row %lld: column %d out of range or unsorted",
+                                 (long long)i, (int)A->colind[p]);
+            if (!isfinite(A->val[p]))
+                return hpls_fail(HPLS_ERR_VALUE, "CSR matrix: value %g at row %lld, column %d",
+                                 A->val[p], (long long)i, (int)A->colind[p]);
+        }
+    }
+    return HPLS_OK;
+}
+
+hpls_status hpls_csr_spmv(const hpls_csr *A, const hpls_vec *x, hpls_vec *y)
+{
+    if (!A || !x || !y)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_spmv: NULL argument");
+    if (x->n != A->ncols || y->n != A->nrows)
+        return hpls_fail(HPLS_ERR_SIZE, "hpls_csr_spmv: A is %lld x %lld, x has %lld, y has %lld",
+                         (long long)A->nrows, (long long)A->ncols, (long long)x->n,
+                         (long long)y->n);
+    hpls_k_spmv(A, x->data, y->data);
+    return HPLS_OK;
+}
+
+hpls_status hpls_csr_residual(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x,
+                              hpls_vec *r)
+{
+    if (!A || !b || !x || !r)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_residual: NULL argument");
+    if (x->n != A->ncols || b->n != A->nrows || r->n != A->nrows)
+        return hpls_fail(HPLS_ERR_SIZE,
+                         "hpls_csr_residual: A is %lld x %lld, b has %lld, x has %lld, r has %lld",
+                         (long long)A->nrows, (long long)A->ncols, (long long)b->n,
+                         (long long)x->n, (long long)r->n);
+    hpls_k_residual(A, b->data, x->data, r->data);
+    return HPLS_OK;
+}

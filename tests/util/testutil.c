@@ -1,0 +1,85 @@
+/* testutil.c: helpers shared by the unit tests. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int tu_data_path(const char *rel, char *buf, size_t len)
+{
+    const char *dir = getenv("HPLS_DATA_DIR");
+    if (!dir)
+        dir = "../shared/data";
+    snprintf(buf, len, "%s/%s", dir, rel);
+    return access(buf, R_OK) == 0;
+}
+
+const char *tu_tmp_path(const char *name, char *buf, size_t len)
+{
+    const char *dir = getenv("HPLS_TMP");
+    snprintf(buf, len, "%s/%s", dir ? dir : ".", name);
+    return buf;
+}
+
+const char *tu_write_file(const char *name, const char *text, char *buf, size_t len)
+{
+    tu_tmp_path(name, buf, len);
+    FILE *f = fopen(buf, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return buf;
+}
+
+double tu_relres(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x)
+{
+    hpls_real *r = malloc((size_t)(A->nrows ? A->nrows : 1) * sizeof *r);
+    assert_non_null(r);
+    double rn = hpls_ref_residual(A, b->data, x->data, r);
+    double bn = hpls_ref_nrm2(b->n, b->data);
+    free(r);
+    return bn > 0 ? rn / bn : rn;
+}
+
+double tu_relerr(const hpls_vec *x, const hpls_vec *y)
+{
+    double m = 0, s = 1;
+    for (hpls_int i = 0; i < x->n; i++) {
+        m = fmax(m, fabs(x->data[i] - y->data[i]));
+        s = fmax(s, fabs(y->data[i]));
+    }
+    return m / s;
+}
+
+hpls_vec *tu_rhs(const hpls_csr *A, const hpls_vec *xtrue)
+{
+    hpls_vec *b;
+    assert_int_equal(hpls_vec_create(A->nrows, &b), HPLS_OK);
+    hpls_ref_spmv(A, xtrue->data, b->data);
+    return b;
+}
+
+hpls_vec *tu_vec_const(hpls_int n, double a)
+{
+    hpls_vec *v;
+    assert_int_equal(hpls_vec_create(n, &v), HPLS_OK);
+    for (hpls_int i = 0; i < n; i++)
+        v->data[i] = a;
+    return v;
+}
+
+hpls_vec *tu_vec_random(hpls_int n, unsigned seed)
+{
+    hpls_vec *v;
+    assert_int_equal(hpls_vec_create(n, &v), HPLS_OK);
+    uint64_t s = 0x9e3779b97f4a7c15ull * (seed + 1);
+    for (hpls_int i = 0; i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        v->data[i] = (double)(s >> 11) / 4503599627370496.0 - 1.0;
+    }
+    return v;
+}

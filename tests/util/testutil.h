@@ -1,0 +1,32 @@
+/* testutil.h: helpers shared by the unit tests (cmocka). */
+#ifndef HPLS_TESTUTIL_H
+#define HPLS_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "core/internal.h"
+
+/* Full path of a file in ../shared/data (e.g. "matrices/west0479.mtx") into buf;
+ * returns 0 when the file is absent, so the caller can skip(). */
+int tu_data_path(const char *rel, char *buf, size_t len);
+/* A path under the test build directory for a temporary file named name. */
+const char *tu_tmp_path(const char *name, char *buf, size_t len);
+/* Writes text to a temporary file and returns its path (in buf). */
+const char *tu_write_file(const char *name, const char *text, char *buf, size_t len);
+/* ||b - A x|| / ||b|| computed with the sequential reference kernels. */
+double tu_relres(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x);
+/* max_i |x_i - y_i| / max(1, max_i |y_i|) */
+double tu_relerr(const hpls_vec *x, const hpls_vec *y);
+/* b = A * xtrue with the reference SpMV (b allocated). */
+hpls_vec *tu_rhs(const hpls_csr *A, const hpls_vec *xtrue);
+/* Vector of n values: all equal to a. */
+hpls_vec *tu_vec_const(hpls_int n, double a);
+/* Deterministic pseudo-random vector in [-1, 1]. */
+hpls_vec *tu_vec_random(hpls_int n, unsigned seed);
+
+#endif

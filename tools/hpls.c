@@ -1,0 +1,2 @@
+#include "hpls.h"
+int main(void) { return 0; }
