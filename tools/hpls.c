@@ -1,2 +1,121 @@
-#include "hpls.h"
-int main(void) { return 0; }
+/* hpls.c: the command: `hpls solve | info | gen`, with --help everywhere. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage[] =
+    "usage: hpls COMMAND [ARGS]\n"
+    "\n"
+    "Sparse linear solvers for multicore CPUs (hpls %d.%d.%d).\n"
+    "\n"
+    "Commands:\n"
+    "  solve [A.mtx [b.mtx]] [options]   solve A x = b (no matrix: the built-in gas problem)\n"
+    "  info A.mtx | --gen SPEC           size, symmetry, diagonal dominance, band structure\n"
+    "  gen SPEC -o A.mtx [-b b.mtx]      write a generated test matrix\n"
+    "\n"
+    "Run `hpls COMMAND --help` for the options of each command.\n"
+    "Exit status: 0 converged, 1 not converged, 2 bad input or usage, 3 numerical failure.\n";
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hpls: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+int cli_status_exit(hpls_status st)
+{
+    return st == HPLS_ERR_ZERO_DIAG ? EXIT_NUMERICAL : EXIT_USAGE;
+}
+
+int cli_fail(hpls_status st, const char *what, const char *detail)
+{
+    if (detail && *detail)
+        cli_error("%s: %s (%s)", what, detail, hpls_strerror(st));
+    else
+        cli_error("%s: %s", what, hpls_strerror(st));
+    return cli_status_exit(st);
+}
+
+int cli_load(const char *path, const char *spec, cli_problem *pb)
+{
+    memset(pb, 0, sizeof *pb);
+    hpls_status st;
+    if (path) {
+        snprintf(pb->label, sizeof pb->label, "%s", path);
+        st = hpls_mm_read_csr(path, &pb->A);
+    } else {
+        snprintf(pb->label, sizeof pb->label, "%s", spec);
+        st = hpls_gen_csr(spec, &pb->A, &pb->b);
+    }
+    if (st != HPLS_OK)
+        return cli_fail(st, path ? "cannot read the matrix" : "cannot generate the matrix",
+                        hpls_last_error());
+    return 0;
+}
+
+void cli_problem_free(cli_problem *pb)
+{
+    hpls_csr_destroy(pb->A);
+    hpls_vec_destroy(pb->b);
+    memset(pb, 0, sizeof *pb);
+}
+
+int cli_same_file(const char *path, const char *const *inputs, int n)
+{
+    struct stat so, si;
+    if (stat(path, &so) != 0)
+        return 0; /* the output does not exist yet */
+    for (int k = 0; k < n; k++)
+        if (inputs[k] && stat(inputs[k], &si) == 0 && si.st_dev == so.st_dev &&
+            si.st_ino == so.st_ino)
+            return 1;
+    return 0;
+}
+
+const char *cli_flag_value(int argc, char **argv, int *i, const char *flag)
+{
+    size_t len = strlen(flag);
+    if (strncmp(argv[*i], flag, len) != 0)
+        return NULL;
+    if (argv[*i][len] == '=')
+        return argv[*i] + len + 1;
+    if (argv[*i][len] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        cli_error("%s needs a value", flag);
+        return "";
+    }
+    return argv[++*i];
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, usage, HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        printf(usage, HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("hpls %d.%d.%d\n", HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
+        return 0;
+    }
+    if (strcmp(cmd, "solve") == 0)
+        return cmd_solve(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "gen") == 0)
+        return cmd_gen(argc - 1, argv + 1);
+    cli_error("unknown command \"%s\" (solve, info, gen; see hpls --help)", cmd);
+    return EXIT_USAGE;
+}

@@ -55,14 +55,30 @@ void hpls_k_axpbypcz(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b,
                      const hpls_real *y, hpls_real c, hpls_real *z);             /* z = a x + b y + c z */
 void hpls_k_pointwise_mult(hpls_int n, const hpls_real *x, const hpls_real *y,
                            hpls_real *z);                                        /* z = x .* y */
+void hpls_k_diag_axpy(hpls_int n, hpls_real a, const hpls_real *d, const hpls_real *x,
+                      hpls_real *y);                                             /* y += a d .* x */
 /* y = A x */
 void hpls_k_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y);
 /* r = b - A x, returns ||r||_2 (fused: one pass) */
 double hpls_k_residual(const hpls_csr *A, const hpls_real *b, const hpls_real *x, hpls_real *r);
+/* Forward Gauss-Seidel sweep, sequential by definition: for i = 0..n-1,
+ * x_i = (b_i - sum_{j!=i} a_ij x_j) * dinv_i; dx = x_old - x_new.  diagpos[i]
+ * is the position of A_ii in row i (columns sorted). */
+void hpls_k_gs_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
+                     const hpls_real *b, hpls_real *x, hpls_real *dx);
+/* r = U dx with U the strictly upper part of A; returns ||r||_2.  After a
+ * forward sweep this is the true residual b - A x_new. */
+double hpls_k_upper_spmv_nrm2(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dx,
+                              hpls_real *r);
 /* First row of thread t's block when nrows rows are split into p blocks of about
  * equal nonzeros (+ rows, so empty rows still count). */
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);
 int hpls_k_threads(void); /* threads a parallel kernel will use */
+
+/* ---- CSR helpers (src/la/csr.c) ----------------------------------------- */
+/* pos[i] = position of A_ii in row i; a missing or zero diagonal entry is an
+ * HPLS_ERR_ZERO_DIAG naming the row (pos may be NULL to only check). */
+hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos);
 
 /* ---- sequential reference kernels (src/kernels/ref): the oracle --------- */
 double hpls_ref_dot(hpls_int n, const hpls_real *x, const hpls_real *y);

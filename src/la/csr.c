@@ -178,3 +178,21 @@ hpls_status hpls_csr_residual(const hpls_csr *A, const hpls_vec *b, const hpls_v
     hpls_k_residual(A, b->data, x->data, r->data);
     return HPLS_OK;
 }
+
+hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos)
+{
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        hpls_int p = A->rowptr[i], end = A->rowptr[i + 1];
+        while (p < end && A->colind[p] < i)
+            p++;
+        if (p == end || A->colind[p] != i)
+            return hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has no diagonal entry",
+                             (long long)i + 1);
+        if (A->val[p] == 0.0)
+            return hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has a zero diagonal entry",
+                             (long long)i + 1);
+        if (pos)
+            pos[i] = p;
+    }
+    return HPLS_OK;
+}

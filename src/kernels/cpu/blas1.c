@@ -121,3 +121,11 @@ void hpls_k_pointwise_mult(hpls_int n, const hpls_real *x, const hpls_real *y, h
     for (hpls_int i = 0; i < n; i++)
         z[i] = x[i] * y[i];
 }
+
+void hpls_k_diag_axpy(hpls_int n, hpls_real a, const hpls_real *d, const hpls_real *x,
+                      hpls_real *y)
+{
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
+    for (hpls_int i = 0; i < n; i++)
+        y[i] += a * d[i] * x[i];
+}

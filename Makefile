@@ -1,0 +1,36 @@
+# Top-level driver: `make demo` solves the built-in problem, `make check` runs the tests.
+# Both check (and on Debian as root install) their dependencies first.
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build demo check asan install bench clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(BUILD)/bin/hpls solve
+
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan:
+	@$(MAKE) --no-print-directory check BUILD=build-asan CMAKE_FLAGS="-DHPLS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+
+install: build
+	cmake --install $(BUILD)
+
+bench: build
+	@scripts/deps.sh --bench
+	bench/run_all.sh $(BUILD)
+
+clean:
+	rm -rf build build-asan

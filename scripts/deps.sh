@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
+# needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib and cmocka.
+# Usage: scripts/deps.sh [--bench]   (--bench also brings the benchmark peers)
+set -euo pipefail
+
+need_pkgs=()
+have_header() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
+
+command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || need_pkgs+=(gcc)
+command -v cmake >/dev/null 2>&1 || need_pkgs+=(cmake)
+command -v make >/dev/null 2>&1 || need_pkgs+=(make)
+command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
+have_header zlib.h || need_pkgs+=(zlib1g-dev)
+have_header omp.h || need_pkgs+=(libgomp1)
+{ have_header setjmp.h && printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || need_pkgs+=(libcmocka-dev)
+if [ "${1:-}" = "--bench" ]; then
+  /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)
+  pkg-config --exists PETSc 2>/dev/null || [ -d /usr/lib/petsc ] || need_pkgs+=(petsc-dev)
+fi
+
+[ ${#need_pkgs[@]} -eq 0 ] && exit 0
+echo "hpls needs: ${need_pkgs[*]}"
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+  echo "installed: ${need_pkgs[*]}"
+else
+  echo "install them with: sudo apt-get install ${need_pkgs[*]}" >&2
+  exit 1
+fi

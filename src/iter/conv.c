@@ -1,0 +1,128 @@
+/* conv.c: the convergence test every method calls once per iteration:
+ * history, monitor, and the stopping reasons (converged by rtol or atol;
+ * diverged by maxiter, NaN, growth or stagnation). */
+#include "solver.h"
+
+#include <math.h>
+
+const char *hpls_reason_str(hpls_reason r)
+{
+    switch (r) {
+    case HPLS_NOT_RUN: return "not run";
+    case HPLS_CONVERGED_RTOL: return "converged (relative tolerance)";
+    case HPLS_CONVERGED_ATOL: return "converged (absolute tolerance)";
+    case HPLS_DIVERGED_MAXIT: return "not converged (maximum iterations)";
+    case HPLS_DIVERGED_BREAKDOWN: return "breakdown";
+    case HPLS_DIVERGED_STAGNATION: return "stagnation";
+    case HPLS_DIVERGED_NAN: return "NaN or Inf in the iteration";
+    case HPLS_DIVERGED_GROWTH: return "diverged (residual growth)";
+    case HPLS_DIVERGED_INDEFINITE: return "indefinite matrix or preconditioner";
+    }
+    return "unknown reason";
+}
+
+int hpls_reason_converged(hpls_reason r)
+{
+    return r == HPLS_CONVERGED_RTOL || r == HPLS_CONVERGED_ATOL;
+}
+
+/* Appends to the history, growing it geometrically. */
+static void record(hpls_solver *s, hpls_int it, double rel)
+{
+    if (s->hist_len == s->hist_cap) {
+        hpls_int cap = s->hist_cap ? 2 * s->hist_cap : 256;
+        hpls_int *ni = hpls_malloc(cap, sizeof *ni);
+        double *nr = hpls_malloc(cap, sizeof *nr), *nt = hpls_malloc(cap, sizeof *nt);
+        if (!ni || !nr || !nt) { /* the history is a convenience: stop recording */
+            hpls_free(ni);
+            hpls_free(nr);
+            hpls_free(nt);
+            return;
+        }
+        for (hpls_int k = 0; k < s->hist_len; k++) {
+            ni[k] = s->hist_it[k];
+            nr[k] = s->hist_res[k];
+            nt[k] = s->hist_t[k];
+        }
+        hpls_free(s->hist_it);
+        hpls_free(s->hist_res);
+        hpls_free(s->hist_t);
+        s->hist_it = ni;
+        s->hist_res = nr;
+        s->hist_t = nt;
+        s->hist_cap = cap;
+    }
+    s->hist_it[s->hist_len] = it;
+    s->hist_res[s->hist_len] = rel;
+    s->hist_t[s->hist_len] = hpls_wtime() - s->conv.t0;
+    s->hist_len++;
+}
+
+static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm)
+{
+    const hpls_options *o = &s->opt;
+    hpls_conv *c = &s->conv;
+    double rel = c->bnorm > 0 ? rnorm / c->bnorm : rnorm;
+    record(s, it, rel);
+    s->info.iterations = it;
+    if (s->monitor && s->monitor(s->monitor_ctx, it, rnorm, rel))
+        s->monitor_stop = 1;
+    if (!isfinite(rnorm))
+        return HPLS_DIVERGED_NAN;
+    if (rnorm <= c->target)
+        return rnorm <= o->tol * (o->ref == HPLS_REF_R0 ? c->r0norm : c->bnorm)
+                   ? HPLS_CONVERGED_RTOL
+                   : HPLS_CONVERGED_ATOL;
+    if (rnorm < c->best) {
+        c->best = rnorm;
+        c->best_it = it;
+    }
+    if (c->r0norm > 0 && rnorm > o->divtol * c->r0norm)
+        return HPLS_DIVERGED_GROWTH;
+    if (o->stag_window > 0 && it - c->best_it >= o->stag_window)
+        return HPLS_DIVERGED_STAGNATION;
+    if (it >= o->maxiter || s->monitor_stop)
+        return HPLS_DIVERGED_MAXIT;
+    return HPLS_NOT_RUN;
+}
+
+hpls_reason hpls_conv_start(hpls_solver *s, double r0norm)
+{
+    hpls_conv *c = &s->conv;
+    c->r0norm = r0norm;
+    c->best = r0norm;
+    c->best_it = 0;
+    c->confirms = 0;
+    double ref = s->opt.ref == HPLS_REF_R0 ? r0norm : c->bnorm;
+    c->target = fmax(s->opt.tol * ref, s->opt.atol);
+    hpls_reason r = test(s, 0, r0norm);
+    s->info.reason = r;
+    return r;
+}
+
+hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm)
+{
+    hpls_reason r = test(s, it, rnorm);
+    s->info.reason = r;
+    return r;
+}
+
+/* A recursive residual can drift from the true one; accept convergence only
+ * when b - A x passes too.  Give up after a few restarts that did not help. */
+hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_real *x,
+                              hpls_real *r, hpls_int it)
+{
+    double rnorm = hpls_k_residual(s->A, b, x, r);
+    hpls_conv *c = &s->conv;
+    if (rnorm <= c->target || !isfinite(rnorm) || it >= s->opt.maxiter) {
+        if (s->hist_len > 0 && s->hist_it[s->hist_len - 1] == it)
+            s->hist_len--; /* the true residual replaces the recursive estimate */
+        return hpls_conv_check(s, it, rnorm);
+    }
+    if (++c->confirms >= 5) {
+        s->info.reason = HPLS_DIVERGED_STAGNATION;
+        return s->info.reason;
+    }
+    s->info.reason = HPLS_NOT_RUN;
+    return HPLS_NOT_RUN;
+}

@@ -1,0 +1,19 @@
+/* gs.c: forward Gauss-Seidel, a true sequential sweep: the reference that PJG
+ * and HISA are measured against.  The true residual of each new iterate comes
+ * from U (x_old - x_new) (see kernels/cpu/gs_sweep.c): half an SpMV, not a full one.
+ * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r. */
+#include "solver.h"
+
+hpls_status hpls_solve_gs(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_real *r = s->work[0], *dx = s->work[1];
+    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x0 */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    for (hpls_int it = 1;; it++) {
+        hpls_k_gs_sweep(s->A, s->diagpos, s->invdiag, b, x, dx);
+        rnorm = hpls_k_upper_spmv_nrm2(s->A, s->diagpos, dx, r); /* r = U dx = b - A x */
+        if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
+            return HPLS_OK;
+    }
+}

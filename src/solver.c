@@ -1,0 +1,475 @@
+/* solver.c: the one entry point: options -> a method and a preconditioner,
+ * setup (work vectors, diagonal, preconditioner), solve, info, history. */
+#include "solver.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- options: one table, which the parser, the defaults and --help share ---- */
+typedef enum { OPT_METHOD, OPT_PC, OPT_REAL, OPT_INT, OPT_REF, OPT_GUESS } opt_kind;
+
+typedef struct opt_def {
+    const char *key;
+    opt_kind kind;
+    const char *def;
+    unsigned needs; /* method flags the option needs (0: any method) */
+    size_t off;     /* field of hpls_options (OPT_REAL: double, OPT_INT: hpls_int) */
+    double lo, hi;  /* accepted range of a number */
+    int open;       /* 1: lo and hi themselves excluded */
+    const char *help;
+} opt_def;
+
+#define OFF(f) offsetof(hpls_options, f)
+static const opt_def opts[] = {
+    {"solver", OPT_METHOD, "bicgstab", 0, 0, 0, 0, 0, "iterative method (see the list below)"},
+    {"precond", OPT_PC, "none", HPLS_M_PRECOND, 0, 0, 0, 0, "preconditioner (see the list below)"},
+    {"tol", OPT_REAL, "1e-8", 0, OFF(tol), 0, 1, 1,
+     "relative tolerance: stop when ||b-Ax|| <= tol*||b||"},
+    {"atol", OPT_REAL, "0", 0, OFF(atol), 0, HUGE_VAL, 0,
+     "absolute tolerance: stop when ||b-Ax|| <= atol"},
+    {"rtol_ref", OPT_REF, "b", 0, 0, 0, 0, 0, "what tol is relative to: b (||b||) or r0 (||b-Ax0||)"},
+    {"maxiter", OPT_INT, "10000", 0, OFF(maxiter), 1, 1e15, 0, "maximum iterations"},
+    {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), 1, 1e6, 0,
+     "Krylov subspace size before a restart (GMRES family)"},
+    {"omega", OPT_REAL, "1", HPLS_M_OMEGA, OFF(omega), 0, 2, 1,
+     "relaxation weight, 0 < omega < 2 (weighted Jacobi)"},
+    {"divtol", OPT_REAL, "1e8", 0, OFF(divtol), 1, HUGE_VAL, 1,
+     "diverged when ||r|| > divtol*||r0||"},
+    {"stag_window", OPT_INT, "500", 0, OFF(stag_window), 0, 1e15, 0,
+     "stagnation when the best residual has not improved in this many iterations (0: off)"},
+    {"initial_guess", OPT_GUESS, "zero", 0, 0, 0, 0, 0, "zero, or given (x on entry is the guess)"},
+    {"threads", OPT_INT, "0", 0, OFF(threads), 0, 4096, 0,
+     "OpenMP threads (0: OpenMP's default; process-wide)"},
+};
+#undef OFF
+enum { NOPTS = sizeof opts / sizeof opts[0] };
+_Static_assert(NOPTS <= 32, "set_mask and values hold at most 32 options");
+
+hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)
+{
+    char text[sizeof s->msg]; /* an argument may be hpls_last_error() itself */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    memcpy(s->msg, text, sizeof text);
+    return hpls_fail(st, "%s", text);
+}
+
+static const hpls_method *find_method(const char *name)
+{
+    for (int i = 0; i < hpls_nmethods; i++)
+        if (strcmp(hpls_methods[i].name, name) == 0)
+            return &hpls_methods[i];
+    return NULL;
+}
+
+static const hpls_pc_type *find_pc(const char *name)
+{
+    for (int i = 0; i < hpls_npc_types; i++)
+        if (strcmp(hpls_pc_types[i].name, name) == 0)
+            return &hpls_pc_types[i];
+    return NULL;
+}
+
+static int parse_real(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(d))
+        return 0;
+    *out = d;
+    return 1;
+}
+
+/* Integers may be written 1e6; they must be integral and fit in 64 bits. */
+static int parse_int(const char *v, hpls_int *out)
+{
+    double d;
+    if (!parse_real(v, &d) || d != floor(d) || fabs(d) > 9.0e15)
+        return 0;
+    *out = (hpls_int)d;
+    return 1;
+}
+
+static hpls_status set_one(hpls_solver *s, const char *key, const char *val)
+{
+    int k = 0;
+    while (k < NOPTS && strcmp(opts[k].key, key) != 0)
+        k++;
+    if (k == NOPTS) {
+        char keys[512] = "";
+        for (int i = 0; i < NOPTS; i++) {
+            strcat(keys, opts[i].key);
+            strcat(keys, i + 1 < NOPTS ? ", " : "");
+        }
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "unknown option \"%s\" (options: %s)", key,
+                                keys);
+    }
+    hpls_options *o = &s->opt;
+    int ok = 1;
+    double d = 0;
+    hpls_int n = 0;
+    switch (opts[k].kind) {
+    case OPT_METHOD: {
+        const hpls_method *m = find_method(val);
+        if (!m) {
+            char names[512] = "";
+            for (int i = 0; i < hpls_nmethods; i++) {
+                strcat(names, hpls_methods[i].name);
+                strcat(names, i + 1 < hpls_nmethods ? ", " : "");
+            }
+            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option solver: unknown method \"%s\" (%s)",
+                                    val, names);
+        }
+        o->method = m;
+        break;
+    }
+    case OPT_PC: {
+        const hpls_pc_type *p = find_pc(val);
+        if (!p) {
+            char names[256] = "";
+            for (int i = 0; i < hpls_npc_types; i++) {
+                strcat(names, hpls_pc_types[i].name);
+                strcat(names, i + 1 < hpls_npc_types ? ", " : "");
+            }
+            return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                    "option precond: unknown preconditioner \"%s\" (%s)", val, names);
+        }
+        o->pc_type = p;
+        break;
+    }
+    case OPT_REAL:
+    case OPT_INT:
+        ok = opts[k].kind == OPT_REAL ? parse_real(val, &d) : parse_int(val, &n);
+        if (opts[k].kind == OPT_INT)
+            d = (double)n;
+        ok = ok && (opts[k].open ? d > opts[k].lo && d < opts[k].hi
+                                 : d >= opts[k].lo && d <= opts[k].hi);
+        if (ok && opts[k].kind == OPT_REAL)
+            *(double *)((char *)o + opts[k].off) = d;
+        else if (ok)
+            *(hpls_int *)((char *)o + opts[k].off) = n;
+        break;
+    case OPT_REF:
+        ok = strcmp(val, "b") == 0 || strcmp(val, "r0") == 0;
+        if (ok)
+            o->ref = strcmp(val, "r0") == 0 ? HPLS_REF_R0 : HPLS_REF_B;
+        break;
+    case OPT_GUESS:
+        ok = strcmp(val, "zero") == 0 || strcmp(val, "given") == 0;
+        if (ok)
+            o->initial_guess = strcmp(val, "given") == 0;
+        break;
+    }
+    if (!ok && opts[k].kind == OPT_REF)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (b or r0)", key,
+                                val);
+    if (!ok && opts[k].kind == OPT_GUESS)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (zero or given)",
+                                key, val);
+    if (!ok)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "option %s: bad value \"%s\" (expected %s %s %g and %s %g)", key,
+                                val, opts[k].kind == OPT_INT ? "an integer" : "a number",
+                                opts[k].open ? "above" : "from", opts[k].lo,
+                                opts[k].open ? "below" : "to", opts[k].hi);
+    snprintf(s->values[k], sizeof s->values[k], "%s", val);
+    s->set_mask |= 1u << k;
+    s->ready = 0;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue)
+{
+    if (!s || !keyvalue)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_option: NULL argument");
+    const char *eq = strchr(keyvalue, '=');
+    char key[64];
+    size_t klen = eq ? (size_t)(eq - keyvalue) : 0;
+    if (!eq || klen == 0 || klen >= sizeof key || eq[1] == '\0')
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option \"%s\" is not of the form key=value",
+                                keyvalue);
+    memcpy(key, keyvalue, klen);
+    key[klen] = '\0';
+    if (strlen(eq + 1) >= sizeof s->values[0])
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: value too long", key);
+    return set_one(s, key, eq + 1);
+}
+
+hpls_status hpls_solver_set_options(hpls_solver *s, const char *options)
+{
+    if (!s || !options)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_options: NULL argument");
+    const char *p = options;
+    while (*p) {
+        while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n')
+            p++;
+        size_t len = strcspn(p, " ,\t\n");
+        if (len == 0)
+            break;
+        char item[128];
+        if (len >= sizeof item)
+            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option \"%.40s...\" too long", p);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        hpls_status st = hpls_solver_set_option(s, item);
+        if (st != HPLS_OK)
+            return st;
+        p += len;
+    }
+    return HPLS_OK;
+}
+
+const char *hpls_solver_get_option(const hpls_solver *s, const char *key)
+{
+    if (!s || !key)
+        return NULL;
+    for (int k = 0; k < NOPTS; k++)
+        if (strcmp(opts[k].key, key) == 0)
+            return s->values[k];
+    return NULL;
+}
+
+hpls_status hpls_solver_create(hpls_solver **out)
+{
+    if (!out)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_create: NULL output");
+    hpls_solver *s = hpls_calloc(1, sizeof *s);
+    *out = NULL;
+    if (!s)
+        return HPLS_ERR_NOMEM;
+    for (int k = 0; k < NOPTS; k++) {
+        hpls_status st = set_one(s, opts[k].key, opts[k].def);
+        if (st != HPLS_OK) {
+            hpls_free(s);
+            return HPLS_ERR_INTERNAL;
+        }
+    }
+    s->set_mask = 0;
+    *out = s;
+    return HPLS_OK;
+}
+
+/* Frees what setup built (kept: options, monitor, history). */
+static void teardown(hpls_solver *s)
+{
+    if (s->pc.destroy)
+        s->pc.destroy(s->pc.ctx);
+    memset(&s->pc, 0, sizeof s->pc);
+    for (int i = 0; i < s->nwork; i++)
+        hpls_free(s->work[i]);
+    hpls_free(s->work);
+    s->work = NULL;
+    s->nwork = 0;
+    hpls_free(s->diagpos);
+    hpls_free(s->invdiag);
+    s->diagpos = NULL;
+    s->invdiag = NULL;
+    s->A = NULL;
+    s->ready = 0;
+}
+
+void hpls_solver_destroy(hpls_solver *s)
+{
+    if (!s)
+        return;
+    teardown(s);
+    hpls_free(s->hist_it);
+    hpls_free(s->hist_res);
+    hpls_free(s->hist_t);
+    hpls_free(s);
+}
+
+hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ctx)
+{
+    if (!s)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_monitor: NULL solver");
+    s->monitor = fn;
+    s->monitor_ctx = ctx;
+    return HPLS_OK;
+}
+
+static void csr_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
+{
+    hpls_k_spmv(op->A, x, y);
+}
+
+hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
+{
+    if (!s || !A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup: NULL argument");
+    double t0 = hpls_wtime();
+    teardown(s);
+    s->msg[0] = '\0';
+    const hpls_options *o = &s->opt;
+    const hpls_method *m = o->method;
+    for (int k = 0; k < NOPTS; k++)
+        if ((s->set_mask >> k & 1u) && opts[k].needs && !(m->flags & opts[k].needs) &&
+            !(opts[k].kind == OPT_PC && strcmp(o->pc_type->name, "none") == 0))
+            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s",
+                                    opts[k].key, m->name);
+    if (A->nrows != A->ncols)
+        return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
+                                (long long)A->nrows, (long long)A->ncols);
+    hpls_status st = hpls_csr_check(A);
+    if (st != HPLS_OK)
+        return hpls_solver_fail(s, st, "%s", hpls_last_error());
+    if (o->threads > 0)
+        omp_set_num_threads((int)o->threads);
+    s->A = A;
+    s->op = (hpls_op){.n = A->nrows, .A = A, .apply = csr_apply};
+    hpls_int n = A->nrows;
+    if (m->flags & HPLS_M_DIAG) {
+        s->diagpos = hpls_malloc(n, sizeof *s->diagpos);
+        s->invdiag = hpls_malloc(n, sizeof *s->invdiag);
+        if (!s->diagpos || !s->invdiag) {
+            st = HPLS_ERR_NOMEM;
+            goto fail;
+        }
+        st = hpls_csr_diag_positions(A, s->diagpos);
+        if (st != HPLS_OK)
+            goto fail;
+        for (hpls_int i = 0; i < n; i++)
+            s->invdiag[i] = 1.0 / A->val[s->diagpos[i]];
+    }
+    s->work = hpls_calloc(m->nwork, sizeof *s->work);
+    if (!s->work) {
+        st = HPLS_ERR_NOMEM;
+        goto fail;
+    }
+    for (; s->nwork < m->nwork; s->nwork++) {
+        s->work[s->nwork] = hpls_malloc(n, sizeof(hpls_real));
+        if (!s->work[s->nwork]) {
+            st = HPLS_ERR_NOMEM;
+            goto fail;
+        }
+        hpls_k_set(n, 0.0, s->work[s->nwork]); /* first touch by the kernels' partition */
+    }
+    if ((m->flags & HPLS_M_PRECOND) && o->pc_type->setup) {
+        st = o->pc_type->setup(A, &s->pc);
+        if (st != HPLS_OK)
+            goto fail;
+    }
+    s->ready = 1;
+    s->info = (hpls_info){.setup_s = hpls_wtime() - t0};
+    return HPLS_OK;
+fail:
+    hpls_solver_fail(s, st, "setup of %s: %s", m->name, hpls_last_error());
+    teardown(s);
+    return st;
+}
+
+const hpls_real *hpls_pc_apply(const hpls_solver *s, const hpls_real *r, hpls_real *z)
+{
+    if (!s->pc.apply)
+        return r;
+    s->pc.apply(&s->pc, r, z);
+    return z;
+}
+
+hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+{
+    if (!s || !b || !x)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_solve: NULL argument");
+    if (!s->ready)
+        return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_solve called before a successful "
+                                                   "hpls_solver_setup (or after an option changed)");
+    hpls_int n = s->A->nrows;
+    if (b->n != n || x->n != n)
+        return hpls_solver_fail(s, HPLS_ERR_SIZE,
+                                "the matrix has %lld rows but b has %lld and x has %lld entries",
+                                (long long)n, (long long)b->n, (long long)x->n);
+    for (hpls_int i = 0; i < n; i++)
+        if (!isfinite(b->data[i]))
+            return hpls_solver_fail(s, HPLS_ERR_VALUE, "b[%lld] = %g", (long long)i + 1,
+                                    b->data[i]);
+    if (s->opt.initial_guess) {
+        for (hpls_int i = 0; i < n; i++)
+            if (!isfinite(x->data[i]))
+                return hpls_solver_fail(s, HPLS_ERR_VALUE, "initial guess x[%lld] = %g",
+                                        (long long)i + 1, x->data[i]);
+    } else {
+        hpls_k_set(n, 0.0, x->data);
+    }
+    if (s->opt.threads > 0)
+        omp_set_num_threads((int)s->opt.threads);
+    double t0 = hpls_wtime();
+    s->msg[0] = '\0';
+    s->hist_len = 0;
+    s->monitor_stop = 0;
+    s->conv = (hpls_conv){.bnorm = hpls_k_nrm2(n, b->data), .t0 = t0};
+    s->info.reason = HPLS_NOT_RUN;
+    s->info.iterations = 0;
+    hpls_status st = s->opt.method->solve(s, b->data, x->data);
+    s->info.solve_s = hpls_wtime() - t0;
+    if (st != HPLS_OK)
+        return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
+    hpls_real *r = s->work[0]; /* every method has at least one work vector */
+    s->info.resnorm = hpls_k_residual(s->A, b->data, x->data, r);
+    s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
+    if (hpls_reason_converged(s->info.reason) && !isfinite(s->info.resnorm))
+        s->info.reason = HPLS_DIVERGED_NAN;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_get_info(const hpls_solver *s, hpls_info *info)
+{
+    if (!s || !info)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_get_info: NULL argument");
+    *info = s->info;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpls_int **its,
+                                const double **relres, const double **seconds)
+{
+    if (!s || !count)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_history: NULL argument");
+    *count = s->hist_len;
+    if (its)
+        *its = s->hist_it;
+    if (relres)
+        *relres = s->hist_res;
+    if (seconds)
+        *seconds = s->hist_t;
+    return HPLS_OK;
+}
+
+const char *hpls_solver_message(const hpls_solver *s) { return s ? s->msg : ""; }
+
+hpls_status hpls_set_threads(int nthreads)
+{
+    if (nthreads < 0)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_set_threads: negative count %d", nthreads);
+    if (nthreads > 0)
+        omp_set_num_threads(nthreads);
+    return HPLS_OK;
+}
+
+int hpls_get_threads(void) { return omp_get_max_threads(); }
+
+const char *hpls_solver_help(void)
+{
+    static char text[8192];
+    size_t len = 0;
+#define ADD(...) len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, __VA_ARGS__)
+    ADD("Options (key=value, or --key value on the command line):\n");
+    for (int k = 0; k < NOPTS; k++)
+        ADD("  %-14s %-10s %s\n", opts[k].key, opts[k].def, opts[k].help);
+    ADD("\nSolvers (solver=NAME):\n");
+    for (int i = 0; i < hpls_nmethods; i++)
+        ADD("  %-14s %s\n", hpls_methods[i].name, hpls_methods[i].help);
+    ADD("\nPreconditioners (precond=NAME, for the Krylov methods):\n");
+    for (int i = 0; i < hpls_npc_types; i++)
+        ADD("  %-14s %s\n", hpls_pc_types[i].name, hpls_pc_types[i].help);
+#undef ADD
+    return text;
+}

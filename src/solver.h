@@ -1,0 +1,136 @@
+/* solver.h: what a method and a preconditioner see of the solver.
+ *
+ * A method never loops over A itself: it calls the operator (s->op), the
+ * preconditioner (hpls_pc_apply) and the vector kernels (hpls_k_*), and hands
+ * every residual norm to hpls_conv_check.  That keeps one body per method for
+ * every backend (a CUDA or MPI backend supplies another operator and kernels). */
+#ifndef HPLS_SOLVER_H
+#define HPLS_SOLVER_H
+
+#include "core/internal.h"
+
+/* The operator y = A x.  A stays reachable for the true-residual check. */
+typedef struct hpls_op {
+    hpls_int n;
+    const hpls_csr *A;
+    void (*apply)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
+} hpls_op;
+
+/* A preconditioner z = M^{-1} r; apply == NULL means the identity. */
+typedef struct hpls_pc {
+    void *ctx;
+    void (*apply)(const struct hpls_pc *pc, const hpls_real *r, hpls_real *z);
+    void (*destroy)(void *ctx);
+} hpls_pc;
+
+/* Registry entries: adding a method is one file plus one line in registry.c. */
+enum {
+    HPLS_M_PRECOND = 1u, /* takes a preconditioner */
+    HPLS_M_OMEGA = 2u,   /* uses the relaxation weight omega */
+    HPLS_M_DIAG = 4u,    /* needs a nonzero diagonal (checked in setup) */
+    HPLS_M_RESTART = 8u  /* restarted Krylov method (uses restart) */
+};
+
+typedef struct hpls_solver hpls_solver;
+
+typedef struct hpls_method {
+    const char *name;
+    const char *help;
+    unsigned flags;
+    int nwork; /* work vectors of length n allocated at setup */
+    hpls_status (*solve)(hpls_solver *s, const hpls_real *b, hpls_real *x);
+} hpls_method;
+
+typedef struct hpls_pc_type {
+    const char *name;
+    const char *help;
+    hpls_status (*setup)(const hpls_csr *A, hpls_pc *pc);
+} hpls_pc_type;
+
+extern const hpls_method hpls_methods[];
+extern const int hpls_nmethods;
+extern const hpls_pc_type hpls_pc_types[];
+extern const int hpls_npc_types;
+
+/* Residual-norm reference of the relative test. */
+typedef enum { HPLS_REF_B, HPLS_REF_R0 } hpls_ref;
+
+typedef struct hpls_options {
+    const hpls_method *method;
+    const hpls_pc_type *pc_type;
+    double tol, atol, divtol, omega;
+    hpls_ref ref;
+    hpls_int maxiter, stag_window, restart;
+    int initial_guess; /* 1: use x as given */
+    hpls_int threads;  /* 0: OpenMP default */
+} hpls_options;
+
+/* Convergence state of one solve. */
+typedef struct hpls_conv {
+    double bnorm;    /* ||b|| */
+    double r0norm;   /* ||b - A x0|| */
+    double target;   /* max(tol * ref, atol) */
+    double best;     /* smallest residual seen */
+    hpls_int best_it;
+    double t0;       /* solve start, for the history */
+    int confirms;    /* true-residual confirmations that failed */
+} hpls_conv;
+
+struct hpls_solver {
+    hpls_options opt;
+    unsigned set_mask; /* options the user set (bit per option) */
+    char values[32][32]; /* option values as strings, for get_option */
+    const hpls_csr *A;
+    hpls_op op;
+    hpls_pc pc;
+    hpls_int diag_missing; /* for methods needing the diagonal */
+    hpls_int *diagpos;     /* position of A_ii in row i (HPLS_M_DIAG methods) */
+    hpls_real *invdiag;    /* 1 / A_ii (HPLS_M_DIAG methods) */
+    hpls_real **work;
+    int nwork;
+    int ready;
+    hpls_conv conv;
+    hpls_info info;
+    hpls_monitor_fn monitor;
+    void *monitor_ctx;
+    int monitor_stop;
+    hpls_int hist_len, hist_cap;
+    hpls_int *hist_it;
+    double *hist_res, *hist_t;
+    char msg[512];
+};
+
+/* Records a message in the solver (and thread-locally) and returns st. */
+hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)
+    HPLS_PRINTF(3, 4);
+
+/* z = M^{-1} r; returns z, or r itself when the preconditioner is the identity
+ * (so unpreconditioned methods copy nothing). */
+const hpls_real *hpls_pc_apply(const hpls_solver *s, const hpls_real *r, hpls_real *z);
+static inline void hpls_op_apply(const hpls_solver *s, const hpls_real *x, hpls_real *y)
+{
+    s->op.apply(&s->op, x, y);
+}
+
+/* Starts the convergence test of a solve: r0norm = ||b - A x0||.  Returns the
+ * reason to stop at once (x0 already converged) or HPLS_NOT_RUN. */
+hpls_reason hpls_conv_start(hpls_solver *s, double r0norm);
+/* Tests the residual norm after iteration it; records history, calls the
+ * monitor.  Returns HPLS_NOT_RUN to go on, else the reason to stop. */
+hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm);
+/* For methods with a recursive residual: when hpls_conv_check said converged,
+ * recompute r = b - A x.  Returns the reason if the true residual passes too
+ * (or after repeated failures, STAGNATION); HPLS_NOT_RUN means "r now holds the
+ * true residual, restart the recurrence from it". */
+hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_real *x,
+                              hpls_real *r, hpls_int it);
+
+/* Methods (src/iter/<name>.c) */
+hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_gs(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_cg(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_real *b, hpls_real *x);
+/* Preconditioners (src/precond/<name>.c) */
+hpls_status hpls_pc_setup_jacobi(const hpls_csr *A, hpls_pc *pc);
+
+#endif /* HPLS_SOLVER_H */

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# cli.sh: end-to-end tests of the `hpls` command: exit codes, messages, files.
+# Usage: cli.sh PATH/TO/hpls
+set -u
+HPLS=$1
+T=$(mktemp -d "${HPLS_TMP:-/tmp}/e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+# expect NAME CODE PATTERN -- command...: exit status CODE and output matching PATTERN
+expect() {
+  local name=$1 code=$2 pat=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$code" ]; then
+    echo "FAIL $name: exit $rc, expected $code"; echo "$out" | tail -5; fail=$((fail + 1)); return
+  fi
+  if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
+    echo "FAIL $name: output does not match /$pat/"; echo "$out" | tail -5; fail=$((fail + 1)); return
+  fi
+  pass=$((pass + 1))
+}
+
+expect help 0 "solve" -- "$HPLS" --help
+expect solve_help 0 "stag_window" -- "$HPLS" solve --help
+expect solve_help_lists_methods 0 "bicgstab" -- "$HPLS" solve --help
+expect gen_help 0 "gas" -- "$HPLS" gen --help
+expect info_help 0 "dominance" -- "$HPLS" info --help
+expect no_command 2 "usage" -- "$HPLS"
+expect bad_command 2 "unknown command" -- "$HPLS" frobnicate
+
+# the default problem converges and reports the error against x = 1
+expect default_problem 0 "converged.*max error vs x = 1" -- "$HPLS" solve --quiet
+expect gen_small 0 "" -- "$HPLS" gen gas:n=500,k=2 -o "$T/A.mtx" -b "$T/b.mtx"
+expect gen_flags 0 "" -- "$HPLS" gen poisson2d --nx 10 -o "$T/P.mtx"
+expect solve_file 0 "converged" -- "$HPLS" solve "$T/A.mtx" "$T/b.mtx" -o "$T/x.mtx"
+[ -s "$T/x.mtx" ] && head -1 "$T/x.mtx" | grep -q "MatrixMarket matrix array" && pass=$((pass + 1)) ||
+  { echo "FAIL x.mtx not written"; fail=$((fail + 1)); }
+expect solve_lis_aliases 0 "converged" -- "$HPLS" solve "$T/A.mtx" -i bicgstab -p jacobi -tol 1e-10 -maxiter 500
+expect solve_keyvalue 0 "converged" -- "$HPLS" solve "$T/P.mtx" solver=cg precond=jacobi
+expect solve_gs 0 "converged" -- "$HPLS" solve --gen gas:n=2000 --solver gs
+expect solve_jacobi_omega 0 "converged" -- "$HPLS" solve --gen gas:n=2000 --solver jacobi --omega 0.9
+expect json 0 '^\{"problem":"gas:n=3000".*"converged":true.*"relres":' -- "$HPLS" solve --gen gas:n=3000 --json
+expect history 0 "" -- "$HPLS" solve --gen gas:n=3000 --history "$T/h.csv" --quiet
+head -1 "$T/h.csv" | grep -q "iteration,relres,seconds" && [ "$(wc -l <"$T/h.csv")" -gt 3 ] &&
+  pass=$((pass + 1)) || { echo "FAIL history"; fail=$((fail + 1)); }
+expect x0 0 "after 0 iterations" -- "$HPLS" solve "$T/A.mtx" --x0 "$T/x.mtx" --tol 1e-6 --quiet
+
+# not converged: exit 1; numerical failure: exit 3
+expect maxiter 1 "maximum iterations" -- "$HPLS" solve --gen gas:n=2000 --maxiter 3 --quiet
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n2 1 1\n' >"$T/swap.mtx"
+printf '%%%%MatrixMarket matrix array real general\n2 1\n1\n0\n' >"$T/e1.mtx"
+expect breakdown 3 "breakdown" -- "$HPLS" solve "$T/swap.mtx" "$T/e1.mtx" --quiet
+expect zero_diag 3 "row 1 has no diagonal" -- "$HPLS" solve "$T/swap.mtx" --solver jacobi
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 1\n2 2 -1\n' >"$T/indef.mtx"
+expect indefinite 3 "indefinite" -- "$HPLS" solve "$T/indef.mtx" --solver cg --quiet
+
+# bad usage and input: exit 2 with a message naming what is wrong
+expect unknown_option 2 'unknown option "sover"' -- "$HPLS" solve --sover cg
+expect bad_value 2 'option tol: bad value "-1"' -- "$HPLS" solve --tol -1
+expect maxiter_zero 2 "option maxiter" -- "$HPLS" solve --maxiter 0
+expect bad_solver 2 'unknown method "foo"' -- "$HPLS" solve --solver foo
+expect option_not_for_method 2 "omega does not apply to solver cg" -- "$HPLS" solve --gen poisson2d:nx=5 --solver cg --omega 1.2
+expect missing_file 2 "nonexistent.mtx" -- "$HPLS" solve "$T/nonexistent.mtx"
+expect wrong_rhs_length 2 "has 2 entries but the matrix has 500 rows" -- "$HPLS" solve "$T/A.mtx" "$T/e1.mtx"
+expect bad_gen 2 "gen" -- "$HPLS" solve --gen nosuch:n=3
+sum_before=$(cksum <"$T/b.mtx")
+expect output_is_input 2 "would overwrite an input" -- "$HPLS" solve "$T/A.mtx" "$T/b.mtx" -o "$T/b.mtx"
+[ "$(cksum <"$T/b.mtx")" = "$sum_before" ] && pass=$((pass + 1)) || { echo "FAIL b.mtx changed"; fail=$((fail + 1)); }
+expect unwritable_output 2 "cannot write" -- "$HPLS" solve --gen gas:n=500 -o /nonexistent-dir/x.mtx
+expect too_many_files 2 "too many files" -- "$HPLS" solve a b c
+expect info_file 0 "tridiagonal" -- "$HPLS" info "$T/A.mtx"
+expect info_symmetry 0 "pattern symmetric, values symmetric" -- "$HPLS" info --gen poisson2d:nx=6
+expect info_zero_diag 0 "2 zero or missing entries \(first: row 1\)" -- "$HPLS" info "$T/swap.mtx"
+expect info_needs_file 2 "needs a matrix" -- "$HPLS" info
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
