@@ -1,0 +1,890 @@
+/* mmio.c: Matrix Market reading and writing
+ * (format: https://math.nist.gov/MatrixMarket/formats.html).
+ *
+ * Reading goes through zlib, which reads gzip and plain files alike, in 1 MiB
+ * chunks.  The tokenizer copies each whitespace-separated token (at most 100
+ * characters) into a NUL-terminated buffer, so tokens and lines may straddle
+ * chunk boundaries and no parser ever looks past the bytes actually read.
+ * Indices are parsed by hand, values by strtod in the C locale.  A fault in
+ * the content is reported as "FILE:LINE: what is wrong (token)"; sizes are
+ * checked against memory before anything is allocated for them.
+ *
+ * Writing goes to "<path>.tmp.XXXXXX" in the target's directory, and rename()
+ * replaces the target only once every byte is written: a reader never sees a
+ * half-written file. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "core/internal.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define CHUNK (1 << 20) /* bytes per gzread */
+#define TOKEN_MAX 100   /* longest token accepted */
+
+enum { CH_END = -1, CH_ERR = -2 };            /* what peekc returns besides a byte */
+enum { TOK_WORD, TOK_EOL, TOK_END, TOK_ERR }; /* what next_token returns */
+enum { FIELD_REAL, FIELD_INTEGER, FIELD_PATTERN };
+enum { SYM_GENERAL, SYM_SYMMETRIC, SYM_SKEW };
+
+typedef struct reader {
+    const char *path;
+    gzFile gz;
+    char *buf;               /* CHUNK bytes */
+    size_t pos, len;         /* next unread byte, bytes in buf */
+    int eof;                 /* gzread has nothing more */
+    hpls_status err;         /* why reading stopped (message already recorded) */
+    long line;               /* line of the next unread byte, from 1 */
+    char tok[TOKEN_MAX + 1]; /* the last token, NUL-terminated */
+    size_t toklen;           /* its length (a NUL byte in the file stays visible) */
+    locale_t c_locale, saved_locale;
+} reader;
+
+typedef struct mm_header {
+    int array;             /* 1: array (dense, column-major); 0: coordinate */
+    int field;             /* FIELD_* */
+    int symmetry;          /* SYM_* */
+    hpls_int nrows, ncols; /* declared dimensions */
+    hpls_int entries;      /* entries stored in the file */
+    long size_line;        /* line of the size line, for messages */
+} mm_header;
+
+/* Where parsed entries go: COO triplets, or a zeroed row-major dense array. */
+typedef struct sink {
+    hpls_int *rows, *cols; /* 0-based triplets (NULL when dense is used) */
+    hpls_real *vals;
+    hpls_int n;       /* triplets stored */
+    hpls_real *dense; /* nrows*ncols values, a[i*ncols + j], or NULL */
+    hpls_int ncols;
+    int assign; /* dense from an array file: store, so -0.0 stays -0.0 */
+} sink;
+
+/* Allocation failures are recorded without context: add the file's name. */
+static hpls_status restate(hpls_status st, const char *path)
+{
+    char why[400];
+    snprintf(why, sizeof why, "%s", hpls_last_error());
+    return hpls_fail(st, "%s: %s", path, why);
+}
+
+/* strtod and printf follow LC_NUMERIC; a program running in a locale with a
+ * decimal comma must still read and write "1.5", so switch this thread to C. */
+static int use_c_locale(locale_t *c, locale_t *saved)
+{
+    *c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    if (*c == (locale_t)0)
+        return 0;
+    *saved = uselocale(*c);
+    return 1;
+}
+
+static void restore_locale(locale_t c, locale_t saved)
+{
+    if (c == (locale_t)0)
+        return;
+    uselocale(saved);
+    freelocale(c);
+}
+
+/* ---- reading: bytes and tokens ------------------------------------------ */
+
+static hpls_status reader_open(reader *r, const char *path)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->line = 1;
+    if (!use_c_locale(&r->c_locale, &r->saved_locale))
+        return hpls_fail(HPLS_ERR_NOMEM, "%s: cannot create the C locale", path);
+    errno = 0;
+    r->gz = gzopen(path, "rb");
+    if (!r->gz) {
+        if (errno == 0) /* zlib's own allocation failed */
+            return hpls_fail(HPLS_ERR_NOMEM, "%s: out of memory opening the file", path);
+        return hpls_fail(HPLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    gzbuffer(r->gz, 1 << 17); /* fewer read calls on compressed input */
+    r->buf = hpls_malloc(CHUNK, 1);
+    if (!r->buf)
+        return restate(HPLS_ERR_NOMEM, path);
+    return HPLS_OK;
+}
+
+/* Safe on a reader whose open failed part way. */
+static void reader_close(reader *r)
+{
+    if (r->gz)
+        gzclose(r->gz);
+    hpls_free(r->buf);
+    restore_locale(r->c_locale, r->saved_locale);
+}
+
+/* Reads the next chunk and returns its first byte, CH_END or CH_ERR. */
+static int refill(reader *r)
+{
+    if (r->err != HPLS_OK)
+        return CH_ERR;
+    if (r->eof)
+        return CH_END;
+    int n = gzread(r->gz, r->buf, CHUNK);
+    int saved_errno = errno;
+    if (n > 0) {
+        r->pos = 0;
+        r->len = (size_t)n;
+        return (unsigned char)r->buf[0];
+    }
+    /* zlib reports a gzip stream cut short as a plain end of file, with
+     * Z_BUF_ERROR left in gzerror: check it, or a truncated .gz would pass. */
+    int zerr;
+    const char *msg = gzerror(r->gz, &zerr);
+    if (zerr == Z_OK) {
+        r->eof = 1;
+        return CH_END;
+    }
+    if (zerr == Z_ERRNO)
+        r->err = hpls_fail(HPLS_ERR_IO, "%s:%ld: cannot read: %s", r->path, r->line,
+                           strerror(saved_errno));
+    else if (zerr == Z_MEM_ERROR)
+        r->err = hpls_fail(HPLS_ERR_NOMEM, "%s:%ld: out of memory decompressing", r->path, r->line);
+    else {
+        size_t n = strlen(r->path); /* zlib prefixes its message with the path */
+        if (strncmp(msg, r->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+            msg += n + 2;
+        r->err = hpls_fail(HPLS_ERR_PARSE, "%s:%ld: truncated or corrupt gzip data (%s)", r->path,
+                           r->line, msg);
+    }
+    return CH_ERR;
+}
+
+static inline int peekc(reader *r)
+{
+    return r->pos < r->len ? (unsigned char)r->buf[r->pos] : refill(r);
+}
+
+static inline int is_blank(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Skips spaces, tabs and carriage returns; returns the next byte unread. */
+static int skip_blanks(reader *r)
+{
+    int c;
+    while (is_blank(c = peekc(r)))
+        r->pos++;
+    return c;
+}
+
+/* Skips the rest of the line, its newline included (comments may be long). */
+static hpls_status skip_line(reader *r)
+{
+    for (;;) {
+        if (r->pos == r->len && refill(r) < 0)
+            return r->err;
+        char *nl = memchr(r->buf + r->pos, '\n', r->len - r->pos);
+        if (nl) {
+            r->pos = (size_t)(nl - r->buf) + 1;
+            r->line++;
+            return HPLS_OK;
+        }
+        r->pos = r->len;
+    }
+}
+
+/* The next token into r->tok (TOK_WORD), or the end of a line (TOK_EOL, the
+ * newline consumed), of the file (TOK_END), or a failure (TOK_ERR, r->err). */
+static int next_token(reader *r)
+{
+    int c = skip_blanks(r);
+    if (c == '\n') {
+        r->pos++;
+        r->line++;
+        return TOK_EOL;
+    }
+    if (c < 0)
+        return c == CH_END ? TOK_END : TOK_ERR;
+    size_t n = 0;
+    do {
+        if (n == TOKEN_MAX) {
+            r->tok[n] = '\0';
+            r->err =
+                hpls_fail(HPLS_ERR_PARSE, "%s:%ld: token longer than %d characters ('%.24s...')",
+                          r->path, r->line, TOKEN_MAX, r->tok);
+            return TOK_ERR;
+        }
+        r->tok[n++] = (char)c;
+        r->pos++;
+        c = peekc(r);
+    } while (c >= 0 && c != '\n' && !is_blank(c));
+    if (c == CH_ERR)
+        return TOK_ERR;
+    r->tok[n] = '\0';
+    r->toklen = n;
+    return TOK_WORD;
+}
+
+static int token_is(const reader *r, const char *word)
+{
+    return r->toklen == strlen(word) && strncasecmp(r->tok, word, r->toklen) == 0;
+}
+
+/* Parses the whole token as a decimal integer with an optional sign. */
+static int parse_int(const reader *r, hpls_int *out)
+{
+    const char *s = r->tok;
+    size_t k = 0, len = r->toklen;
+    int neg = len > 0 && s[0] == '-';
+    if (len > 0 && (s[0] == '-' || s[0] == '+'))
+        k = 1;
+    if (k == len)
+        return 0;
+    hpls_int v = 0;
+    for (; k < len; k++) {
+        unsigned d = (unsigned)((unsigned char)s[k] - '0');
+        if (d > 9 || v > (INT64_MAX - (hpls_int)d) / 10)
+            return 0;
+        v = v * 10 + (hpls_int)d;
+    }
+    *out = neg ? -v : v;
+    return 1;
+}
+
+/* ---- reading: header ----------------------------------------------------- */
+
+/* Reads the next banner word; fails if line 1 ends first. */
+static hpls_status banner_word(reader *r, const char *what)
+{
+    int t = next_token(r);
+    if (t == TOK_ERR)
+        return r->err;
+    if (t != TOK_WORD)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:1: incomplete banner: the %s is missing", r->path,
+                         what);
+    return HPLS_OK;
+}
+
+/* "%%MatrixMarket matrix <coordinate|array> <field> <symmetry>", any case. */
+static hpls_status read_banner(reader *r, mm_header *h)
+{
+    int t = next_token(r);
+    if (t == TOK_ERR)
+        return r->err;
+    if (t == TOK_END)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:1: empty file (no %%%%MatrixMarket banner)", r->path);
+    if (t != TOK_WORD || !token_is(r, "%%MatrixMarket"))
+        return hpls_fail(HPLS_ERR_PARSE, "%s:1: missing %%%%MatrixMarket banner (found '%s')",
+                         r->path, t == TOK_WORD ? r->tok : "");
+    hpls_status st = banner_word(r, "object");
+    if (st != HPLS_OK)
+        return st;
+    if (!token_is(r, "matrix"))
+        return hpls_fail(HPLS_ERR_PARSE, "%s:1: unknown object '%s' (expected matrix)", r->path,
+                         r->tok);
+    if ((st = banner_word(r, "format")) != HPLS_OK)
+        return st;
+    if (token_is(r, "coordinate"))
+        h->array = 0;
+    else if (token_is(r, "array"))
+        h->array = 1;
+    else
+        return hpls_fail(HPLS_ERR_PARSE, "%s:1: unknown format '%s' (expected coordinate or array)",
+                         r->path, r->tok);
+    if ((st = banner_word(r, "field")) != HPLS_OK)
+        return st;
+    if (token_is(r, "real"))
+        h->field = FIELD_REAL;
+    else if (token_is(r, "integer"))
+        h->field = FIELD_INTEGER;
+    else if (token_is(r, "pattern"))
+        h->field = FIELD_PATTERN;
+    else if (token_is(r, "complex"))
+        return hpls_fail(HPLS_ERR_UNSUPPORTED, "%s:1: complex matrices are not supported ('%s')",
+                         r->path, r->tok);
+    else
+        return hpls_fail(HPLS_ERR_PARSE,
+                         "%s:1: unknown field '%s' (expected real, integer, pattern or complex)",
+                         r->path, r->tok);
+    if ((st = banner_word(r, "symmetry")) != HPLS_OK)
+        return st;
+    if (token_is(r, "general"))
+        h->symmetry = SYM_GENERAL;
+    else if (token_is(r, "symmetric"))
+        h->symmetry = SYM_SYMMETRIC;
+    else if (token_is(r, "skew-symmetric"))
+        h->symmetry = SYM_SKEW;
+    else if (token_is(r, "hermitian"))
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "%s:1: hermitian matrices are not supported ('%s': complex field)",
+                         r->path, r->tok);
+    else
+        return hpls_fail(HPLS_ERR_PARSE,
+                         "%s:1: unknown symmetry '%s' (expected general, symmetric or "
+                         "skew-symmetric)",
+                         r->path, r->tok);
+    t = next_token(r);
+    if (t == TOK_ERR)
+        return r->err;
+    if (t == TOK_WORD)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:1: unexpected '%s' after the banner", r->path, r->tok);
+    /* a dense pattern is meaningless; a skew pattern cannot hold its signs */
+    if (h->field == FIELD_PATTERN && (h->array || h->symmetry == SYM_SKEW))
+        return hpls_fail(HPLS_ERR_PARSE, "%s:1: pattern field cannot be used with %s", r->path,
+                         h->array ? "array format" : "skew-symmetric storage");
+    return HPLS_OK;
+}
+
+/* Skips comments and blank lines, then reads "rows cols [entries]". */
+static hpls_status read_size_line(reader *r, mm_header *h)
+{
+    for (;;) {
+        int c = skip_blanks(r);
+        if (c == CH_ERR)
+            return r->err;
+        if (c == '%') {
+            hpls_status st = skip_line(r);
+            if (st != HPLS_OK)
+                return st;
+        } else if (c == '\n') {
+            r->pos++;
+            r->line++;
+        } else {
+            break;
+        }
+    }
+    const int need = h->array ? 2 : 3;
+    const char *names[3] = {"rows", "columns", "entries"};
+    hpls_int v[3] = {0, 0, 0};
+    h->size_line = r->line;
+    for (int k = 0; k < need; k++) {
+        int t = next_token(r);
+        if (t == TOK_ERR)
+            return r->err;
+        if (t != TOK_WORD)
+            return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: %s: the size line needs %s", r->path,
+                             h->size_line,
+                             t == TOK_END && k == 0 ? "file ends" : "size line too short",
+                             h->array ? "rows and columns" : "rows, columns and entries");
+        if (!parse_int(r, &v[k]))
+            return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: bad number of %s '%s' on the size line",
+                             r->path, h->size_line, names[k], r->tok);
+        if (v[k] < 0)
+            return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: negative number of %s (%lld)", r->path,
+                             h->size_line, names[k], (long long)v[k]);
+    }
+    int t = next_token(r);
+    if (t == TOK_ERR)
+        return r->err;
+    if (t == TOK_WORD)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: unexpected '%s' after the size line", r->path,
+                         h->size_line, r->tok);
+    h->nrows = v[0];
+    h->ncols = v[1];
+    if (h->nrows > INT32_MAX || h->ncols > INT32_MAX)
+        return hpls_fail(HPLS_ERR_SIZE,
+                         "%s:%ld: %lld x %lld matrix exceeds the 32-bit index limit %d", r->path,
+                         h->size_line, (long long)h->nrows, (long long)h->ncols, INT32_MAX);
+    if (h->symmetry != SYM_GENERAL && h->nrows != h->ncols)
+        return hpls_fail(HPLS_ERR_PARSE,
+                         "%s:%ld: a symmetric matrix must be square, not %lld x %lld", r->path,
+                         h->size_line, (long long)h->nrows, (long long)h->ncols);
+    if (!h->array) {
+        h->entries = v[2];
+        if ((h->nrows == 0 || h->ncols == 0) && h->entries > 0)
+            return hpls_fail(HPLS_ERR_PARSE,
+                             "%s:%ld: %lld entries declared for an empty %lld x %lld matrix",
+                             r->path, h->size_line, (long long)h->entries, (long long)h->nrows,
+                             (long long)h->ncols);
+    } else if (h->symmetry == SYM_GENERAL) {
+        h->entries = h->nrows * h->ncols;
+    } else { /* lower triangle, with the diagonal unless skew */
+        hpls_int n = h->nrows;
+        h->entries = h->symmetry == SYM_SYMMETRIC ? n * (n + 1) / 2 : n * (n - 1) / 2;
+    }
+    return HPLS_OK;
+}
+
+static hpls_status read_header(reader *r, mm_header *h)
+{
+    hpls_status st = read_banner(r, h);
+    return st == HPLS_OK ? read_size_line(r, h) : st;
+}
+
+/* Fails with HPLS_ERR_NOMEM, before anything is allocated, when the declared
+ * sizes need more bytes than one allocation may hold or the machine has. */
+static hpls_status check_memory(const reader *r, const mm_header *h, double bytes)
+{
+    double limit = (double)HPLS_MAX_ALLOC;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (double)pages * (double)page < limit)
+        limit = (double)pages * (double)page;
+    if (bytes <= limit)
+        return HPLS_OK;
+    return hpls_fail(HPLS_ERR_NOMEM,
+                     "%s:%ld: declared size %lld x %lld with %lld entries needs %.3g GB, more than "
+                     "the %.3g GB this machine can hold",
+                     r->path, h->size_line, (long long)h->nrows, (long long)h->ncols,
+                     (long long)h->entries, bytes / 1e9, limit / 1e9);
+}
+
+/* ---- reading: entries ---------------------------------------------------- */
+
+static hpls_status parse_index(const reader *r, long ln, const char *what, hpls_int n,
+                               hpls_int *out)
+{
+    hpls_int v;
+    if (!parse_int(r, &v))
+        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: %s index '%s' is not an integer", r->path, ln,
+                         what, r->tok);
+    if (v < 1 || v > n)
+        return hpls_fail(HPLS_ERR_SIZE, "%s:%ld: %s index %lld is out of range 1..%lld", r->path,
+                         ln, what, (long long)v, (long long)n);
+    *out = v - 1;
+    return HPLS_OK;
+}
+
+static hpls_status parse_value(const reader *r, long ln, int field, hpls_real *out)
+{
+    if (field == FIELD_INTEGER) {
+        hpls_int v;
+        if (!parse_int(r, &v))
+            return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: value '%s' is not an integer", r->path, ln,
+                             r->tok);
+        *out = (hpls_real)v;
+        return HPLS_OK;
+    }
+    char *end;
+    double v = strtod(r->tok, &end);
+    if (end == r->tok || end != r->tok + r->toklen)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: value '%s' is not a number", r->path, ln, r->tok);
+    if (!isfinite(v))
+        return hpls_fail(HPLS_ERR_VALUE, "%s:%ld: value '%s' is not finite", r->path, ln, r->tok);
+    *out = v;
+    return HPLS_OK;
+}
+
+/* Reads the next field of the entry on line ln into r->tok. */
+static hpls_status entry_field(reader *r, long ln, const char *what)
+{
+    int t = next_token(r);
+    if (t == TOK_ERR)
+        return r->err;
+    if (t != TOK_WORD)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: entry line ends before the %s", r->path, ln,
+                         what);
+    return HPLS_OK;
+}
+
+/* Consumes the end of an entry line: nothing else may follow the entry. */
+static hpls_status entry_end(reader *r, long ln)
+{
+    int t = next_token(r);
+    if (t == TOK_ERR)
+        return r->err;
+    if (t == TOK_WORD)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: unexpected '%s' after the entry", r->path, ln,
+                         r->tok);
+    return HPLS_OK;
+}
+
+/* Skips blank lines up to the next entry; fails if the file ends first. */
+static hpls_status entry_start(reader *r, const mm_header *h, hpls_int k)
+{
+    int t;
+    while ((t = next_token(r)) == TOK_EOL)
+        ;
+    if (t == TOK_ERR)
+        return r->err;
+    if (t == TOK_END)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: file ends after %lld of %lld entries", r->path,
+                         r->line, (long long)k, (long long)h->entries);
+    return HPLS_OK;
+}
+
+/* After the declared entries only blank lines may follow. */
+static hpls_status file_end(reader *r, const mm_header *h)
+{
+    int t;
+    while ((t = next_token(r)) == TOK_EOL)
+        ;
+    if (t == TOK_ERR)
+        return r->err;
+    if (t == TOK_WORD)
+        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: more entries than the %lld declared ('%s')",
+                         r->path, r->line, (long long)h->entries, r->tok);
+    return HPLS_OK;
+}
+
+static inline void sink_add(sink *s, hpls_int i, hpls_int j, hpls_real v)
+{
+    if (s->dense) {
+        if (s->assign)
+            s->dense[i * s->ncols + j] = v;
+        else
+            s->dense[i * s->ncols + j] += v; /* coordinate duplicates are summed */
+        return;
+    }
+    s->rows[s->n] = i;
+    s->cols[s->n] = j;
+    s->vals[s->n] = v;
+    s->n++;
+}
+
+/* Stores (i, j) = v and, under symmetric storage, its mirror (j, i). */
+static hpls_status put_entry(const reader *r, const mm_header *h, sink *s, long ln, hpls_int i,
+                             hpls_int j, hpls_real v)
+{
+    if (h->symmetry == SYM_SKEW && i == j && v != 0.0)
+        return hpls_fail(HPLS_ERR_PARSE,
+                         "%s:%ld: nonzero diagonal entry (%lld, %lld) = %.17g in a skew-symmetric "
+                         "matrix",
+                         r->path, ln, (long long)i + 1, (long long)j + 1, v);
+    sink_add(s, i, j, v);
+    if (h->symmetry != SYM_GENERAL && i != j)
+        sink_add(s, j, i, h->symmetry == SYM_SKEW ? -v : v);
+    return HPLS_OK;
+}
+
+/* Entries "i j [value]", 1-based, any order. */
+static hpls_status read_coordinate(reader *r, const mm_header *h, sink *s)
+{
+    for (hpls_int k = 0; k < h->entries; k++) {
+        hpls_status st = entry_start(r, h, k);
+        if (st != HPLS_OK)
+            return st;
+        long ln = r->line;
+        hpls_int i = 0, j = 0;
+        hpls_real v = 1.0; /* pattern */
+        if ((st = parse_index(r, ln, "row", h->nrows, &i)) != HPLS_OK ||
+            (st = entry_field(r, ln, "column index")) != HPLS_OK ||
+            (st = parse_index(r, ln, "column", h->ncols, &j)) != HPLS_OK)
+            return st;
+        if (h->field != FIELD_PATTERN && ((st = entry_field(r, ln, "value")) != HPLS_OK ||
+                                          (st = parse_value(r, ln, h->field, &v)) != HPLS_OK))
+            return st;
+        if ((st = entry_end(r, ln)) != HPLS_OK || (st = put_entry(r, h, s, ln, i, j, v)) != HPLS_OK)
+            return st;
+    }
+    return file_end(r, h);
+}
+
+/* One value per line, column by column; symmetric storage holds the lower
+ * triangle (skew: strictly lower). */
+static hpls_status read_array(reader *r, const mm_header *h, sink *s)
+{
+    const hpls_int below = h->symmetry == SYM_SKEW; /* first row below the diagonal */
+    hpls_int i = below, j = 0;
+    for (hpls_int k = 0; k < h->entries; k++) {
+        hpls_status st = entry_start(r, h, k);
+        if (st != HPLS_OK)
+            return st;
+        long ln = r->line;
+        hpls_real v = 0.0;
+        if ((st = parse_value(r, ln, h->field, &v)) != HPLS_OK ||
+            (st = entry_end(r, ln)) != HPLS_OK || (st = put_entry(r, h, s, ln, i, j, v)) != HPLS_OK)
+            return st;
+        if (++i == h->nrows) {
+            j++;
+            i = h->symmetry == SYM_GENERAL ? 0 : j + below;
+        }
+    }
+    return file_end(r, h);
+}
+
+/* Fills a zeroed row-major nrows x ncols array from either format. */
+static hpls_status read_into_dense(reader *r, const mm_header *h, hpls_real *a)
+{
+    sink s = {.dense = a, .ncols = h->ncols, .assign = h->array};
+    return h->array ? read_array(r, h, &s) : read_coordinate(r, h, &s);
+}
+
+/* Coordinate file -> COO triplets (expanded) -> CSR, duplicates summed and
+ * explicit zeros kept. */
+static hpls_status csr_from_coordinate(reader *r, const mm_header *h, hpls_csr **A)
+{
+    double stored = (double)h->entries * (h->symmetry == SYM_GENERAL ? 1 : 2);
+    /* COO triplets (8+8+8) + CSR colind and val (4+8) + rowptr and its copy */
+    hpls_status st = check_memory(r, h, stored * 36.0 + ((double)h->nrows + 1) * 16.0);
+    if (st != HPLS_OK)
+        return st;
+    hpls_int cap = (hpls_int)stored;
+    sink s = {0};
+    s.rows = hpls_malloc(cap, sizeof *s.rows);
+    s.cols = hpls_malloc(cap, sizeof *s.cols);
+    s.vals = hpls_malloc(cap, sizeof *s.vals);
+    if (!s.rows || !s.cols || !s.vals) {
+        st = restate(HPLS_ERR_NOMEM, r->path);
+        goto free_coo;
+    }
+    st = read_coordinate(r, h, &s);
+    if (st != HPLS_OK)
+        goto free_coo;
+    st = hpls_csr_from_coo(h->nrows, h->ncols, s.n, s.rows, s.cols, s.vals, A);
+    if (st != HPLS_OK)
+        st = restate(st, r->path);
+free_coo:
+    hpls_free(s.rows);
+    hpls_free(s.cols);
+    hpls_free(s.vals);
+    return st;
+}
+
+/* Array file -> dense -> CSR of the nonzero values: an array file stores
+ * every value, so its zeros are structural and are dropped. */
+static hpls_status csr_from_array(reader *r, const mm_header *h, hpls_csr **A)
+{
+    double cells = (double)h->nrows * (double)h->ncols;
+    /* dense values (8) + CSR colind and val (12) at worst + rowptr */
+    hpls_status st = check_memory(r, h, cells * 20.0 + ((double)h->nrows + 1) * 8.0);
+    if (st != HPLS_OK)
+        return st;
+    hpls_dense *D;
+    if ((st = hpls_dense_create(h->nrows, h->ncols, &D)) != HPLS_OK)
+        return restate(st, r->path);
+    if ((st = read_into_dense(r, h, D->data)) != HPLS_OK)
+        goto free_dense;
+    hpls_int nnz = 0;
+    for (hpls_int p = 0; p < h->nrows * h->ncols; p++)
+        nnz += D->data[p] != 0.0;
+    hpls_csr *M;
+    if ((st = hpls_csr_create(h->nrows, h->ncols, nnz, &M)) != HPLS_OK) {
+        st = restate(st, r->path);
+        goto free_dense;
+    }
+    hpls_int out = 0;
+    for (hpls_int i = 0; i < h->nrows; i++) {
+        const hpls_real *row = D->data + i * h->ncols;
+        for (hpls_int j = 0; j < h->ncols; j++) {
+            if (row[j] != 0.0) {
+                M->colind[out] = (hpls_idx)j;
+                M->val[out] = row[j];
+                out++;
+            }
+        }
+        M->rowptr[i + 1] = out;
+    }
+    *A = M;
+free_dense:
+    hpls_dense_destroy(D);
+    return st;
+}
+
+/* ---- reading: public entry points ---------------------------------------- */
+
+hpls_status hpls_mm_read_csr(const char *path, hpls_csr **A)
+{
+    if (!path || !A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_read_csr: NULL argument");
+    *A = NULL;
+    reader r;
+    mm_header h;
+    hpls_status st = reader_open(&r, path);
+    if (st == HPLS_OK)
+        st = read_header(&r, &h);
+    if (st == HPLS_OK)
+        st = h.array ? csr_from_array(&r, &h, A) : csr_from_coordinate(&r, &h, A);
+    reader_close(&r);
+    return st;
+}
+
+hpls_status hpls_mm_read_dense(const char *path, hpls_dense **A)
+{
+    if (!path || !A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_read_dense: NULL argument");
+    *A = NULL;
+    reader r;
+    mm_header h;
+    hpls_status st = reader_open(&r, path);
+    if (st == HPLS_OK)
+        st = read_header(&r, &h);
+    if (st == HPLS_OK)
+        st = check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
+    hpls_dense *D = NULL;
+    if (st == HPLS_OK && (st = hpls_dense_create(h.nrows, h.ncols, &D)) != HPLS_OK)
+        st = restate(st, path);
+    if (st == HPLS_OK)
+        st = read_into_dense(&r, &h, D->data);
+    reader_close(&r);
+    if (st != HPLS_OK) {
+        hpls_dense_destroy(D);
+        return st;
+    }
+    *A = D;
+    return HPLS_OK;
+}
+
+hpls_status hpls_mm_read_vec(const char *path, hpls_vec **v)
+{
+    if (!path || !v)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_read_vec: NULL argument");
+    *v = NULL;
+    reader r;
+    mm_header h;
+    hpls_status st = reader_open(&r, path);
+    if (st == HPLS_OK)
+        st = read_header(&r, &h);
+    if (st == HPLS_OK && h.nrows > 1 && h.ncols > 1)
+        st = hpls_fail(HPLS_ERR_SIZE, "%s:%ld: a vector must be n x 1 or 1 x n, not %lld x %lld",
+                       path, h.size_line, (long long)h.nrows, (long long)h.ncols);
+    if (st == HPLS_OK)
+        st = check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
+    hpls_vec *w = NULL;
+    if (st == HPLS_OK && (st = hpls_vec_create(h.nrows * h.ncols, &w)) != HPLS_OK)
+        st = restate(st, path);
+    if (st == HPLS_OK) /* n x 1 and 1 x n alike: row-major index i*ncols + j is the position */
+        st = read_into_dense(&r, &h, w->data);
+    reader_close(&r);
+    if (st != HPLS_OK) {
+        hpls_vec_destroy(w);
+        return st;
+    }
+    *v = w;
+    return HPLS_OK;
+}
+
+hpls_status hpls_mm_is_array(const char *path, int *is_array)
+{
+    if (!path || !is_array)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_is_array: NULL argument");
+    reader r;
+    mm_header h;
+    hpls_status st = reader_open(&r, path);
+    if (st == HPLS_OK)
+        st = read_banner(&r, &h);
+    reader_close(&r);
+    if (st == HPLS_OK)
+        *is_array = h.array;
+    return st;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+typedef struct writer {
+    const char *path;
+    char *tmp; /* "<path>.tmp.XXXXXX", created by mkstemp */
+    gzFile gz; /* zlib writes gzip, or plain bytes ("T" mode) */
+    locale_t c_locale, saved_locale;
+} writer;
+
+static hpls_status io_error(const char *path, const char *what, int err)
+{
+    return hpls_fail(HPLS_ERR_IO, "%s: %s: %s", path, what, strerror(err));
+}
+
+/* The message of a failed gzprintf or gzclose (errno is only meaningful for Z_ERRNO). */
+static hpls_status write_error(const writer *w, int zerr, int saved_errno)
+{
+    return io_error(w->path, "cannot write", zerr == Z_ERRNO ? saved_errno : EIO);
+}
+
+static hpls_status writer_open(writer *w, const char *path)
+{
+    static const char suffix[] = ".tmp.XXXXXX";
+    memset(w, 0, sizeof *w);
+    w->path = path;
+    size_t n = strlen(path);
+    w->tmp = hpls_malloc((hpls_int)(n + sizeof suffix), 1);
+    if (!w->tmp)
+        return restate(HPLS_ERR_NOMEM, path);
+    memcpy(w->tmp, path, n);
+    memcpy(w->tmp + n, suffix, sizeof suffix);
+    int fd = mkstemp(w->tmp);
+    if (fd < 0) {
+        hpls_status st = io_error(path, "cannot create a temporary file beside it", errno);
+        hpls_free(w->tmp);
+        w->tmp = NULL;
+        return st;
+    }
+    /* mkstemp makes the file private (0600): give it the target's mode, or rw-r--r-- */
+    struct stat sb;
+    mode_t mode = stat(path, &sb) == 0 ? (sb.st_mode & 07777) : 0644;
+    if (fchmod(fd, mode) != 0) {
+        hpls_status st = io_error(path, "cannot set the mode of the temporary file", errno);
+        close(fd);
+        return st;
+    }
+    int gzip = n >= 3 && strcmp(path + n - 3, ".gz") == 0;
+    w->gz = gzdopen(fd, gzip ? "wb" : "wbT");
+    if (!w->gz) {
+        close(fd);
+        return hpls_fail(HPLS_ERR_NOMEM, "%s: out of memory opening the file", path);
+    }
+    gzbuffer(w->gz, 1 << 17);
+    if (!use_c_locale(&w->c_locale, &w->saved_locale))
+        return hpls_fail(HPLS_ERR_NOMEM, "%s: cannot create the C locale", path);
+    return HPLS_OK;
+}
+
+/* Finishes a write begun by writer_open (even a failed one): if everything
+ * succeeded, the temporary file replaces the target; otherwise it is removed. */
+static hpls_status writer_close(writer *w, hpls_status st)
+{
+    if (w->gz) {
+        int zerr = gzclose(w->gz);
+        int saved_errno = errno;
+        if (zerr != Z_OK && st == HPLS_OK)
+            st = write_error(w, zerr, saved_errno);
+    }
+    if (w->tmp && st == HPLS_OK && rename(w->tmp, w->path) != 0)
+        st = io_error(w->path, "cannot rename the temporary file over it", errno);
+    if (w->tmp && st != HPLS_OK)
+        unlink(w->tmp);
+    hpls_free(w->tmp);
+    restore_locale(w->c_locale, w->saved_locale);
+    return st;
+}
+
+/* Status of the last gzprintf, which returns <= 0 on failure. */
+static hpls_status printed(const writer *w, int ret)
+{
+    if (ret > 0)
+        return HPLS_OK;
+    int saved_errno = errno, zerr;
+    gzerror(w->gz, &zerr);
+    return write_error(w, zerr, saved_errno);
+}
+
+hpls_status hpls_mm_write_csr(const char *path, const hpls_csr *A)
+{
+    if (!path || !A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_write_csr: NULL argument");
+    hpls_status st = hpls_csr_check(A); /* a NaN written would not read back */
+    if (st != HPLS_OK)
+        return restate(st, path);
+    writer w;
+    st = writer_open(&w, path);
+    if (st == HPLS_OK)
+        st = printed(&w, gzprintf(w.gz,
+                                  "%%%%MatrixMarket matrix coordinate real general\n"
+                                  "%lld %lld %lld\n",
+                                  (long long)A->nrows, (long long)A->ncols, (long long)A->nnz));
+    for (hpls_int i = 0; i < A->nrows && st == HPLS_OK; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1] && st == HPLS_OK; p++)
+            st = printed(&w, gzprintf(w.gz, "%lld %ld %.17g\n", (long long)i + 1,
+                                      (long)A->colind[p] + 1, A->val[p]));
+    return writer_close(&w, st);
+}
+
+hpls_status hpls_mm_write_vec(const char *path, const hpls_vec *v)
+{
+    if (!path || !v || (v->n > 0 && !v->data) || v->n < 0)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_write_vec: NULL or negative-length vector");
+    for (hpls_int i = 0; i < v->n; i++)
+        if (!isfinite(v->data[i]))
+            return hpls_fail(HPLS_ERR_VALUE, "%s: cannot write value %g at row %lld", path,
+                             v->data[i], (long long)i + 1);
+    writer w;
+    hpls_status st = writer_open(&w, path);
+    if (st == HPLS_OK)
+        st = printed(&w, gzprintf(w.gz, "%%%%MatrixMarket matrix array real general\n%lld 1\n",
+                                  (long long)v->n));
+    for (hpls_int i = 0; i < v->n && st == HPLS_OK; i++)
+        st = printed(&w, gzprintf(w.gz, "%.17g\n", v->data[i]));
+    return writer_close(&w, st);
+}
