@@ -100,6 +100,21 @@ static int check_writable(const char *path)
     return 0;
 }
 
+/* A file name can hold quotes, backslashes or control bytes: escape them. */
+static void print_json_string(const char *text)
+{
+    putchar('"');
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    putchar('"');
+}
+
 static int exit_code(hpls_reason r)
 {
     switch (r) {
@@ -254,6 +269,10 @@ int cmd_solve(int argc, char **argv)
     }
     monitor_state mon = {.quiet = quiet || json};
     hpls_solver_set_monitor(s, print_progress, &mon);
+    if ((st = hpls_solver_setup(s, A)) != HPLS_OK) {
+        rc = cli_fail(st, "setup failed", hpls_solver_message(s));
+        goto cleanup;
+    }
     if (!mon.quiet)
         printf("hpls solve: %s: n = %lld, nnz = %lld\n"
                "solver %s, precond %s, tol %s, maxiter %s, threads %d\n"
@@ -262,10 +281,6 @@ int cmd_solve(int argc, char **argv)
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                hpls_solver_get_option(s, "tol"), hpls_solver_get_option(s, "maxiter"),
                hpls_get_threads());
-    if ((st = hpls_solver_setup(s, A)) != HPLS_OK) {
-        rc = cli_fail(st, "setup failed", hpls_solver_message(s));
-        goto cleanup;
-    }
     if ((st = hpls_solver_solve(s, b, x)) != HPLS_OK) {
         rc = cli_fail(st, "solve failed", hpls_solver_message(s));
         goto cleanup;
@@ -277,10 +292,12 @@ int cmd_solve(int argc, char **argv)
         err = fmax(err, fabs(x->data[i] - 1.0));
     rc = exit_code(info.reason);
     if (json) {
-        printf("{\"problem\":\"%s\",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
+        printf("{\"problem\":");
+        print_json_string(pb.label);
+        printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
                "\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
                "\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
-               pb.label, hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
+               hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                (long long)A->nrows, (long long)A->nnz, hpls_get_threads(),
                (long long)info.iterations, rc == 0 ? "true" : "false", info.relres,
                hpls_reason_str(info.reason), info.setup_s, info.solve_s);
