@@ -78,6 +78,17 @@ static const hpls_pc_type *find_pc(const char *name)
     return NULL;
 }
 
+/* "a, b, c" from a table whose entries each begin with their name. */
+static void list_names(const void *table, size_t stride, int count, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count && used < len; i++) {
+        const char *name = *(const char *const *)((const char *)table + (size_t)i * stride);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
+    }
+}
+
 static int parse_real(const char *v, double *out)
 {
     char *end;
@@ -105,11 +116,8 @@ static hpls_status set_one(hpls_solver *s, const char *key, const char *val)
     while (k < NOPTS && strcmp(opts[k].key, key) != 0)
         k++;
     if (k == NOPTS) {
-        char keys[512] = "";
-        for (int i = 0; i < NOPTS; i++) {
-            strcat(keys, opts[i].key);
-            strcat(keys, i + 1 < NOPTS ? ", " : "");
-        }
+        char keys[512];
+        list_names(opts, sizeof opts[0], NOPTS, keys, sizeof keys);
         return hpls_solver_fail(s, HPLS_ERR_OPTION, "unknown option \"%s\" (options: %s)", key,
                                 keys);
     }
@@ -121,11 +129,8 @@ static hpls_status set_one(hpls_solver *s, const char *key, const char *val)
     case OPT_METHOD: {
         const hpls_method *m = find_method(val);
         if (!m) {
-            char names[512] = "";
-            for (int i = 0; i < hpls_nmethods; i++) {
-                strcat(names, hpls_methods[i].name);
-                strcat(names, i + 1 < hpls_nmethods ? ", " : "");
-            }
+            char names[512];
+            list_names(hpls_methods, sizeof hpls_methods[0], hpls_nmethods, names, sizeof names);
             return hpls_solver_fail(s, HPLS_ERR_OPTION, "option solver: unknown method \"%s\" (%s)",
                                     val, names);
         }
@@ -135,11 +140,8 @@ static hpls_status set_one(hpls_solver *s, const char *key, const char *val)
     case OPT_PC: {
         const hpls_pc_type *p = find_pc(val);
         if (!p) {
-            char names[256] = "";
-            for (int i = 0; i < hpls_npc_types; i++) {
-                strcat(names, hpls_pc_types[i].name);
-                strcat(names, i + 1 < hpls_npc_types ? ", " : "");
-            }
+            char names[512];
+            list_names(hpls_pc_types, sizeof hpls_pc_types[0], hpls_npc_types, names, sizeof names);
             return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                     "option precond: unknown preconditioner \"%s\" (%s)", val, names);
         }

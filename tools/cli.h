@@ -18,7 +18,8 @@ enum {
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit code for a library status: numerical failures 3, the rest 2. */
 int cli_status_exit(hpls_status st);
-/* Prints "hpls: error: <what>: <detail>" for a failed library call and returns its exit code. */
+/* Prints "hpls: error: [<what>: ]<detail>" for a failed library call (detail: the
+ * library's message, or the status name) and returns its exit code. */
 int cli_fail(hpls_status st, const char *what, const char *detail);
 
 /* The matrix to work on: a Matrix Market file, or a generator spec. */

@@ -185,7 +185,7 @@ int cmd_solve(int argc, char **argv)
                 if (*c == '-')
                     *c = '_';
             if ((st = hpls_solver_set_option(s, opt)) != HPLS_OK) {
-                rc = cli_fail(st, "bad option", hpls_solver_message(s));
+                rc = cli_fail(st, NULL, hpls_solver_message(s));
                 goto cleanup;
             }
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -193,7 +193,7 @@ int cmd_solve(int argc, char **argv)
             goto cleanup;
         } else if (strchr(a, '=') && !strchr(a, '/')) {
             if ((st = hpls_solver_set_option(s, a)) != HPLS_OK) {
-                rc = cli_fail(st, "bad option", hpls_solver_message(s));
+                rc = cli_fail(st, NULL, hpls_solver_message(s));
                 goto cleanup;
             }
         } else if (nfiles < 2) {

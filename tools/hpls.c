@@ -36,10 +36,12 @@ int cli_status_exit(hpls_status st)
 
 int cli_fail(hpls_status st, const char *what, const char *detail)
 {
-    if (detail && *detail)
-        cli_error("%s: %s (%s)", what, detail, hpls_strerror(st));
+    if (!detail || !*detail)
+        detail = hpls_strerror(st);
+    if (what)
+        cli_error("%s: %s", what, detail);
     else
-        cli_error("%s: %s", what, hpls_strerror(st));
+        cli_error("%s", detail);
     return cli_status_exit(st);
 }
 
