@@ -263,6 +263,9 @@ hpls_status hpls_solver_create(hpls_solver **out)
 /* Frees what setup built (kept: options, monitor, history). */
 static void teardown(hpls_solver *s)
 {
+    if (s->mdata)
+        s->mdata_destroy(s->mdata);
+    s->mdata = NULL;
     if (s->pc.destroy)
         s->pc.destroy(s->pc.ctx);
     memset(&s->pc, 0, sizeof s->pc);
@@ -360,6 +363,9 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
         if (st != HPLS_OK)
             goto fail;
     }
+    s->mdata_destroy = m->destroy;
+    if (m->setup && (st = m->setup(s)) != HPLS_OK)
+        goto fail;
     s->ready = 1;
     s->info = (hpls_info){.setup_s = hpls_wtime() - t0};
     return HPLS_OK;

@@ -37,8 +37,11 @@ typedef struct hpls_method {
     const char *name;
     const char *help;
     unsigned flags;
-    int nwork; /* work vectors of length n allocated at setup */
+    int nwork; /* work vectors of length n allocated at setup (at least 1) */
+    /* optional: builds the method's own data (s->mdata) after the common setup */
+    hpls_status (*setup)(hpls_solver *s);
     hpls_status (*solve)(hpls_solver *s, const hpls_real *b, hpls_real *x);
+    void (*destroy)(void *mdata); /* frees s->mdata; required when setup is given */
 } hpls_method;
 
 typedef struct hpls_pc_type {
@@ -88,6 +91,8 @@ struct hpls_solver {
     hpls_real *invdiag;    /* 1 / A_ii (HPLS_M_DIAG methods) */
     hpls_real **work;
     int nwork;
+    void *mdata; /* the method's own setup data (method->setup) */
+    void (*mdata_destroy)(void *mdata); /* its destroy, kept: options may change later */
     int ready;
     hpls_conv conv;
     hpls_info info;
