@@ -74,6 +74,8 @@ hpls_status hpls_csr_create(hpls_int nrows, hpls_int ncols, hpls_int nnz, hpls_c
 void hpls_csr_destroy(hpls_csr *A);
 /* Checks the invariants (sizes, monotone rowptr, sorted in-range columns, finite values). */
 hpls_status hpls_csr_check(const hpls_csr *A);
+/* At = A^T (a new matrix, columns sorted). */
+hpls_status hpls_csr_transpose(const hpls_csr *A, hpls_csr **At);
 /* y = A x (OpenMP, rows split by nonzeros; bit-repeatable for a fixed thread count). */
 hpls_status hpls_csr_spmv(const hpls_csr *A, const hpls_vec *x, hpls_vec *y);
 /* r = b - A x */

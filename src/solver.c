@@ -12,40 +12,46 @@
 #include <string.h>
 
 /* ---- options: one table, which the parser, the defaults and --help share ---- */
-typedef enum { OPT_METHOD, OPT_PC, OPT_REAL, OPT_INT, OPT_REF, OPT_GUESS } opt_kind;
+/* OPT_CHOICE: one of the comma-separated words in `choices`, stored as its index (int) */
+typedef enum { OPT_METHOD, OPT_PC, OPT_REAL, OPT_INT, OPT_CHOICE } opt_kind;
 
 typedef struct opt_def {
     const char *key;
     opt_kind kind;
     const char *def;
     unsigned needs; /* method flags the option needs (0: any method) */
-    size_t off;     /* field of hpls_options (OPT_REAL: double, OPT_INT: hpls_int) */
+    size_t off;     /* field of hpls_options (OPT_REAL: double, OPT_INT: hpls_int, OPT_CHOICE: int) */
     double lo, hi;  /* accepted range of a number */
     int open;       /* 1: lo and hi themselves excluded */
     const char *help;
+    const char *choices; /* OPT_CHOICE */
 } opt_def;
 
-#define OFF(f) offsetof(hpls_options, f)
+#define OFF(f) .off = offsetof(hpls_options, f)
 static const opt_def opts[] = {
-    {"solver", OPT_METHOD, "bicgstab", 0, 0, 0, 0, 0, "iterative method (see the list below)"},
-    {"precond", OPT_PC, "none", HPLS_M_PRECOND, 0, 0, 0, 0, "preconditioner (see the list below)"},
-    {"tol", OPT_REAL, "1e-8", 0, OFF(tol), 0, 1, 1,
-     "relative tolerance: stop when ||b-Ax|| <= tol*||b||"},
-    {"atol", OPT_REAL, "0", 0, OFF(atol), 0, HUGE_VAL, 0,
-     "absolute tolerance: stop when ||b-Ax|| <= atol"},
-    {"rtol_ref", OPT_REF, "b", 0, 0, 0, 0, 0, "what tol is relative to: b (||b||) or r0 (||b-Ax0||)"},
-    {"maxiter", OPT_INT, "10000", 0, OFF(maxiter), 1, 1e15, 0, "maximum iterations"},
-    {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), 1, 1e6, 0,
-     "Krylov subspace size before a restart (GMRES family)"},
-    {"omega", OPT_REAL, "1", HPLS_M_OMEGA, OFF(omega), 0, 2, 1,
-     "relaxation weight, 0 < omega < 2 (weighted Jacobi)"},
-    {"divtol", OPT_REAL, "1e8", 0, OFF(divtol), 1, HUGE_VAL, 1,
-     "diverged when ||r|| > divtol*||r0||"},
-    {"stag_window", OPT_INT, "500", 0, OFF(stag_window), 0, 1e15, 0,
-     "stagnation when the best residual has not improved in this many iterations (0: off)"},
-    {"initial_guess", OPT_GUESS, "zero", 0, 0, 0, 0, 0, "zero, or given (x on entry is the guess)"},
-    {"threads", OPT_INT, "0", 0, OFF(threads), 0, 4096, 0,
-     "OpenMP threads (0: OpenMP's default; process-wide)"},
+    {"solver", OPT_METHOD, "bicgstab", .help = "iterative method (see the list below)"},
+    {"precond", OPT_PC, "none", HPLS_M_PRECOND, .help = "preconditioner (see the list below)"},
+    {"tol", OPT_REAL, "1e-8", OFF(tol), .lo = 0, .hi = 1, .open = 1,
+     .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b||"},
+    {"atol", OPT_REAL, "0", OFF(atol), .lo = 0, .hi = HUGE_VAL,
+     .help = "absolute tolerance: stop when ||b-Ax|| <= atol"},
+    {"rtol_ref", OPT_CHOICE, "b", OFF(ref), .choices = "b,r0",
+     .help = "what tol is relative to: b (||b||) or r0 (||b-Ax0||)"},
+    {"maxiter", OPT_INT, "10000", OFF(maxiter), .lo = 1, .hi = 1e15, .help = "maximum iterations"},
+    {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), .lo = 1, .hi = 1e6,
+     .help = "Krylov subspace size before a restart (GMRES family)"},
+    {"omega", OPT_REAL, "1", HPLS_M_OMEGA, OFF(omega), .lo = 0, .hi = 2, .open = 1,
+     .help = "relaxation weight, 0 < omega < 2 (weighted jacobi, sor, ssor)"},
+    {"pc_side", OPT_CHOICE, "right", HPLS_M_LEFT, OFF(left), .choices = "right,left",
+     .help = "right, or left (gmres: then the test uses the preconditioned residual M^-1 r)"},
+    {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1,
+     .help = "diverged when ||r|| > divtol*||r0||"},
+    {"stag_window", OPT_INT, "500", OFF(stag_window), .lo = 0, .hi = 1e15,
+     .help = "stagnation when the best residual has not improved in this many iterations (0: off)"},
+    {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given",
+     .help = "zero, or given (x on entry is the guess)"},
+    {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = 4096,
+     .help = "OpenMP threads (0: OpenMP's default; process-wide)"},
 };
 #undef OFF
 enum { NOPTS = sizeof opts / sizeof opts[0] };
@@ -160,23 +166,25 @@ static hpls_status set_one(hpls_solver *s, const char *key, const char *val)
         else if (ok)
             *(hpls_int *)((char *)o + opts[k].off) = n;
         break;
-    case OPT_REF:
-        ok = strcmp(val, "b") == 0 || strcmp(val, "r0") == 0;
-        if (ok)
-            o->ref = strcmp(val, "r0") == 0 ? HPLS_REF_R0 : HPLS_REF_B;
-        break;
-    case OPT_GUESS:
-        ok = strcmp(val, "zero") == 0 || strcmp(val, "given") == 0;
-        if (ok)
-            o->initial_guess = strcmp(val, "given") == 0;
+    case OPT_CHOICE: {
+        size_t len = strlen(val);
+        int index = 0;
+        ok = 0;
+        for (const char *c = opts[k].choices; *c; index++) {
+            size_t w = strcspn(c, ",");
+            if (w == len && strncmp(c, val, len) == 0) {
+                *(int *)((char *)o + opts[k].off) = index;
+                ok = 1;
+                break;
+            }
+            c += w + (c[w] == ',');
+        }
         break;
     }
-    if (!ok && opts[k].kind == OPT_REF)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (b or r0)", key,
-                                val);
-    if (!ok && opts[k].kind == OPT_GUESS)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (zero or given)",
-                                key, val);
+    }
+    if (!ok && opts[k].kind == OPT_CHOICE)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (one of: %s)",
+                                key, val, opts[k].choices);
     if (!ok)
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "option %s: bad value \"%s\" (expected %s %s %g and %s %g)", key,
@@ -274,6 +282,8 @@ static void teardown(hpls_solver *s)
     hpls_free(s->work);
     s->work = NULL;
     s->nwork = 0;
+    hpls_csr_destroy(s->At);
+    s->At = NULL;
     hpls_free(s->diagpos);
     hpls_free(s->invdiag);
     s->diagpos = NULL;
@@ -307,6 +317,11 @@ static void csr_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
     hpls_k_spmv(op->A, x, y);
 }
 
+static void csr_apply_t(const hpls_op *op, const hpls_real *x, hpls_real *y)
+{
+    hpls_k_spmv(op->At, x, y);
+}
+
 hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
 {
     if (!s || !A)
@@ -316,11 +331,14 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
     s->msg[0] = '\0';
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
+    /* what the chosen method and preconditioner use; "precond=none" is always fine */
+    unsigned uses = m->flags | (m->flags & HPLS_M_PRECOND ? o->pc_type->flags : 0);
     for (int k = 0; k < NOPTS; k++)
-        if ((s->set_mask >> k & 1u) && opts[k].needs && !(m->flags & opts[k].needs) &&
-            !(opts[k].kind == OPT_PC && strcmp(o->pc_type->name, "none") == 0))
-            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s",
-                                    opts[k].key, m->name);
+        if ((s->set_mask >> k & 1u) && opts[k].needs && !(uses & opts[k].needs) &&
+            !(opts[k].kind == OPT_PC && o->pc_type->setup == NULL))
+            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s%s%s",
+                                    opts[k].key, m->name, m->flags & HPLS_M_PRECOND ? " with precond " : "",
+                                    m->flags & HPLS_M_PRECOND ? o->pc_type->name : "");
     if (A->nrows != A->ncols)
         return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
                                 (long long)A->nrows, (long long)A->ncols);
@@ -332,6 +350,12 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
     s->A = A;
     s->op = (hpls_op){.n = A->nrows, .A = A, .apply = csr_apply};
     hpls_int n = A->nrows;
+    if (m->flags & HPLS_M_TRANSPOSE) {
+        if ((st = hpls_csr_transpose(A, &s->At)) != HPLS_OK)
+            goto fail;
+        s->op.At = s->At;
+        s->op.apply_t = csr_apply_t;
+    }
     if (m->flags & HPLS_M_DIAG) {
         s->diagpos = hpls_malloc(n, sizeof *s->diagpos);
         s->invdiag = hpls_malloc(n, sizeof *s->invdiag);
@@ -359,7 +383,7 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
         hpls_k_set(n, 0.0, s->work[s->nwork]); /* first touch by the kernels' partition */
     }
     if ((m->flags & HPLS_M_PRECOND) && o->pc_type->setup) {
-        st = o->pc_type->setup(A, &s->pc);
+        st = o->pc_type->setup(s, &s->pc);
         if (st != HPLS_OK)
             goto fail;
     }
@@ -380,6 +404,14 @@ const hpls_real *hpls_pc_apply(const hpls_solver *s, const hpls_real *r, hpls_re
     if (!s->pc.apply)
         return r;
     s->pc.apply(&s->pc, r, z);
+    return z;
+}
+
+const hpls_real *hpls_pc_apply_t(const hpls_solver *s, const hpls_real *r, hpls_real *z)
+{
+    if (!s->pc.apply_t)
+        return r;
+    s->pc.apply_t(&s->pc, r, z);
     return z;
 }
 

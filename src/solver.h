@@ -9,17 +9,21 @@
 
 #include "core/internal.h"
 
-/* The operator y = A x.  A stays reachable for the true-residual check. */
+/* The operator y = A x (and y = A^T x for methods flagged HPLS_M_TRANSPOSE, from
+ * a transpose built once at setup).  A stays reachable for the true residual. */
 typedef struct hpls_op {
     hpls_int n;
     const hpls_csr *A;
+    const hpls_csr *At; /* A^T, or NULL */
     void (*apply)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
+    void (*apply_t)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
 } hpls_op;
 
-/* A preconditioner z = M^{-1} r; apply == NULL means the identity. */
+/* A preconditioner z = M^{-1} r (and z = M^{-T} r); apply == NULL means the identity. */
 typedef struct hpls_pc {
     void *ctx;
     void (*apply)(const struct hpls_pc *pc, const hpls_real *r, hpls_real *z);
+    void (*apply_t)(const struct hpls_pc *pc, const hpls_real *r, hpls_real *z);
     void (*destroy)(void *ctx);
 } hpls_pc;
 
@@ -28,7 +32,9 @@ enum {
     HPLS_M_PRECOND = 1u, /* takes a preconditioner */
     HPLS_M_OMEGA = 2u,   /* uses the relaxation weight omega */
     HPLS_M_DIAG = 4u,    /* needs a nonzero diagonal (checked in setup) */
-    HPLS_M_RESTART = 8u  /* restarted Krylov method (uses restart) */
+    HPLS_M_RESTART = 8u,   /* restarted Krylov method (uses restart) */
+    HPLS_M_TRANSPOSE = 16u, /* applies A^T (and M^-T): A^T is built at setup */
+    HPLS_M_LEFT = 32u       /* allows left preconditioning (pc_side=left) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -47,7 +53,9 @@ typedef struct hpls_method {
 typedef struct hpls_pc_type {
     const char *name;
     const char *help;
-    hpls_status (*setup)(const hpls_csr *A, hpls_pc *pc);
+    unsigned flags; /* HPLS_M_OMEGA if it uses omega */
+    /* builds M for s->A (and s->op.At when the method needs M^-T) */
+    hpls_status (*setup)(const hpls_solver *s, hpls_pc *pc);
 } hpls_pc_type;
 
 extern const hpls_method hpls_methods[];
@@ -62,8 +70,9 @@ typedef struct hpls_options {
     const hpls_method *method;
     const hpls_pc_type *pc_type;
     double tol, atol, divtol, omega;
-    hpls_ref ref;
+    int ref; /* hpls_ref */
     hpls_int maxiter, stag_window, restart;
+    int left; /* pc_side=left */
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP default */
 } hpls_options;
@@ -87,6 +96,7 @@ struct hpls_solver {
     hpls_op op;
     hpls_pc pc;
     hpls_int diag_missing; /* for methods needing the diagonal */
+    hpls_csr *At;          /* A^T (HPLS_M_TRANSPOSE methods) */
     hpls_int *diagpos;     /* position of A_ii in row i (HPLS_M_DIAG methods) */
     hpls_real *invdiag;    /* 1 / A_ii (HPLS_M_DIAG methods) */
     hpls_real **work;
@@ -112,9 +122,15 @@ hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ..
 /* z = M^{-1} r; returns z, or r itself when the preconditioner is the identity
  * (so unpreconditioned methods copy nothing). */
 const hpls_real *hpls_pc_apply(const hpls_solver *s, const hpls_real *r, hpls_real *z);
+/* z = M^{-T} r, or r itself for the identity. */
+const hpls_real *hpls_pc_apply_t(const hpls_solver *s, const hpls_real *r, hpls_real *z);
 static inline void hpls_op_apply(const hpls_solver *s, const hpls_real *x, hpls_real *y)
 {
     s->op.apply(&s->op, x, y);
+}
+static inline void hpls_op_apply_t(const hpls_solver *s, const hpls_real *x, hpls_real *y)
+{
+    s->op.apply_t(&s->op, x, y);
 }
 
 /* Starts the convergence test of a solve: r0norm = ||b - A x0||.  Returns the
@@ -133,9 +149,12 @@ hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_rea
 /* Methods (src/iter/<name>.c) */
 hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_real *b, hpls_real *x);
 hpls_status hpls_solve_gs(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_sor(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_real *b, hpls_real *x);
 hpls_status hpls_solve_cg(hpls_solver *s, const hpls_real *b, hpls_real *x);
 hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_real *b, hpls_real *x);
 /* Preconditioners (src/precond/<name>.c) */
-hpls_status hpls_pc_setup_jacobi(const hpls_csr *A, hpls_pc *pc);
+hpls_status hpls_pc_setup_jacobi(const hpls_solver *s, hpls_pc *pc);
+hpls_status hpls_pc_setup_ssor(const hpls_solver *s, hpls_pc *pc);
 
 #endif /* HPLS_SOLVER_H */

@@ -1,6 +1,6 @@
 /* gs.c: forward Gauss-Seidel, a true sequential sweep: the reference that PJG
  * and HISA are measured against.  The true residual of each new iterate comes
- * from U (x_old - x_new) (see kernels/cpu/gs_sweep.c): half an SpMV, not a full one.
+ * from U (x_old - x_new) (see kernels/cpu/sor_sweep.c): half an SpMV, not a whole one.
  * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r. */
 #include "solver.h"
 
@@ -11,8 +11,8 @@ hpls_status hpls_solve_gs(hpls_solver *s, const hpls_real *b, hpls_real *x)
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
-        hpls_k_gs_sweep(s->A, s->diagpos, s->invdiag, b, x, dx);
-        rnorm = hpls_k_upper_spmv_nrm2(s->A, s->diagpos, dx, r); /* r = U dx = b - A x */
+        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, 1.0, 0, b, x, dx);
+        rnorm = hpls_k_triangle_spmv_nrm2(s->A, s->diagpos, 1, 0.0, dx, r); /* r = U dx */
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

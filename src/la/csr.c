@@ -196,3 +196,37 @@ hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos)
     }
     return HPLS_OK;
 }
+
+hpls_status hpls_csr_transpose(const hpls_csr *A, hpls_csr **At)
+{
+    if (!A || !At)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_transpose: NULL argument");
+    *At = NULL;
+    if (A->nrows > INT32_MAX)
+        return hpls_fail(HPLS_ERR_SIZE, "%lld rows exceed the 32-bit column index limit of A^T",
+                         (long long)A->nrows);
+    hpls_csr *T;
+    hpls_status st = hpls_csr_create(A->ncols, A->nrows, A->nnz, &T);
+    if (st != HPLS_OK)
+        return st;
+    hpls_int *next = hpls_malloc(A->ncols + 1, sizeof *next);
+    if (!next) {
+        hpls_csr_destroy(T);
+        return HPLS_ERR_NOMEM;
+    }
+    for (hpls_int p = 0; p < A->nnz; p++)
+        T->rowptr[A->colind[p] + 1]++;
+    for (hpls_int j = 0; j < A->ncols; j++)
+        T->rowptr[j + 1] += T->rowptr[j];
+    memcpy(next, T->rowptr, (size_t)(A->ncols + 1) * sizeof *next);
+    /* rows of A in increasing order keep the columns of A^T sorted */
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            hpls_int q = next[A->colind[p]]++;
+            T->colind[q] = (hpls_idx)i;
+            T->val[q] = A->val[p];
+        }
+    hpls_free(next);
+    *At = T;
+    return HPLS_OK;
+}

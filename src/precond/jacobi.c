@@ -20,8 +20,9 @@ static void destroy_jacobi(void *ctx)
     hpls_free(J);
 }
 
-hpls_status hpls_pc_setup_jacobi(const hpls_csr *A, hpls_pc *pc)
+hpls_status hpls_pc_setup_jacobi(const hpls_solver *s, hpls_pc *pc)
 {
+    const hpls_csr *A = s->A;
     hpls_int n = A->nrows;
     hpls_int *pos = hpls_malloc(n, sizeof *pos);
     jacobi_pc *J = hpls_calloc(1, sizeof *J);
@@ -34,7 +35,8 @@ hpls_status hpls_pc_setup_jacobi(const hpls_csr *A, hpls_pc *pc)
     J->n = n;
     for (hpls_int i = 0; i < n; i++)
         J->dinv[i] = 1.0 / A->val[pos[i]];
-    *pc = (hpls_pc){.ctx = J, .apply = apply_jacobi, .destroy = destroy_jacobi};
+    /* D is symmetric: M^-T = M^-1 */
+    *pc = (hpls_pc){.ctx = J, .apply = apply_jacobi, .apply_t = apply_jacobi, .destroy = destroy_jacobi};
     J = NULL;
 done:
     destroy_jacobi(J);

@@ -1,0 +1,20 @@
+/* sor.c: successive over-relaxation, forward sweeps with weight omega (Young
+ * 1950; Saad, Iterative Methods, Sec. 4.1).  omega = 1 is Gauss-Seidel.  The true
+ * residual of the new iterate is (U + (1 - 1/w) D)(x_old - x_new) (kernels/cpu/sor_sweep.c).
+ * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r. */
+#include "solver.h"
+
+hpls_status hpls_solve_sor(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_real *r = s->work[0], *dx = s->work[1];
+    const double w = s->opt.omega;
+    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x0 */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    for (hpls_int it = 1;; it++) {
+        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, w, 0, b, x, dx);
+        rnorm = hpls_k_triangle_spmv_nrm2(s->A, s->diagpos, 1, 1.0 - 1.0 / w, dx, r);
+        if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
+            return HPLS_OK;
+    }
+}

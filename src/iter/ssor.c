@@ -1,0 +1,22 @@
+/* ssor.c: symmetric SOR: a forward then a backward sweep with weight omega per
+ * iteration (Saad, Iterative Methods, Sec. 4.1.1); omega = 1 is symmetric
+ * Gauss-Seidel.  After the backward sweep the true residual is
+ * (L + (1 - 1/w) D)(x_mid - x_new) (kernels/cpu/sor_sweep.c).
+ * Traffic per iteration: A twice (sweeps) + its lower half, x, b, dx, r. */
+#include "solver.h"
+
+hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_real *r = s->work[0], *dx = s->work[1];
+    const double w = s->opt.omega;
+    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x0 */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    for (hpls_int it = 1;; it++) {
+        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, w, 0, b, x, dx);
+        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, w, 1, b, x, dx);
+        rnorm = hpls_k_triangle_spmv_nrm2(s->A, s->diagpos, 0, 1.0 - 1.0 / w, dx, r);
+        if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
+            return HPLS_OK;
+    }
+}

@@ -1,0 +1,74 @@
+/* sor_sweep.c: the sequential relaxation sweeps (Gauss-Seidel, SOR, SSOR) and the
+ * SSOR preconditioner solve.  With A = L + D + U, a forward SOR sweep solves
+ * (D/w + L) x_new = b - U x_old - (1 - 1/w) D x_old, so the true residual of the
+ * new iterate is b - A x_new = (U + (1 - 1/w) D)(x_old - x_new): half an SpMV
+ * instead of a whole one (and symmetrically with L after a backward sweep).
+ * Sweeps are sequential by definition (row i needs the new x_j of earlier rows). */
+#include "core/internal.h"
+
+#include <omp.h>
+
+void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
+                      double omega, int backward, const hpls_real *b, hpls_real *x,
+                      hpls_real *dx)
+{
+    const hpls_int *rp = A->rowptr;
+    const hpls_idx *ci = A->colind;
+    const hpls_real *v = A->val;
+    hpls_int n = A->nrows;
+    for (hpls_int k = 0; k < n; k++) {
+        hpls_int i = backward ? n - 1 - k : k;
+        double s = b[i];
+        for (hpls_int p = rp[i]; p < diagpos[i]; p++)
+            s -= v[p] * x[ci[p]];
+        for (hpls_int p = diagpos[i] + 1; p < rp[i + 1]; p++)
+            s -= v[p] * x[ci[p]];
+        double xi = omega == 1.0 ? s * dinv[i] : (1.0 - omega) * x[i] + omega * s * dinv[i];
+        dx[i] = x[i] - xi;
+        x[i] = xi;
+    }
+}
+
+double hpls_k_triangle_spmv_nrm2(const hpls_csr *A, const hpls_int *diagpos, int upper,
+                                 double dscale, const hpls_real *dx, hpls_real *r)
+{
+    const hpls_int *rp = A->rowptr;
+    const hpls_idx *ci = A->colind;
+    const hpls_real *v = A->val;
+    hpls_int n = A->nrows;
+#pragma omp parallel for schedule(static) num_threads(n > 8192 ? omp_get_max_threads() : 1)
+    for (hpls_int i = 0; i < n; i++) {
+        double s = dscale * v[diagpos[i]] * dx[i];
+        hpls_int lo = upper ? diagpos[i] + 1 : rp[i], hi = upper ? rp[i + 1] : diagpos[i];
+        for (hpls_int p = lo; p < hi; p++)
+            s += v[p] * dx[ci[p]];
+        r[i] = s;
+    }
+    return hpls_k_nrm2(n, r);
+}
+
+void hpls_k_ssor_solve(const hpls_csr *A, const hpls_int *diagpos, double omega,
+                       const hpls_real *r, hpls_real *z)
+{
+    const hpls_int *rp = A->rowptr;
+    const hpls_idx *ci = A->colind;
+    const hpls_real *v = A->val;
+    hpls_int n = A->nrows;
+    for (hpls_int i = 0; i < n; i++) { /* (D + wL) y = r; then y = D y */
+        double s = r[i];
+        for (hpls_int p = rp[i]; p < diagpos[i]; p++)
+            s -= omega * v[p] * z[ci[p]];
+        z[i] = s / v[diagpos[i]];
+    }
+    for (hpls_int i = 0; i < n; i++)
+        z[i] *= v[diagpos[i]];
+    const double scale = omega * (2.0 - omega);
+    for (hpls_int i = n - 1; i >= 0; i--) { /* (D + wU) z = y */
+        double s = z[i];
+        for (hpls_int p = diagpos[i] + 1; p < rp[i + 1]; p++)
+            s -= omega * v[p] * z[ci[p]];
+        z[i] = s / v[diagpos[i]];
+    }
+    for (hpls_int i = 0; i < n; i++)
+        z[i] *= scale;
+}
