@@ -61,15 +61,19 @@ void hpls_k_diag_axpy(hpls_int n, hpls_real a, const hpls_real *d, const hpls_re
 void hpls_k_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y);
 /* r = b - A x, returns ||r||_2 (fused: one pass) */
 double hpls_k_residual(const hpls_csr *A, const hpls_real *b, const hpls_real *x, hpls_real *r);
-/* Forward Gauss-Seidel sweep, sequential by definition: for i = 0..n-1,
- * x_i = (b_i - sum_{j!=i} a_ij x_j) * dinv_i; dx = x_old - x_new.  diagpos[i]
- * is the position of A_ii in row i (columns sorted). */
-void hpls_k_gs_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
-                     const hpls_real *b, hpls_real *x, hpls_real *dx);
-/* r = U dx with U the strictly upper part of A; returns ||r||_2.  After a
- * forward sweep this is the true residual b - A x_new. */
-double hpls_k_upper_spmv_nrm2(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dx,
-                              hpls_real *r);
+/* One SOR sweep (omega = 1: Gauss-Seidel), forward or backward, sequential by
+ * definition: x_i = (1-w) x_i + w (b_i - sum_{j!=i} a_ij x_j) / a_ii; dx = x_old - x_new.
+ * diagpos[i] is the position of A_ii in row i (columns sorted), dinv[i] = 1 / A_ii. */
+void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
+                      double omega, int backward, const hpls_real *b, hpls_real *x,
+                      hpls_real *dx);
+/* r = (T + dscale D) dx, T the strictly upper (upper = 1) or lower part of A;
+ * returns ||r||_2.  After a forward SOR sweep, (U + (1 - 1/w) D) dx = b - A x_new. */
+double hpls_k_triangle_spmv_nrm2(const hpls_csr *A, const hpls_int *diagpos, int upper,
+                                 double dscale, const hpls_real *dx, hpls_real *r);
+/* z = M^-1 r for M = (D + wL) D^-1 (D + wU) / (w (2 - w)), the SSOR preconditioner. */
+void hpls_k_ssor_solve(const hpls_csr *A, const hpls_int *diagpos, double omega,
+                       const hpls_real *r, hpls_real *z);
 /* First row of thread t's block when nrows rows are split into p blocks of about
  * equal nonzeros (+ rows, so empty rows still count). */
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);
