@@ -31,8 +31,8 @@ typedef struct opt_def {
 static const opt_def opts[] = {
     {"solver", OPT_METHOD, "bicgstab", .help = "iterative method (see the list below)"},
     {"precond", OPT_PC, "none", HPLS_M_PRECOND, .help = "preconditioner (see the list below)"},
-    {"tol", OPT_REAL, "1e-8", OFF(tol), .lo = 0, .hi = 1, .open = 1,
-     .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b||"},
+    {"tol", OPT_REAL, "1e-8", OFF(tol), .lo = 0, .hi = 0.999999,
+     .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b|| (0: run to maxiter)"},
     {"atol", OPT_REAL, "0", OFF(atol), .lo = 0, .hi = HUGE_VAL,
      .help = "absolute tolerance: stop when ||b-Ax|| <= atol"},
     {"rtol_ref", OPT_CHOICE, "b", OFF(ref), .choices = "b,r0",

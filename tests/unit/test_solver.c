@@ -282,7 +282,8 @@ static void options_are_checked_and_named(void **state)
     assert_non_null(strstr(hpls_solver_message(s), "\"sover\""));
     assert_int_equal(hpls_solver_set_option(s, "tol=abc"), HPLS_ERR_OPTION);
     assert_non_null(strstr(hpls_solver_message(s), "tol"));
-    assert_int_equal(hpls_solver_set_option(s, "tol=0"), HPLS_ERR_OPTION);
+    assert_int_equal(hpls_solver_set_option(s, "tol=-1e-3"), HPLS_ERR_OPTION);
+    assert_int_equal(hpls_solver_set_option(s, "tol=1"), HPLS_ERR_OPTION);
     assert_int_equal(hpls_solver_set_option(s, "maxiter=0"), HPLS_ERR_OPTION);
     assert_int_equal(hpls_solver_set_option(s, "maxiter=2.5"), HPLS_ERR_OPTION);
     assert_int_equal(hpls_solver_set_option(s, "maxiter=1e3"), HPLS_OK);
