@@ -151,6 +151,8 @@ typedef struct hpls_info {
     double resnorm;      /* final true residual norm ||b - A x|| */
     double setup_s;      /* seconds in setup */
     double solve_s;      /* seconds in the last solve */
+    int precond_norm;    /* 1: the iteration tested ||M^-1 r|| / ||M^-1 b|| (pc_side=left);
+                            relres above is still the true residual */
 } hpls_info;
 
 /* Called once per iteration with the residual norm the test uses; return

@@ -33,6 +33,26 @@ const hpls_method hpls_methods[] = {
      .flags = HPLS_M_PRECOND,
      .nwork = 8,
      .solve = hpls_solve_bicgstab},
+    {.name = "gmres",
+     .help = "GMRES(restart), modified Gram-Schmidt with reorthogonalisation, Givens "
+             "rotations; right preconditioned (pc_side=left available)",
+     .flags = HPLS_M_PRECOND | HPLS_M_RESTART | HPLS_M_LEFT,
+     .nwork = 3,
+     .setup = hpls_setup_gmres,
+     .solve = hpls_solve_gmres,
+     .destroy = hpls_destroy_gmres},
+    {.name = "fgmres",
+     .help = "flexible GMRES(restart) (Saad 1993): the preconditioner may change per step",
+     .flags = HPLS_M_PRECOND | HPLS_M_RESTART,
+     .nwork = 3,
+     .setup = hpls_setup_fgmres,
+     .solve = hpls_solve_fgmres,
+     .destroy = hpls_destroy_gmres},
+    {.name = "minres",
+     .help = "MINRES (Paige & Saunders 1975): symmetric, possibly indefinite A; SPD M",
+     .flags = HPLS_M_PRECOND,
+     .nwork = 9,
+     .solve = hpls_solve_minres},
 };
 const int hpls_nmethods = sizeof hpls_methods / sizeof hpls_methods[0];
 

@@ -446,7 +446,9 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->hist_len = 0;
     s->monitor_stop = 0;
     s->conv = (hpls_conv){.bnorm = hpls_k_nrm2(n, b->data), .t0 = t0};
+    s->conv.test_bnorm = s->conv.bnorm;
     s->info.reason = HPLS_NOT_RUN;
+    s->info.precond_norm = 0;
     s->info.iterations = 0;
     hpls_status st = s->opt.method->solve(s, b->data, x->data);
     s->info.solve_s = hpls_wtime() - t0;

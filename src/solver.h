@@ -80,6 +80,7 @@ typedef struct hpls_options {
 /* Convergence state of one solve. */
 typedef struct hpls_conv {
     double bnorm;    /* ||b|| */
+    double test_bnorm; /* the norm the relative test divides by: ||b||, or ||M^-1 b|| */
     double r0norm;   /* ||b - A x0|| */
     double target;   /* max(tol * ref, atol) */
     double best;     /* smallest residual seen */
@@ -136,6 +137,10 @@ static inline void hpls_op_apply_t(const hpls_solver *s, const hpls_real *x, hpl
 /* Starts the convergence test of a solve: r0norm = ||b - A x0||.  Returns the
  * reason to stop at once (x0 already converged) or HPLS_NOT_RUN. */
 hpls_reason hpls_conv_start(hpls_solver *s, double r0norm);
+/* For methods whose iteration residual is M^-1 r (left preconditioning): the
+ * tests use ||M^-1 r|| relative to pbnorm = ||M^-1 b||, and info says so.
+ * Call before hpls_conv_start. */
+void hpls_conv_use_precond_norm(hpls_solver *s, double pbnorm);
 /* Tests the residual norm after iteration it; records history, calls the
  * monitor.  Returns HPLS_NOT_RUN to go on, else the reason to stop. */
 hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm);
@@ -153,6 +158,12 @@ hpls_status hpls_solve_sor(hpls_solver *s, const hpls_real *b, hpls_real *x);
 hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_real *b, hpls_real *x);
 hpls_status hpls_solve_cg(hpls_solver *s, const hpls_real *b, hpls_real *x);
 hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_gmres(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_fgmres(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_setup_gmres(hpls_solver *s);
+hpls_status hpls_setup_fgmres(hpls_solver *s);
+void hpls_destroy_gmres(void *mdata);
+hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x);
 /* Preconditioners (src/precond/<name>.c) */
 hpls_status hpls_pc_setup_jacobi(const hpls_solver *s, hpls_pc *pc);
 hpls_status hpls_pc_setup_ssor(const hpls_solver *s, hpls_pc *pc);

@@ -62,7 +62,7 @@ static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm)
 {
     const hpls_options *o = &s->opt;
     hpls_conv *c = &s->conv;
-    double rel = c->bnorm > 0 ? rnorm / c->bnorm : rnorm;
+    double rel = c->test_bnorm > 0 ? rnorm / c->test_bnorm : rnorm;
     record(s, it, rel);
     s->info.iterations = it;
     if (s->monitor && s->monitor(s->monitor_ctx, it, rnorm, rel))
@@ -70,7 +70,7 @@ static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm)
     if (!isfinite(rnorm))
         return HPLS_DIVERGED_NAN;
     if (rnorm <= c->target)
-        return rnorm <= o->tol * (o->ref == HPLS_REF_R0 ? c->r0norm : c->bnorm)
+        return rnorm <= o->tol * (o->ref == HPLS_REF_R0 ? c->r0norm : c->test_bnorm)
                    ? HPLS_CONVERGED_RTOL
                    : HPLS_CONVERGED_ATOL;
     if (rnorm < c->best) {
@@ -93,11 +93,17 @@ hpls_reason hpls_conv_start(hpls_solver *s, double r0norm)
     c->best = r0norm;
     c->best_it = 0;
     c->confirms = 0;
-    double ref = s->opt.ref == HPLS_REF_R0 ? r0norm : c->bnorm;
+    double ref = s->opt.ref == HPLS_REF_R0 ? r0norm : c->test_bnorm;
     c->target = fmax(s->opt.tol * ref, s->opt.atol);
     hpls_reason r = test(s, 0, r0norm);
     s->info.reason = r;
     return r;
+}
+
+void hpls_conv_use_precond_norm(hpls_solver *s, double pbnorm)
+{
+    s->conv.test_bnorm = pbnorm;
+    s->info.precond_norm = 1;
 }
 
 hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm)

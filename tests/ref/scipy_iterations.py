@@ -3,6 +3,8 @@
 
 Run once, from the repository root, after building:
     /usr/bin/python3 tests/ref/scipy_iterations.py build/bin/hpls > tests/ref/scipy_iterations.txt
+Solvers written NAME:restart=M pass that restart (scipy counts gmres inner
+iterations with callback_type="pr_norm", one per product with A).
 Each problem is written by `hpls gen`, so scipy sees exactly hpls's matrix; b = A*1,
 x0 = 0, stop when ||b - A x|| <= tol ||b|| (atol = 0); iterations counted by callback.
 """
@@ -27,6 +29,12 @@ CASES = [
     ("poisson3d:nx=20", "cg", "none", 1e-10),
     ("poisson3d:nx=20", "bicgstab", "none", 1e-8),
     ("poisson3d:nx=20", "cg", "jacobi", 1e-8),
+    ("gas:n=20000,k=1", "gmres", "none", 1e-8),
+    ("gas:n=20000,k=2", "gmres:restart=5", "none", 1e-7),
+    ("gas:n=20000,k=3", "gmres:restart=5", "jacobi", 1e-8),
+    ("convdiff3d:nx=20,pe=10", "gmres", "jacobi", 1e-8),
+    ("convdiff3d:nx=20,pe=100", "gmres:restart=10", "none", 1e-8),
+    ("poisson2d:nx=64", "gmres:restart=50", "none", 1e-8),
 ]
 
 
@@ -40,8 +48,14 @@ def solve(A, b, solver, precond, tol):
     if precond == "jacobi":
         dinv = 1.0 / A.diagonal()
         M = sla.LinearOperator(A.shape, matvec=lambda v: dinv * v.ravel())
-    fn = {"cg": sla.cg, "bicgstab": sla.bicgstab}[solver]
-    x, info = fn(A, b, x0=np.zeros_like(b), tol=tol, atol=0.0, maxiter=100000, M=M, callback=cb)
+    name, _, opt = solver.partition(":")
+    extra = {}
+    if name == "gmres":
+        # one callback per inner iteration (one product with A), as hpls counts
+        extra = {"restart": int(opt.split("=")[1]) if opt else 30, "callback_type": "pr_norm"}
+    fn = {"cg": sla.cg, "bicgstab": sla.bicgstab, "gmres": sla.gmres}[name]
+    x, info = fn(A, b, x0=np.zeros_like(b), tol=tol, atol=0.0, maxiter=100000, M=M, callback=cb,
+                 **extra)
     relres = np.linalg.norm(b - A @ x) / np.linalg.norm(b)
     if info != 0:
         raise SystemExit(f"scipy {solver} did not converge (info {info})")

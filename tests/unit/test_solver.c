@@ -102,6 +102,9 @@ static void iteration_counts_match_scipy(void **state)
         assert_int_equal(hpls_vec_create(A->nrows, &x), HPLS_OK);
         hpls_solver *s;
         char opts[256];
+        char *colon = strchr(solver, ':'); /* "gmres:restart=5" */
+        if (colon)
+            *colon = ' ';
         snprintf(opts, sizeof opts, "solver=%s precond=%s tol=%g maxiter=100000", solver, precond, tol);
         assert_int_equal(hpls_solver_create(&s), HPLS_OK);
         assert_int_equal(hpls_solver_set_options(s, opts), HPLS_OK);

@@ -1,0 +1,106 @@
+/* minres.c: MINRES for symmetric, possibly indefinite A (Paige & Saunders,
+ * SIAM J. Numer. Anal. 12(4), 1975), with a symmetric positive definite
+ * preconditioner M (the preconditioned Lanczos process in the M^-1 inner product).
+ *
+ *   r1 = r2 = b - A x; z = M^-1 r2; beta = sqrt(r2, z); phibar = beta
+ *   loop: v = z / beta; y = A v - (beta/oldbeta) r1; alpha = (v, y); y -= (alpha/beta) r2
+ *         r1 = r2; r2 = y; z = M^-1 r2; oldbeta = beta; beta = sqrt(r2, z)
+ *         a Givens rotation (cs, sn) eliminates beta from the tridiagonal Lanczos matrix:
+ *         delta = cs dbar + sn alpha; gbar = sn dbar - cs alpha; eps = sn beta;
+ *         dbar = -cs beta; gamma = hypot(gbar, beta); cs = gbar/gamma; sn = beta/gamma
+ *         phi = cs phibar; phibar = sn phibar
+ *         w = (v - oldeps w1 - delta w2) / gamma; x += phi w
+ * phibar is ||b - A x|| without a preconditioner and ||b - A x||_{M^-1} with one:
+ * convergence is confirmed on the true residual, and when that fails the test
+ * scales phibar by the measured ratio ||r||_2 / phibar and iterates on.  (r2, M^-1 r2) < 0 proves M is
+ * not positive definite (HPLS_DIVERGED_INDEFINITE); beta = 0 is the lucky breakdown.
+ * Traffic per iteration: one SpMV + about 18n (unpreconditioned). */
+#include "solver.h"
+
+#include <float.h>
+#include <math.h>
+
+hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_int n = s->op.n;
+    hpls_real *r1 = s->work[0], *r2 = s->work[1], *y = s->work[2], *v = s->work[3];
+    hpls_real *w = s->work[4], *w1 = s->work[5], *w2 = s->work[6], *zbuf = s->work[7];
+    hpls_real *t = s->work[8];
+    double rnorm = hpls_k_residual(s->A, b, x, r2); /* r2 = b - A x */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    int restart = 1;
+    double beta = 0, oldb = 0, dbar = 0, epsln = 0, phibar = 0, cs = -1, sn = 0;
+    double scale = 1.0; /* ||r||_2 / phibar as last measured (phibar is an M^-1-norm) */
+    const hpls_real *z = r2;
+    for (hpls_int it = 1;; it++) {
+        if (restart) { /* (re)start the Lanczos process from the residual in r2 */
+            hpls_k_copy(n, r2, r1);
+            z = hpls_pc_apply(s, r2, zbuf);
+            double b2 = hpls_k_dot(n, r2, z);
+            if (!(b2 > 0.0)) {
+                s->info.reason = isnan(b2) ? HPLS_DIVERGED_NAN : HPLS_DIVERGED_INDEFINITE;
+                return hpls_solver_fail(s, HPLS_OK, "(r, M^-1 r) = %g: M is not positive "
+                                        "definite", b2);
+            }
+            beta = sqrt(b2);
+            oldb = 0;
+            dbar = epsln = sn = 0;
+            cs = -1;
+            phibar = beta;
+            hpls_k_set(n, 0.0, w);
+            hpls_k_set(n, 0.0, w1);
+            hpls_k_set(n, 0.0, w2);
+            restart = 0;
+        }
+        hpls_k_axpby(n, 1.0 / beta, z, 0.0, v); /* v = z / beta */
+        hpls_op_apply(s, v, y);                 /* y = A v */
+        if (oldb > 0)
+            hpls_k_axpy(n, -beta / oldb, r1, y); /* y -= (beta/oldbeta) r1 */
+        double alpha = hpls_k_dot(n, v, y);
+        hpls_k_axpy(n, -alpha / beta, r2, y); /* y -= (alpha/beta) r2 */
+        hpls_real *tmp = r1;                  /* r1 = r2; r2 = y */
+        r1 = r2;
+        r2 = y;
+        y = tmp;
+        z = hpls_pc_apply(s, r2, zbuf);
+        oldb = beta;
+        double b2 = hpls_k_dot(n, r2, z);
+        if (b2 < 0.0 || isnan(b2)) {
+            s->info.reason = isnan(b2) ? HPLS_DIVERGED_NAN : HPLS_DIVERGED_INDEFINITE;
+            s->info.iterations = it - 1;
+            return hpls_solver_fail(s, HPLS_OK, "(r, M^-1 r) = %g at iteration %lld: M is not "
+                                    "positive definite", b2, (long long)it);
+        }
+        beta = sqrt(b2);
+        double oldeps = epsln;
+        double delta = cs * dbar + sn * alpha;
+        double gbar = sn * dbar - cs * alpha;
+        epsln = sn * beta;
+        dbar = -cs * beta;
+        double gamma = fmax(hypot(gbar, beta), DBL_MIN);
+        cs = gbar / gamma;
+        sn = beta / gamma;
+        double phi = cs * phibar;
+        phibar = sn * phibar;
+        tmp = w1; /* w1 = w2; w2 = w; w = (v - oldeps w1 - delta w2) / gamma */
+        w1 = w2;
+        w2 = w;
+        w = tmp;
+        hpls_k_axpbypcz(n, -oldeps / gamma, w1, -delta / gamma, w2, 0.0, w);
+        hpls_k_axpy(n, 1.0 / gamma, v, w);
+        hpls_k_axpy(n, phi, w, x); /* x += phi w */
+        hpls_reason why = hpls_conv_check(s, it, phibar * scale);
+        if (hpls_reason_converged(why) || (why == HPLS_NOT_RUN && beta == 0.0)) {
+            why = hpls_conv_confirm(s, b, x, t, it); /* t: the true residual if not */
+            if (why == HPLS_NOT_RUN && beta == 0.0) { /* the Lanczos process ended */
+                hpls_k_copy(n, t, r2);
+                restart = 1;
+            } else if (why == HPLS_NOT_RUN) { /* phibar underestimates ||r||: rescale */
+                scale = fmax(scale, 1.05 * hpls_k_nrm2(n, t) / phibar);
+            }
+        }
+        if (why != HPLS_NOT_RUN)
+            return HPLS_OK;
+    }
+}

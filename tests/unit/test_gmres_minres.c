@@ -1,0 +1,252 @@
+/* test_gmres_minres.c: GMRES(m), FGMRES(m) and MINRES on known solutions, with
+ * the properties that define them (monotone residual, exactness in few steps,
+ * symmetric indefinite systems). */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static hpls_csr *gen(const char *spec)
+{
+    hpls_csr *A = NULL;
+    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
+    return A;
+}
+
+typedef struct run_result {
+    hpls_info info;
+    double relres, relerr;
+} run_result;
+
+static run_result run(const hpls_csr *A, const char *options, const hpls_vec *xt)
+{
+    hpls_solver *s;
+    hpls_vec *b = tu_rhs(A, xt), *x;
+    hpls_vec_create(A->nrows, &x);
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, options), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    run_result r;
+    hpls_solver_get_info(s, &r.info);
+    r.relres = tu_relres(A, b, x);
+    r.relerr = tu_relerr(x, xt);
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    return r;
+}
+
+static void gmres_family_solves_the_generated_families(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"gas:n=3000,k=1", "gas:n=3000,k=3", "poisson2d:nx=30",
+                                        "poisson3d:nx=10", "convdiff3d:nx=10,pe=50",
+                                        "dense-dd:n=60"};
+    static const char *const methods[] = {
+        "solver=gmres",          "solver=gmres restart=5 precond=jacobi",
+        "solver=gmres precond=ssor", "solver=gmres precond=jacobi pc_side=left",
+        "solver=fgmres precond=ssor", "solver=fgmres restart=10"};
+    for (size_t p = 0; p < sizeof specs / sizeof specs[0]; p++) {
+        hpls_csr *A = gen(specs[p]);
+        hpls_vec *xt = tu_vec_random(A->nrows, 3);
+        for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+            char opts[160];
+            snprintf(opts, sizeof opts, "%s tol=1e-9 maxiter=20000", methods[m]);
+            run_result r = run(A, opts, xt);
+            int left = strstr(methods[m], "left") != NULL;
+            if (!hpls_reason_converged(r.info.reason) || (!left && r.relres > 1e-9))
+                fail_msg("%s with %s: %s after %lld, relres %.2e", specs[p], methods[m],
+                         hpls_reason_str(r.info.reason), (long long)r.info.iterations, r.relres);
+            assert_int_equal(r.info.precond_norm, left);
+            assert_true(r.relerr < 1e-5);
+        }
+        hpls_vec_destroy(xt);
+        hpls_csr_destroy(A);
+    }
+}
+
+/* GMRES minimises ||r|| over a growing space: the history never rises. */
+static void gmres_residual_never_increases(void **state)
+{
+    (void)state;
+    hpls_csr *A = gen("convdiff3d:nx=12,pe=80");
+    hpls_vec *b = tu_vec_random(A->nrows, 8), *x;
+    hpls_vec_create(A->nrows, &x);
+    const char *const opts[] = {"solver=gmres restart=7", "solver=gmres restart=30 precond=ssor"};
+    for (int k = 0; k < 2; k++) {
+        hpls_solver *s;
+        hpls_solver_create(&s);
+        hpls_solver_set_options(s, opts[k]);
+        hpls_solver_setup(s, A);
+        hpls_solver_solve(s, b, x);
+        hpls_int count;
+        const double *rel;
+        hpls_solver_history(s, &count, NULL, &rel, NULL);
+        assert_true(count > 10);
+        for (hpls_int i = 1; i < count; i++)
+            assert_true(rel[i] <= rel[i - 1] * (1 + 1e-10));
+        hpls_solver_destroy(s);
+    }
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
+/* With k distinct eigenvalues the Krylov space holds the solution after k
+ * steps: the lucky breakdown ends the solve exactly. */
+static void gmres_is_exact_after_as_many_steps_as_distinct_eigenvalues(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    hpls_int ri[N], cj[N];
+    double v[N];
+    for (int i = 0; i < N; i++) {
+        ri[i] = cj[i] = i;
+        v[i] = 1.0 + (double)(i % 3); /* eigenvalues 1, 2, 3 */
+    }
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(N, N, N, ri, cj, v, &A), HPLS_OK);
+    hpls_vec *xt = tu_vec_random(N, 1);
+    const char *const methods[] = {"solver=gmres tol=1e-14", "solver=fgmres tol=1e-14",
+                                   "solver=minres tol=1e-14"};
+    for (int m = 0; m < 3; m++) {
+        run_result r = run(A, methods[m], xt);
+        assert_true(hpls_reason_converged(r.info.reason));
+        assert_true(r.info.iterations <= 3);
+        assert_true(r.relres < 1e-13);
+    }
+    hpls_vec_destroy(xt);
+    hpls_csr_destroy(A);
+}
+
+/* FGMRES with a fixed preconditioner is GMRES right preconditioned. */
+static void fgmres_with_fixed_preconditioner_is_gmres(void **state)
+{
+    (void)state;
+    hpls_csr *A = gen("gas:n=4000,k=2");
+    hpls_vec *xt = tu_vec_random(A->nrows, 6);
+    run_result g = run(A, "solver=gmres restart=8 precond=ssor", xt);
+    run_result f = run(A, "solver=fgmres restart=8 precond=ssor", xt);
+    assert_true(hpls_reason_converged(g.info.reason) && hpls_reason_converged(f.info.reason));
+    assert_true(llabs((long long)(g.info.iterations - f.info.iterations)) <= 1);
+    hpls_vec_destroy(xt);
+    hpls_csr_destroy(A);
+}
+
+/* MINRES: like CG on SPD matrices; solves symmetric indefinite ones where CG stops. */
+static void minres_solves_symmetric_definite_and_indefinite(void **state)
+{
+    (void)state;
+    hpls_csr *A = gen("poisson2d:nx=30");
+    hpls_vec *xt = tu_vec_random(A->nrows, 2);
+    run_result cg = run(A, "solver=cg", xt);
+    const char *const opts[] = {"solver=minres", "solver=minres precond=jacobi",
+                                "solver=minres precond=ssor"};
+    for (int k = 0; k < 3; k++) {
+        run_result m = run(A, opts[k], xt);
+        assert_true(hpls_reason_converged(m.info.reason) && m.relres <= 1e-8);
+        if (k == 0)
+            assert_true(llabs((long long)(m.info.iterations - cg.info.iterations)) <= 3);
+    }
+    /* shift into the middle of the spectrum: indefinite, CG must refuse */
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            if (A->colind[p] == i)
+                A->val[p] -= 3.7;
+    run_result c2 = run(A, "solver=cg", xt);
+    assert_int_equal(c2.info.reason, HPLS_DIVERGED_INDEFINITE);
+    run_result m2 = run(A, "solver=minres maxiter=5000", xt);
+    assert_true(hpls_reason_converged(m2.info.reason) && m2.relres <= 1e-8);
+    assert_true(m2.relerr < 1e-4);
+    /* an indefinite preconditioner is reported */
+    run_result m3 = run(A, "solver=minres precond=jacobi", xt);
+    assert_true(hpls_reason_converged(m3.info.reason) ||
+                m3.info.reason == HPLS_DIVERGED_INDEFINITE);
+    hpls_vec_destroy(xt);
+    hpls_csr_destroy(A);
+}
+
+static void real_symmetric_matrix_from_the_collection(void **state)
+{
+    (void)state;
+    char path[1024];
+    if (!tu_data_path("matrices/bcsstk08.mtx", path, sizeof path))
+        skip();
+    hpls_csr *A;
+    assert_int_equal(hpls_mm_read_csr(path, &A), HPLS_OK);
+    hpls_vec *xt = tu_vec_random(A->nrows, 5);
+    run_result r = run(A, "solver=minres precond=jacobi maxiter=20000", xt);
+    if (!hpls_reason_converged(r.info.reason) || r.relres > 1e-8)
+        fail_msg("bcsstk08 minres: %s after %lld, relres %.2e", hpls_reason_str(r.info.reason),
+                 (long long)r.info.iterations, r.relres);
+    hpls_vec_destroy(xt);
+    hpls_csr_destroy(A);
+}
+
+static void restart_and_side_options_are_checked(void **state)
+{
+    (void)state;
+    hpls_csr *A = gen("poisson2d:nx=5");
+    hpls_solver *s;
+    hpls_solver_create(&s);
+    assert_int_equal(hpls_solver_set_option(s, "restart=0"), HPLS_ERR_OPTION);
+    assert_int_equal(hpls_solver_set_option(s, "pc_side=up"), HPLS_ERR_OPTION);
+    assert_non_null(strstr(hpls_solver_message(s), "right,left"));
+    assert_int_equal(hpls_solver_set_options(s, "solver=bicgstab restart=5"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    assert_int_equal(hpls_solver_set_options(s, "solver=fgmres pc_side=left"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    assert_non_null(strstr(hpls_solver_message(s), "pc_side"));
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
+static void allocation_failures_leave_no_leak(void **state)
+{
+    (void)state;
+    hpls_csr *A = gen("gas:n=300,k=2");
+    hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
+    const char *const methods[] = {"solver=gmres restart=4 precond=ssor", "solver=fgmres",
+                                   "solver=minres", "solver=sor", "solver=ssor"};
+    for (int m = 0; m < 5; m++) {
+        for (long k = 1;; k++) {
+            hpls_solver *s = NULL;
+            hpls_alloc_fail_at(k);
+            hpls_status st = hpls_solver_create(&s);
+            if (st == HPLS_OK)
+                st = hpls_solver_set_options(s, methods[m]);
+            if (st == HPLS_OK)
+                st = hpls_solver_setup(s, A);
+            if (st == HPLS_OK)
+                st = hpls_solver_solve(s, b, x);
+            long made = hpls_alloc_fail_at(0);
+            hpls_solver_destroy(s);
+            if (st == HPLS_OK && made < k)
+                break;
+            if (st != HPLS_OK)
+                assert_int_equal(st, HPLS_ERR_NOMEM);
+            assert_true(k < 1000);
+        }
+    }
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gmres_family_solves_the_generated_families),
+        cmocka_unit_test(gmres_residual_never_increases),
+        cmocka_unit_test(gmres_is_exact_after_as_many_steps_as_distinct_eigenvalues),
+        cmocka_unit_test(fgmres_with_fixed_preconditioner_is_gmres),
+        cmocka_unit_test(minres_solves_symmetric_definite_and_indefinite),
+        cmocka_unit_test(real_symmetric_matrix_from_the_collection),
+        cmocka_unit_test(restart_and_side_options_are_checked),
+        cmocka_unit_test(allocation_failures_leave_no_leak),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
