@@ -34,7 +34,8 @@ enum {
     HPLS_M_DIAG = 4u,    /* needs a nonzero diagonal (checked in setup) */
     HPLS_M_RESTART = 8u,   /* restarted Krylov method (uses restart) */
     HPLS_M_TRANSPOSE = 16u, /* applies A^T (and M^-T): A^T is built at setup */
-    HPLS_M_LEFT = 32u       /* allows left preconditioning (pc_side=left) */
+    HPLS_M_LEFT = 32u,      /* allows left preconditioning (pc_side=left) */
+    HPLS_M_DIRECT = 64u     /* a direct solver: no iterations, tol only judges the result */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -167,5 +168,10 @@ hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x);
 /* Preconditioners (src/precond/<name>.c) */
 hpls_status hpls_pc_setup_jacobi(const hpls_solver *s, hpls_pc *pc);
 hpls_status hpls_pc_setup_ssor(const hpls_solver *s, hpls_pc *pc);
+/* Tridiagonal direct methods (src/direct/tridiag_methods.c): thomas, cr, gspike,
+ * lapack; setup extracts and factors T, solve uses the factors. */
+hpls_status hpls_setup_tridiag(hpls_solver *s);
+hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_real *b, hpls_real *x);
+void hpls_destroy_tridiag(void *mdata);
 
 #endif /* HPLS_SOLVER_H */

@@ -58,15 +58,21 @@ static void record(hpls_solver *s, hpls_int it, double rel)
     s->hist_len++;
 }
 
-static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm)
+/* The stopping decision for residual norm rnorm after iteration it.  notify:
+ * record it in the history and tell the monitor (once per iteration). */
+static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm, int notify)
 {
     const hpls_options *o = &s->opt;
     hpls_conv *c = &s->conv;
     double rel = c->test_bnorm > 0 ? rnorm / c->test_bnorm : rnorm;
-    record(s, it, rel);
+    if (notify) {
+        record(s, it, rel);
+        if (s->monitor && s->monitor(s->monitor_ctx, it, rnorm, rel))
+            s->monitor_stop = 1;
+    } else if (s->hist_len > 0 && s->hist_it[s->hist_len - 1] == it) {
+        s->hist_res[s->hist_len - 1] = rel; /* the true residual replaces the estimate */
+    }
     s->info.iterations = it;
-    if (s->monitor && s->monitor(s->monitor_ctx, it, rnorm, rel))
-        s->monitor_stop = 1;
     if (!isfinite(rnorm))
         return HPLS_DIVERGED_NAN;
     if (rnorm <= c->target)
@@ -95,7 +101,7 @@ hpls_reason hpls_conv_start(hpls_solver *s, double r0norm)
     c->confirms = 0;
     double ref = s->opt.ref == HPLS_REF_R0 ? r0norm : c->test_bnorm;
     c->target = fmax(s->opt.tol * ref, s->opt.atol);
-    hpls_reason r = test(s, 0, r0norm);
+    hpls_reason r = test(s, 0, r0norm, 1);
     s->info.reason = r;
     return r;
 }
@@ -108,7 +114,7 @@ void hpls_conv_use_precond_norm(hpls_solver *s, double pbnorm)
 
 hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm)
 {
-    hpls_reason r = test(s, it, rnorm);
+    hpls_reason r = test(s, it, rnorm, 1);
     s->info.reason = r;
     return r;
 }
@@ -121,9 +127,8 @@ hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_rea
     double rnorm = hpls_k_residual(s->A, b, x, r);
     hpls_conv *c = &s->conv;
     if (rnorm <= c->target || !isfinite(rnorm) || it >= s->opt.maxiter) {
-        if (s->hist_len > 0 && s->hist_it[s->hist_len - 1] == it)
-            s->hist_len--; /* the true residual replaces the recursive estimate */
-        return hpls_conv_check(s, it, rnorm);
+        s->info.reason = test(s, it, rnorm, 0);
+        return s->info.reason;
     }
     if (++c->confirms >= 5) {
         s->info.reason = HPLS_DIVERGED_STAGNATION;

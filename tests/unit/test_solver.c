@@ -3,6 +3,8 @@
  * residual recomputed, reasons, options, errors, reuse, repeatability. */
 #include "testutil.h"
 
+#include "solver.h"
+
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -454,6 +456,80 @@ static void allocation_failures_leave_no_leak(void **state)
     hpls_csr_destroy(A);
 }
 
+static int count_calls(void *ctx, hpls_int it, double rn, double rel)
+{
+    (void)it;
+    (void)rn;
+    (void)rel;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* What every registered method promises, on a matrix all of them accept (SPD,
+ * tridiagonal, diagonally dominant): b = 0 gives x = 0 at once; a converged
+ * initial guess needs no iteration; tol = 0 runs exactly to maxiter; the monitor
+ * sees iterations 0..n; the result meets tol when it says converged. */
+static void every_registered_method_keeps_the_contract(void **state)
+{
+    (void)state;
+    hpls_csr *A = gen("tridiag:type=toeplitz,n=500");
+    hpls_int n = A->nrows;
+    hpls_vec *xt = tu_vec_random(n, 4), *b = tu_rhs(A, xt), *zero = tu_vec_const(n, 0.0), *x;
+    hpls_vec_create(n, &x);
+    for (int m = 0; m < hpls_nmethods; m++) {
+        const char *name = hpls_methods[m].name;
+        int direct = (hpls_methods[m].flags & HPLS_M_DIRECT) != 0;
+        hpls_solver *s;
+        char opts[128];
+        hpls_info info;
+        int calls = 0;
+        hpls_solver_create(&s);
+        snprintf(opts, sizeof opts, "solver=%s", name);
+        assert_int_equal(hpls_solver_set_options(s, opts), HPLS_OK);
+        hpls_solver_set_monitor(s, count_calls, &calls);
+        if (hpls_solver_setup(s, A) != HPLS_OK)
+            fail_msg("%s: setup failed: %s", name, hpls_solver_message(s));
+        /* solves */
+        assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+        hpls_solver_get_info(s, &info);
+        if (!hpls_reason_converged(info.reason) || tu_relres(A, b, x) > 1e-8)
+            fail_msg("%s: %s, relres %.2e", name, hpls_reason_str(info.reason), tu_relres(A, b, x));
+        if (!direct)
+            assert_int_equal(calls, info.iterations + 1);
+        /* b = 0 */
+        assert_int_equal(hpls_solver_solve(s, zero, x), HPLS_OK);
+        hpls_solver_get_info(s, &info);
+        assert_true(hpls_reason_converged(info.reason));
+        assert_int_equal(info.iterations, 0);
+        for (hpls_int i = 0; i < n; i++)
+            assert_true(x->data[i] == 0.0);
+        /* converged initial guess */
+        assert_int_equal(hpls_solver_set_option(s, "initial_guess=given"), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+        memcpy(x->data, xt->data, (size_t)n * sizeof(double));
+        assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+        hpls_solver_get_info(s, &info);
+        assert_true(hpls_reason_converged(info.reason));
+        assert_int_equal(info.iterations, 0);
+        /* tol = 0 runs to maxiter */
+        if (!direct) {
+            assert_int_equal(hpls_solver_set_options(s, "tol=0 maxiter=7 initial_guess=zero"), HPLS_OK);
+            assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+            assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+            hpls_solver_get_info(s, &info);
+            if (info.reason != HPLS_DIVERGED_MAXIT || info.iterations != 7)
+                fail_msg("%s with tol=0 maxiter=7: %s after %lld", name,
+                         hpls_reason_str(info.reason), (long long)info.iterations);
+        }
+        hpls_solver_destroy(s);
+    }
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(zero);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +546,7 @@ int main(void)
         cmocka_unit_test(monitor_sees_every_iteration_and_can_stop),
         cmocka_unit_test(results_are_bit_repeatable_for_a_thread_count),
         cmocka_unit_test(allocation_failures_leave_no_leak),
+        cmocka_unit_test(every_registered_method_keeps_the_contract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
