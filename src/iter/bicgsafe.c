@@ -1,0 +1,140 @@
+/* bicgsafe.c: BiCGSafe (Fujino, Fujiwara, Yoshida, Trans. JSCES 2005, paper
+ * 20050028): the GPBiCG-family product-type method whose parameters zeta, eta
+ * minimize the associate residual ||r - zeta A r - eta y|| instead of the
+ * residual, right preconditioned (BiCGSafe on B = A M^-1, x = x0 + M^-1 u).
+ *
+ * Recurrences implemented (r_n = H_n R_n r0 with the GPBiCG polynomials
+ * H_{n+1} = (1 + eta - zeta B) H_n - eta H_{n-1}; first iteration eta = 0,
+ * zeta = (Ar, r) / (Ar, Ar), and y = u = z = 0, beta = 0):
+ *   r = b - A x; rs = r
+ *   loop: Ar = B r
+ *         p = r + beta (p - u); Ap = Ar + beta (Ap - Au)
+ *         alpha = (rs, r) / (rs, Ap)
+ *         a = (y, y), b = (Ar, r), c = (y, r), d = (Ar, y), e = (Ar, Ar)
+ *         zeta = (a b - c d) / (e a - d^2); eta = (e c - b d) / (e a - d^2)
+ *         u = zeta Ap + eta (y + beta u)
+ *         z = zeta r + eta z - alpha u; Au = B u
+ *         y = zeta Ar + eta y - alpha Au
+ *         x += M^-1 (alpha p + z); r = r - alpha Ap - y
+ *         beta = (alpha / zeta) (rs, r') / (rs, r)
+ * Preconditioned, p and z are kept as phat = M^-1 p and zhat = M^-1 z, whose
+ * recurrences use rhat = M^-1 r and uhat = M^-1 u, which the two products
+ * B r and B u compute anyway: M^-1 is applied twice per iteration.
+ * A singular 2x2 system (e a = d^2, y parallel to A r) falls back to eta = 0,
+ * zeta = b / e.  A vanishing (rs, r) or (rs, Ap) first restarts with rs = r
+ * (the standard remedy); if it vanishes again in the restarted iteration the
+ * solve stops with BREAKDOWN; so does zeta = 0 after a restart (no progress).
+ * Convergence is tested on the recursive ||r||, confirmed on b - A x; a failed
+ * confirmation restarts from the true residual. */
+#include "solver.h"
+
+#include <math.h>
+
+/* Stops the solve on a vanished (or non-finite) scalar named what. */
+static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
+{
+    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
+    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
+}
+
+hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_int n = s->op.n;
+    hpls_real *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
+    hpls_real *ap = s->work[4], *u = s->work[5], *au = s->work[6], *y = s->work[7];
+    hpls_real *zhat = s->work[8], *rhbuf = s->work[9], *uhbuf = s->work[10];
+    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    const hpls_real *uhat = u;
+    double rho = 0.0, beta = 0.0;
+    int restart = 1;
+    hpls_int restarted_at = -1;
+    /* One iteration without preconditioner reads 36 and writes 7 vectors of n
+     * besides its two SpMVs (each reading A and x, writing y once):
+     *   p = r + beta (p - u); Ap = Ar + beta (Ap - Au)  6 reads, 2 writes
+     *   (rs, Ap)                                        2 reads
+     *   (y, y), (Ar, r), (y, r), (Ar, y), (Ar, Ar)      10 reads
+     *   u = zeta Ap + eta y + eta beta u                3 reads, 1 write
+     *   z = zeta r + eta z - alpha u                    3 reads, 1 write
+     *   y = zeta Ar + eta y - alpha Au                  3 reads, 1 write
+     *   x += alpha p + z                                3 reads, 1 write
+     *   r = r - alpha Ap - y; ||r||; (rs, r)            6 reads, 1 write
+     * Fused multi-dot kernels would cut the 12 dot-product reads to 4.
+     * A preconditioner adds its two applications (writing rhat and uhat). */
+    for (hpls_int it = 1;; it++) {
+        if (restart) {
+            hpls_k_copy(n, r, rs); /* rs = r */
+            hpls_k_set(n, 0.0, u);
+            hpls_k_set(n, 0.0, au);
+            hpls_k_set(n, 0.0, y);
+            hpls_k_set(n, 0.0, zhat);
+            hpls_k_set(n, 0.0, phat);
+            hpls_k_set(n, 0.0, ap);
+            uhat = u;
+            rho = hpls_k_dot(n, rs, r);
+            beta = 0.0;
+            restarted_at = it;
+        }
+        if (rho == 0.0 || !isfinite(rho)) {
+            if (!isfinite(rho) || restarted_at >= it - 1)
+                return stop(s, rho, "rho = (rs, r)", it);
+            restart = 1;
+            it--;
+            continue;
+        }
+        const hpls_real *rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
+        hpls_op_apply(s, rhat, ar);                         /* Ar = A rhat */
+        /* phat = rhat + beta (phat - uhat); Ap = Ar + beta (Ap - Au) */
+        hpls_k_axpbypcz(n, 1.0, rhat, -beta, uhat, beta, phat);
+        hpls_k_axpbypcz(n, 1.0, ar, -beta, au, beta, ap);
+        double sigma = hpls_k_dot(n, rs, ap);
+        if (sigma == 0.0 || !isfinite(sigma)) {
+            if (!isfinite(sigma) || restarted_at == it)
+                return stop(s, sigma, "(rs, A p)", it);
+            restart = 1;
+            it--;
+            continue;
+        }
+        double alpha = rho / sigma;
+        double ca = hpls_k_dot(n, y, y), cb = hpls_k_dot(n, ar, r), cc = hpls_k_dot(n, y, r);
+        double cd = hpls_k_dot(n, ar, y), ce = hpls_k_dot(n, ar, ar);
+        double det = ce * ca - cd * cd;
+        double zeta = 0.0, eta = 0.0;
+        if (!restart && det != 0.0 && isfinite(det)) {
+            zeta = (ca * cb - cc * cd) / det;
+            eta = (ce * cc - cb * cd) / det;
+        } else if (ce > 0.0) {
+            zeta = cb / ce;
+        }
+        restart = 0;
+        if (zeta == 0.0 || !isfinite(zeta) || !isfinite(eta)) {
+            if (!isfinite(zeta) || !isfinite(eta) || restarted_at == it)
+                return stop(s, zeta, "zeta", it);
+            restart = 1;
+            it--;
+            continue;
+        }
+        hpls_k_axpbypcz(n, zeta, ap, eta, y, eta * beta, u); /* u = zeta Ap + eta (y + beta u) */
+        uhat = hpls_pc_apply(s, u, uhbuf);                    /* uhat = M^-1 u */
+        /* zhat = zeta rhat + eta zhat - alpha uhat */
+        hpls_k_axpbypcz(n, zeta, rhat, -alpha, uhat, eta, zhat);
+        hpls_op_apply(s, uhat, au);                           /* Au = A uhat */
+        hpls_k_axpbypcz(n, zeta, ar, -alpha, au, eta, y);     /* y = zeta Ar + eta y - alpha Au */
+        hpls_k_axpbypcz(n, alpha, phat, 1.0, zhat, 1.0, x);   /* x += alpha phat + zhat */
+        hpls_k_axpbypcz(n, -alpha, ap, -1.0, y, 1.0, r);      /* r = r - alpha Ap - y */
+        rnorm = hpls_k_nrm2(n, r);
+        hpls_reason why = hpls_conv_check(s, it, rnorm);
+        if (hpls_reason_converged(why)) {
+            why = hpls_conv_confirm(s, b, x, r, it);
+            restart = why == HPLS_NOT_RUN;
+        }
+        if (why != HPLS_NOT_RUN)
+            return HPLS_OK;
+        if (restart)
+            continue;
+        double rho_new = hpls_k_dot(n, rs, r);
+        beta = (alpha / zeta) * (rho_new / rho);
+        rho = rho_new;
+    }
+}

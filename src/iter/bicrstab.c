@@ -1,0 +1,133 @@
+/* bicrstab.c: BiCRSTAB (Abe, Sogabe, Fujino, Zhang, IPSJ Trans. Advanced
+ * Computing Systems 48(SIG 8), 2007): the product-type method built on BiCR,
+ * right preconditioned (BiCRSTAB on A M^-1, x = x0 + M^-1 u).
+ *
+ * Recurrences implemented (written from the published method as the
+ * BiCGSTAB-shaped iteration whose shadow inner products are (rs, A .), i.e.
+ * BiCGSTAB with shadow A^T rs, without ever applying A^T; B = A M^-1):
+ *   r = b - A x; rs = r; Ar = B r; p = r; Ap = Ar; rho = (rs, Ar)
+ *   loop: AAp = B Ap; alpha = rho / (rs, AAp)
+ *         t = r - alpha Ap; At = Ar - alpha AAp        (stop if ||t|| small)
+ *         zeta = (At, t) / (At, At)
+ *         x += M^-1 (alpha p + zeta t); r = t - zeta At
+ *         Ar = B r; rho' = (rs, Ar); beta = (alpha / zeta) (rho' / rho)
+ *         p = r + beta (p - zeta Ap); Ap = Ar + beta (Ap - zeta AAp)
+ * Preconditioned, p is kept as phat = M^-1 p (its recurrence uses
+ * rhat = M^-1 r and qhat = M^-1 Ap, which the two products B r and B Ap
+ * compute anyway), and M^-1 t = rhat - alpha qhat, so M^-1 is applied twice
+ * per iteration.  A vanishing rho or (rs, AAp) first restarts with rs = r (the
+ * standard remedy); if it vanishes again in the restarted iteration the solve
+ * stops with BREAKDOWN; zeta = 0 means no progress: BREAKDOWN.  Convergence
+ * is tested on the recursive ||r||, confirmed on b - A x; a failed
+ * confirmation restarts from the true residual. */
+#include "solver.h"
+
+#include <math.h>
+
+/* Stops the solve on a vanished (or non-finite) scalar named what. */
+static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
+{
+    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
+    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
+}
+
+hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_int n = s->op.n;
+    hpls_real *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
+    hpls_real *ap = s->work[4], *aap = s->work[5], *t = s->work[6], *at = s->work[7];
+    hpls_real *rhbuf = s->work[8], *qhbuf = s->work[9];
+    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    /* t and At are written as 0 * (old value) + ...: start them finite */
+    hpls_k_set(n, 0.0, t);
+    hpls_k_set(n, 0.0, at);
+    const hpls_real *rhat = r;
+    double rho = 0.0;
+    int restart = 1;
+    hpls_int restarted_at = -1;
+    /* One iteration without preconditioner reads 29 and writes 7 vectors of n
+     * besides its two SpMVs (each reading A and x, writing y once):
+     *   (rs, AAp)                                      2 reads
+     *   t = r - alpha Ap; ||t||                        4 reads, 1 write
+     *   At = Ar - alpha AAp                            3 reads, 1 write
+     *   (At, At), (At, t)                              3 reads
+     *   x += alpha p + zeta r - zeta alpha Ap          5 reads, 2 writes
+     *   r = t - zeta At; ||r||                         4 reads, 1 write
+     *   (rs, Ar)                                       2 reads
+     *   p = r + beta (p - zeta Ap); Ap = Ar + ...      6 reads, 2 writes
+     * (a fused w = x + a y kernel would save the read of the old t, At, r).
+     * A preconditioner adds its two applications (writing rhat and qhat). */
+    for (hpls_int it = 1;; it++) {
+        if (restart) {
+            hpls_k_copy(n, r, rs);             /* rs = r */
+            rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
+            hpls_op_apply(s, rhat, ar);        /* Ar = A rhat */
+            rho = hpls_k_dot(n, rs, ar);
+            restarted_at = it;
+            if (rho == 0.0 || !isfinite(rho))
+                return stop(s, rho, "rho = (rs, A r)", it);
+            hpls_k_copy(n, rhat, phat); /* phat = rhat */
+            hpls_k_copy(n, ar, ap);     /* Ap = Ar */
+            restart = 0;
+        }
+        const hpls_real *qhat = hpls_pc_apply(s, ap, qhbuf); /* qhat = M^-1 Ap */
+        hpls_op_apply(s, qhat, aap);                         /* AAp = A qhat */
+        double sigma = hpls_k_dot(n, rs, aap);
+        if (sigma == 0.0 || !isfinite(sigma)) {
+            if (!isfinite(sigma) || restarted_at == it)
+                return stop(s, sigma, "(rs, A A p)", it);
+            restart = 1;
+            it--;
+            continue;
+        }
+        double alpha = rho / sigma;
+        hpls_k_axpbypcz(n, 1.0, r, -alpha, ap, 0.0, t); /* t = r - alpha Ap */
+        double tnorm = hpls_k_nrm2(n, t);
+        if (tnorm <= s->conv.target) { /* converged at the half step */
+            hpls_k_axpy(n, alpha, phat, x); /* x += alpha phat */
+            hpls_k_copy(n, t, r);
+            hpls_reason why = hpls_conv_check(s, it, tnorm);
+            if (hpls_reason_converged(why))
+                why = hpls_conv_confirm(s, b, x, r, it);
+            if (why != HPLS_NOT_RUN)
+                return HPLS_OK;
+            restart = 1;
+            continue;
+        }
+        hpls_k_axpbypcz(n, 1.0, ar, -alpha, aap, 0.0, at); /* At = Ar - alpha AAp */
+        double att = hpls_k_dot(n, at, at), att_t = hpls_k_dot(n, at, t);
+        double zeta = att > 0.0 ? att_t / att : 0.0;
+        /* x += alpha phat + zeta M^-1 t, with M^-1 t = rhat - alpha qhat */
+        hpls_k_axpbypcz(n, alpha, phat, zeta, rhat, 1.0, x);
+        hpls_k_axpy(n, -zeta * alpha, qhat, x);
+        hpls_k_axpbypcz(n, 1.0, t, -zeta, at, 0.0, r); /* r = t - zeta At */
+        rnorm = hpls_k_nrm2(n, r);
+        hpls_reason why = hpls_conv_check(s, it, rnorm);
+        if (hpls_reason_converged(why)) {
+            why = hpls_conv_confirm(s, b, x, r, it);
+            restart = why == HPLS_NOT_RUN;
+        }
+        if (why != HPLS_NOT_RUN)
+            return HPLS_OK;
+        if (restart)
+            continue;
+        if (zeta == 0.0 || !isfinite(zeta))
+            return stop(s, zeta, "zeta", it);
+        rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
+        hpls_op_apply(s, rhat, ar);        /* Ar = A rhat */
+        double rho_new = hpls_k_dot(n, rs, ar);
+        if (rho_new == 0.0 || !isfinite(rho_new)) {
+            if (!isfinite(rho_new) || restarted_at == it)
+                return stop(s, rho_new, "rho = (rs, A r)", it);
+            restart = 1;
+            continue;
+        }
+        double beta = (alpha / zeta) * (rho_new / rho);
+        rho = rho_new;
+        /* phat = rhat + beta (phat - zeta qhat); Ap = Ar + beta (Ap - zeta AAp) */
+        hpls_k_axpbypcz(n, 1.0, rhat, -beta * zeta, qhat, beta, phat);
+        hpls_k_axpbypcz(n, 1.0, ar, -beta * zeta, aap, beta, ap);
+    }
+}

@@ -1,0 +1,146 @@
+/* qmr.c: quasi-minimal residual without look-ahead (Freund & Nachtigal,
+ * Numer. Math. 60, 1991), the coupled two-term recurrences of Barrett et al.,
+ * Templates (1994), Fig. 2.10, with M1 = I and M2 = M: right preconditioning.
+ *
+ *   r = b - A x; vt = r; rho = ||vt||; wt = r; z = M^-T wt; xi = ||z||
+ *   gamma = 1; eta = -1
+ *   loop: v = vt / rho; w = wt / xi; z = z / xi; delta = (z, v)
+ *         yt = M^-1 v; p = yt - (xi delta / eps) p; q = z - (rho delta / eps) q
+ *         pt = A p; eps = (q, pt); beta = eps / delta
+ *         vt = pt - beta v; rho' = ||vt||
+ *         wt = A^T q - beta w; z = M^-T wt; xi' = ||z||
+ *         theta' = rho' / (gamma |beta|); gamma' = 1 / sqrt(1 + theta'^2)
+ *         eta = -eta rho gamma'^2 / (beta gamma^2)
+ *         d = eta p + (theta gamma')^2 d; s = eta pt + (theta gamma')^2 s
+ *         x += d; r -= s
+ * (first iteration: p = yt, q = z, d = eta p, s = eta pt).  A^T comes from
+ * the transpose the framework builds once at setup.  A vanishing rho, xi,
+ * delta, eps or beta first restarts the Lanczos process from r (the standard
+ * remedy); if it vanishes again in the restarted iteration the solve stops
+ * with BREAKDOWN.  Convergence is tested on the recursive ||r||, confirmed on
+ * b - A x; a failed confirmation restarts from the true residual. */
+#include "solver.h"
+
+#include <math.h>
+
+/* Stops the solve on a vanished (or non-finite) scalar named what. */
+static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
+{
+    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
+    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
+}
+
+hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_int n = s->op.n;
+    hpls_real *r = s->work[0], *v = s->work[1], *w = s->work[2], *p = s->work[3];
+    hpls_real *q = s->work[4], *pt = s->work[5], *d = s->work[6], *sv = s->work[7];
+    hpls_real *atq = s->work[8], *zbuf = s->work[9], *ytbuf = s->work[10];
+    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    const hpls_real *z = w;
+    double rho = 0.0, xi = 0.0, gamma = 1.0, eta = -1.0, theta = 0.0, eps = 1.0;
+    int restart = 1, first = 1;
+    hpls_int restarted_at = -1;
+    /* One iteration without preconditioner reads 25 and writes 10 vectors of n
+     * besides its SpMVs with A and A^T (each reading the matrix and x, writing y):
+     *   v = vt / rho; w = wt / rho; (z, v)            4 reads, 2 writes
+     *   p = v - c p; q = z - c q                      4 reads, 2 writes
+     *   (q, pt)                                       2 reads
+     *   vt = pt - beta v; ||vt||                      3 reads, 1 write
+     *   wt = A^T q - beta w; ||wt||                   3 reads, 1 write
+     *   d = eta p + c d; s = eta pt + c s             4 reads, 2 writes
+     *   x += d; r -= s; ||r||                         5 reads, 2 writes
+     * A preconditioner adds its M^-1 and M^-T applications and two passes
+     * (z scaled beside w). */
+    for (hpls_int it = 1;; it++) {
+        if (restart) {
+            hpls_k_copy(n, r, v);            /* vt = r */
+            hpls_k_copy(n, r, w);            /* wt = r */
+            z = hpls_pc_apply_t(s, w, zbuf); /* z = M^-T wt */
+            hpls_k_set(n, 0.0, d);  /* d and s start at 0: the first update */
+            hpls_k_set(n, 0.0, sv); /* below is then d = eta p, s = eta pt */
+            rho = hpls_k_nrm2(n, v);
+            xi = hpls_k_nrm2(n, z);
+            gamma = 1.0;
+            eta = -1.0;
+            first = 1;
+            restart = 0;
+            restarted_at = it;
+        }
+        const char *what = NULL;
+        double bad = 0.0;
+        if (rho == 0.0 || !isfinite(rho)) {
+            what = "rho = ||vt||";
+            bad = rho;
+        } else if (xi == 0.0 || !isfinite(xi)) {
+            what = "xi = ||M^-T wt||";
+            bad = xi;
+        }
+        double delta = 0.0;
+        if (!what) {
+            hpls_k_scale(n, 1.0 / rho, v); /* v = vt / rho */
+            hpls_k_scale(n, 1.0 / xi, w);  /* w = wt / xi */
+            if (z != w)
+                hpls_k_scale(n, 1.0 / xi, zbuf); /* z = z / xi */
+            delta = hpls_k_dot(n, z, v);
+            if (delta == 0.0 || !isfinite(delta)) {
+                what = "delta = (z, v)";
+                bad = delta;
+            }
+        }
+        double beta = 0.0;
+        if (!what) {
+            const hpls_real *yt = hpls_pc_apply(s, v, ytbuf); /* yt = M^-1 v */
+            if (first) {
+                hpls_k_copy(n, yt, p); /* p = yt */
+                hpls_k_copy(n, z, q);  /* q = z */
+            } else {
+                hpls_k_xpay(n, yt, -xi * delta / eps, p); /* p = yt - (xi delta / eps) p */
+                hpls_k_xpay(n, z, -rho * delta / eps, q); /* q = z - (rho delta / eps) q */
+            }
+            hpls_op_apply(s, p, pt); /* pt = A p */
+            eps = hpls_k_dot(n, q, pt);
+            beta = eps / delta;
+            if (eps == 0.0 || !isfinite(eps) || beta == 0.0 || !isfinite(beta)) {
+                what = "eps = (q, A p)";
+                bad = eps;
+            }
+        }
+        if (what) {
+            if (!isfinite(bad) || restarted_at == it)
+                return stop(s, bad, what, it);
+            restart = 1;
+            it--;
+            continue;
+        }
+        hpls_k_axpby(n, 1.0, pt, -beta, v); /* vt = pt - beta v */
+        double rho_new = hpls_k_nrm2(n, v);
+        hpls_op_apply_t(s, q, atq);                  /* atq = A^T q */
+        hpls_k_xpay(n, atq, -beta, w);               /* wt = A^T q - beta w */
+        z = hpls_pc_apply_t(s, w, zbuf);             /* z = M^-T wt */
+        double xi_new = hpls_k_nrm2(n, z);
+        double theta_new = rho_new / (gamma * fabs(beta));
+        double gamma_new = 1.0 / sqrt(1.0 + theta_new * theta_new);
+        eta = -eta * rho * gamma_new * gamma_new / (beta * gamma * gamma);
+        double c = first ? 0.0 : theta * gamma_new * theta * gamma_new;
+        hpls_k_axpby(n, eta, p, c, d);   /* d = eta p + (theta gamma')^2 d */
+        hpls_k_axpby(n, eta, pt, c, sv); /* s = eta pt + (theta gamma')^2 s */
+        hpls_k_axpy(n, 1.0, d, x);   /* x += d */
+        hpls_k_axpy(n, -1.0, sv, r); /* r -= s */
+        rho = rho_new;
+        xi = xi_new;
+        theta = theta_new;
+        gamma = gamma_new;
+        first = 0;
+        rnorm = hpls_k_nrm2(n, r);
+        hpls_reason why = hpls_conv_check(s, it, rnorm);
+        if (hpls_reason_converged(why)) {
+            why = hpls_conv_confirm(s, b, x, r, it);
+            restart = why == HPLS_NOT_RUN;
+        }
+        if (why != HPLS_NOT_RUN)
+            return HPLS_OK;
+    }
+}

@@ -1,0 +1,128 @@
+/* tfqmr.c: transpose-free QMR (Freund, SIAM J. Sci. Comput. 14(2), 1993;
+ * Saad, Iterative Methods, 2nd ed., Alg. 7.8), right preconditioned: TFQMR on
+ * A M^-1 with x = x0 + M^-1 (sum of eta d), carried as dhat = M^-1 d.
+ *
+ *   w = u = r = b - A x; uhat = M^-1 u; Au = A uhat; v = Au; rs = r
+ *   rho = (rs, r); tau = ||r||; theta = eta = 0; dhat = 0
+ *   half-step m = 0, 1, 2, ...:
+ *     m even: alpha = rho / (rs, v); u' = u - alpha v
+ *     w -= alpha Au; dhat = uhat + (theta^2 eta / alpha) dhat
+ *     theta = ||w|| / tau; c = 1 / sqrt(1 + theta^2); tau *= theta c; eta = c^2 alpha
+ *     x += eta dhat
+ *     m even: u = u'; uhat = M^-1 u; Au = A uhat
+ *     m odd:  rho' = (rs, w); beta = rho'/rho; u = w + beta u
+ *             v = beta Au + beta^2 v; uhat = M^-1 u; Au = A uhat; v += Au
+ * An iteration is a half-step (one SpMV), as in Freund's paper and scipy.
+ * TFQMR has no recursive residual: the test uses the bound
+ * ||b - A x_m|| <= tau_m sqrt(m + 1) (m half-steps done), and when the bound
+ * passes, hpls_conv_confirm recomputes b - A x; a failed confirmation restarts
+ * from the true residual.  A vanishing (rs, v) or rho' first restarts with
+ * rs = r = b - A x (the standard remedy); if it vanishes again within the
+ * first step (two half-steps) after that restart the solve stops with
+ * BREAKDOWN. */
+#include "solver.h"
+
+#include <math.h>
+
+/* Stops the solve on a vanished (or non-finite) scalar named what. */
+static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
+{
+    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
+    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
+}
+
+hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_int n = s->op.n;
+    hpls_real *r = s->work[0], *rs = s->work[1], *w = s->work[2], *u = s->work[3];
+    hpls_real *u1 = s->work[4], *v = s->work[5], *au = s->work[6], *dhat = s->work[7];
+    hpls_real *uhbuf = s->work[8];
+    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    const hpls_real *uhat = u;
+    double rho = 0.0, alpha = 1.0, tau = 0.0, theta = 0.0, eta = 0.0;
+    hpls_int m = 0; /* half-steps since the last restart */
+    int restart = 1;
+    hpls_int restarted_at = -1;
+    /* One half-step without preconditioner reads 13 and writes 5 vectors of n
+     * on average besides its SpMV (reading A and uhat, writing Au):
+     *   w -= alpha Au; ||w||                          3 reads, 1 write
+     *   dhat = u + c dhat; x += eta dhat              4 reads, 2 writes
+     *   even only: (rs, v); u' = u - alpha v          4 reads, 1 write
+     *   odd only: (rs, w); u = w + beta u;
+     *             v = beta Au + beta^2 v; v += Au     8 reads, 3 writes
+     * A preconditioner adds one application (writing uhat) and one read. */
+    for (hpls_int it = 1;; it++) {
+        if (restart) {
+            hpls_k_copy(n, r, rs); /* rs = r */
+            hpls_k_copy(n, r, w);  /* w = r */
+            hpls_k_copy(n, r, u);  /* u = r */
+            hpls_k_set(n, 0.0, dhat);
+            hpls_k_set(n, 0.0, u1); /* written below as 0 * (old value) + ... */
+            uhat = hpls_pc_apply(s, u, uhbuf); /* uhat = M^-1 u */
+            hpls_op_apply(s, uhat, au);        /* Au = A uhat */
+            hpls_k_copy(n, au, v);             /* v = Au */
+            rho = hpls_k_dot(n, rs, r);
+            tau = sqrt(rho);
+            theta = eta = 0.0;
+            m = 0;
+            restart = 0;
+            restarted_at = it;
+        }
+        int even = m % 2 == 0;
+        if (even) {
+            double sigma = hpls_k_dot(n, rs, v);
+            if (sigma == 0.0 || !isfinite(sigma)) {
+                if (!isfinite(sigma) || restarted_at == it)
+                    return stop(s, sigma, "(rs, A u)", it);
+                hpls_k_residual(s->A, b, x, r); /* restart from the true residual */
+                restart = 1;
+                it--;
+                continue;
+            }
+            alpha = rho / sigma;
+            hpls_k_axpbypcz(n, 1.0, u, -alpha, v, 0.0, u1); /* u' = u - alpha v */
+        }
+        hpls_k_axpy(n, -alpha, au, w);                           /* w -= alpha Au */
+        hpls_k_axpby(n, 1.0, uhat, theta * theta * eta / alpha, dhat); /* dhat = uhat + c dhat */
+        theta = hpls_k_nrm2(n, w) / tau;
+        double c = 1.0 / sqrt(1.0 + theta * theta);
+        tau *= theta * c;
+        eta = c * c * alpha;
+        hpls_k_axpy(n, eta, dhat, x); /* x += eta dhat */
+        m++;
+        hpls_reason why = hpls_conv_check(s, it, tau * sqrt((double)m + 1.0));
+        if (hpls_reason_converged(why)) {
+            why = hpls_conv_confirm(s, b, x, r, it);
+            restart = why == HPLS_NOT_RUN;
+        }
+        if (why != HPLS_NOT_RUN)
+            return HPLS_OK;
+        if (restart)
+            continue;
+        if (even) {
+            hpls_real *swap = u; /* u = u' */
+            u = u1;
+            u1 = swap;
+            uhat = hpls_pc_apply(s, u, uhbuf); /* uhat = M^-1 u */
+            hpls_op_apply(s, uhat, au);        /* Au = A uhat */
+        } else {
+            double rho_new = hpls_k_dot(n, rs, w);
+            if (rho_new == 0.0 || !isfinite(rho_new)) {
+                if (!isfinite(rho_new) || restarted_at >= it - 1)
+                    return stop(s, rho_new, "rho = (rs, w)", it);
+                hpls_k_residual(s->A, b, x, r); /* restart from the true residual */
+                restart = 1;
+                continue;
+            }
+            double beta = rho_new / rho;
+            rho = rho_new;
+            hpls_k_xpay(n, w, beta, u);                   /* u = w + beta u */
+            hpls_k_axpby(n, beta, au, beta * beta, v);    /* v = beta (Au + beta v) */
+            uhat = hpls_pc_apply(s, u, uhbuf);            /* uhat = M^-1 u */
+            hpls_op_apply(s, uhat, au);                   /* Au = A uhat */
+            hpls_k_axpy(n, 1.0, au, v);                   /* v += Au */
+        }
+    }
+}
