@@ -37,7 +37,8 @@ typedef enum hpls_status {
     HPLS_ERR_ZERO_DIAG,    /* zero or missing diagonal entry (message names the row) */
     HPLS_ERR_STATE,        /* call out of order (solve before setup) */
     HPLS_ERR_NOT_COMPILED, /* the backend or feature is not built into this library */
-    HPLS_ERR_INTERNAL      /* a bug in hpls: please report it */
+    HPLS_ERR_INTERNAL,     /* a bug in hpls: please report it */
+    HPLS_ERR_SINGULAR      /* a zero or tiny pivot: singular for this method (message names the row) */
 } hpls_status;
 
 /* Name of a status ("invalid argument", ...); never NULL. */
@@ -185,6 +186,68 @@ const char *hpls_solver_help(void);
 /* Threads used by the OpenMP kernels (0: OpenMP's default). */
 hpls_status hpls_set_threads(int nthreads);
 int hpls_get_threads(void);
+
+/* ---- tridiagonal direct solvers (src/direct) ----------------------------
+ * One API for a family: factor once, solve with the factors as often as needed
+ * (every method), one-shot solves, many right-hand sides, batches of systems.
+ * thomas: LU without pivoting (a zero or tiny pivot is an HPLS_ERR_SINGULAR
+ * naming the row); cr: cyclic reduction (HISA paper Sec. 5.1), no pivoting;
+ * gspike: g-Spike (Venetis et al. 2015), Givens-QR of p partitions in parallel
+ * with the repair of singular partitions; lapack: LAPACK dgttrf/dgttrs (partial
+ * pivoting), the reference. */
+typedef enum hpls_tridiag_method {
+    HPLS_TRIDIAG_THOMAS,
+    HPLS_TRIDIAG_CR,
+    HPLS_TRIDIAG_GSPIKE,
+    HPLS_TRIDIAG_LAPACK
+} hpls_tridiag_method;
+
+typedef struct hpls_tridiag_opts {
+    hpls_int partitions; /* gspike: p of the top level, 0: from n and the threads */
+    double delta;        /* gspike: partition j is singular when |(R_j)_mm| < delta*||A_j||_inf
+                            (default 1e-6); 0 turns the repair off */
+} hpls_tridiag_opts;
+#define HPLS_TRIDIAG_DELTA_DEFAULT 1e-6
+
+typedef struct hpls_tridiag_factors hpls_tridiag_factors;
+
+/* "thomas", "cr", "gspike", "lapack" <-> method. */
+hpls_status hpls_tridiag_method_from_name(const char *name, hpls_tridiag_method *m);
+const char *hpls_tridiag_method_name(hpls_tridiag_method m);
+/* Factors T (opts may be NULL: defaults).  T may be freed afterwards. */
+hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
+                                const hpls_tridiag_opts *opts, hpls_tridiag_factors **F);
+/* x = T^{-1} b for nrhs right-hand sides stored one after another (n values
+ * each); x may be b.  Thread-safe for one F. */
+hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int nrhs,
+                                        const hpls_real *b, hpls_real *x);
+void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F); /* accepts NULL */
+/* Partitions gspike found singular and repaired (0 for the other methods). */
+hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F);
+/* Factor and solve in one call. */
+hpls_status hpls_tridiag_solve(const hpls_tridiag *T, hpls_tridiag_method m,
+                               const hpls_tridiag_opts *opts, hpls_int nrhs, const hpls_real *b,
+                               hpls_real *x);
+/* y = T x */
+hpls_status hpls_tridiag_mv(const hpls_tridiag *T, const hpls_real *x, hpls_real *y);
+/* The tridiagonal part of a square CSR matrix; an entry outside the band is an
+ * HPLS_ERR_SIZE naming the first one, "entry (5, 9) lies outside the
+ * tridiagonal band" (1-based, row by row). */
+hpls_status hpls_tridiag_from_csr(const hpls_csr *A, hpls_tridiag **T);
+/* Matrix id (1..21, not 21) of the g-Spike paper's Table A.1 of order n, its
+ * random entries from seed; xtrue (optional) seeded standard normal, b
+ * (optional) = T xtrue.  ids 8-11 (randsvd) are dense constructions, n <= 2048. */
+hpls_status hpls_tridiag_gallery(int id, hpls_int n, uint64_t seed, hpls_tridiag **T,
+                                 hpls_vec **xtrue, hpls_vec **b);
+
+/* Batches of independent systems of order n, solved in place (b becomes x),
+ * in parallel across systems.  STRIDED: system k's values at k*stride + i
+ * (cuSPARSE gtsv2StridedBatch); INTERLEAVED: at i*batch + k.  dl[first] and
+ * du[last] of each system are ignored.  Methods: thomas, lapack (strided only). */
+typedef enum hpls_batch_layout { HPLS_BATCH_STRIDED, HPLS_BATCH_INTERLEAVED } hpls_batch_layout;
+hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout layout, hpls_int n,
+                                     hpls_int batch, hpls_int stride, const hpls_real *dl,
+                                     const hpls_real *d, const hpls_real *du, hpls_real *b);
 
 #ifdef __cplusplus
 }

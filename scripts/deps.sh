@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
-# needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib and cmocka.
+# needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK and cmocka.
 # Usage: scripts/deps.sh [--bench]   (--bench also brings the benchmark peers)
 set -euo pipefail
 
@@ -13,6 +13,7 @@ command -v make >/dev/null 2>&1 || need_pkgs+=(make)
 command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
 have_header zlib.h || need_pkgs+=(zlib1g-dev)
 have_header omp.h || need_pkgs+=(libgomp1)
+compgen -G '/usr/lib/*/liblapack.so' >/dev/null || [ -e /usr/lib/liblapack.so ] || ldconfig -p 2>/dev/null | grep -q 'liblapack\.so ' || need_pkgs+=(liblapack-dev)
 { have_header setjmp.h && printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || need_pkgs+=(libcmocka-dev)
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)

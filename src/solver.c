@@ -44,6 +44,10 @@ static const opt_def opts[] = {
      .help = "relaxation weight, 0 < omega < 2 (weighted jacobi, sor, ssor)"},
     {"pc_side", OPT_CHOICE, "right", HPLS_M_LEFT, OFF(left), .choices = "right,left",
      .help = "right, or left (gmres: then the test uses the preconditioned residual M^-1 r)"},
+    {"gspike_p", OPT_INT, "0", HPLS_M_GSPIKE, OFF(gspike_p), .lo = 0, .hi = 1e12,
+     .help = "g-Spike partitions (0: from n and the thread count)"},
+    {"gspike_delta", OPT_REAL, "1e-6", HPLS_M_GSPIKE, OFF(gspike_delta), .lo = 0, .hi = 1,
+     .help = "g-Spike: a block is singular when |R_mm| < delta*||A_j|| (0: no repair)"},
     {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1,
      .help = "diverged when ||r|| > divtol*||r0||"},
     {"stag_window", OPT_INT, "500", OFF(stag_window), .lo = 0, .hi = 1e15,
@@ -337,8 +341,8 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
         if ((s->set_mask >> k & 1u) && opts[k].needs && !(uses & opts[k].needs) &&
             !(opts[k].kind == OPT_PC && o->pc_type->setup == NULL))
             return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s%s%s",
-                                    opts[k].key, m->name, m->flags & HPLS_M_PRECOND ? " with precond " : "",
-                                    m->flags & HPLS_M_PRECOND ? o->pc_type->name : "");
+                                    opts[k].key, m->name, o->pc_type->setup ? " with precond " : "",
+                                    o->pc_type->setup ? o->pc_type->name : "");
     if (A->nrows != A->ncols)
         return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
                                 (long long)A->nrows, (long long)A->ncols);

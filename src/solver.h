@@ -35,7 +35,8 @@ enum {
     HPLS_M_RESTART = 8u,   /* restarted Krylov method (uses restart) */
     HPLS_M_TRANSPOSE = 16u, /* applies A^T (and M^-T): A^T is built at setup */
     HPLS_M_LEFT = 32u,      /* allows left preconditioning (pc_side=left) */
-    HPLS_M_DIRECT = 64u     /* a direct solver: no iterations, tol only judges the result */
+    HPLS_M_DIRECT = 64u,    /* a direct solver: no iterations, tol only judges the result */
+    HPLS_M_GSPIKE = 128u    /* uses gspike_p and gspike_delta */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -73,6 +74,8 @@ typedef struct hpls_options {
     double tol, atol, divtol, omega;
     int ref; /* hpls_ref */
     hpls_int maxiter, stag_window, restart;
+    hpls_int gspike_p;   /* g-Spike partitions (0: automatic) */
+    double gspike_delta; /* g-Spike singularity threshold, relative to the block norm */
     int left; /* pc_side=left */
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP default */

@@ -31,7 +31,7 @@ int cli_error(const char *fmt, ...)
 
 int cli_status_exit(hpls_status st)
 {
-    return st == HPLS_ERR_ZERO_DIAG ? EXIT_NUMERICAL : EXIT_USAGE;
+    return st == HPLS_ERR_ZERO_DIAG || st == HPLS_ERR_SINGULAR ? EXIT_NUMERICAL : EXIT_USAGE;
 }
 
 int cli_fail(hpls_status st, const char *what, const char *detail)

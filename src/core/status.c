@@ -21,6 +21,7 @@ const char *hpls_strerror(hpls_status st)
     case HPLS_ERR_STATE: return "call out of order";
     case HPLS_ERR_NOT_COMPILED: return "feature not compiled in";
     case HPLS_ERR_INTERNAL: return "internal error";
+    case HPLS_ERR_SINGULAR: return "singular matrix (zero or tiny pivot)";
     }
     return "unknown status";
 }

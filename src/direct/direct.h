@@ -1,0 +1,85 @@
+/* direct.h: the tridiagonal direct solvers (private to src/direct).
+ *
+ * Every method is a factorization built once and a solve with those factors,
+ * so that repeated solves with the same T (HISA, ADI, line relaxation) pay only
+ * the solve.  Rows use the layout of hpls_tridiag: row i reads
+ * dl[i] x[i-1] + d[i] x[i] + du[i] x[i+1], with dl[0] = du[n-1] = 0.
+ * A failed factorization returns its status with the message recorded by
+ * hpls_fail (it names the 1-based row). */
+#ifndef HPLS_DIRECT_H
+#define HPLS_DIRECT_H
+
+#include "core/internal.h"
+
+/* ---- Thomas (thomas.c): LU without pivoting ------------------------------ */
+typedef struct hpls_thomas {
+    hpls_int n;
+    hpls_real *dl;   /* n: the sub-diagonal, copied */
+    hpls_real *cp;   /* n: du[i] / pivot_i, the multipliers of the back substitution */
+    hpls_real *pinv; /* n: 1 / pivot_i */
+} hpls_thomas;
+
+/* Factors T; a pivot that is zero, not finite, or below eps times its row's
+ * size is an HPLS_ERR_SINGULAR naming the row. */
+hpls_status hpls_thomas_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                               const hpls_real *du, hpls_thomas *f);
+/* x = T^{-1} b for one right-hand side (x may be b). */
+void hpls_thomas_solve(const hpls_thomas *f, const hpls_real *b, hpls_real *x);
+void hpls_thomas_free(hpls_thomas *f);
+
+/* ---- cyclic reduction (cr.c): HISA Sec. 5.1 ------------------------------ */
+typedef struct hpls_cr {
+    hpls_int n;
+    int nlev;          /* levels: sizes n_0 = n, n_{l+1} = floor(n_l / 2), down to 1 */
+    hpls_int *off;     /* nlev+1 offsets of the levels in the arrays below */
+    hpls_real *l, *u;  /* the reduced coefficients of every level (Step 1) */
+    hpls_real *dinv;   /* 1 / reduced diagonal */
+    hpls_real *k1, *k2; /* multipliers of the b reduction at the odd equations */
+} hpls_cr;
+
+hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                           const hpls_real *du, hpls_cr *f);
+/* x = T^{-1} b (Steps 2 and 3); work holds off[nlev] - n values. */
+void hpls_cr_solve(const hpls_cr *f, const hpls_real *b, hpls_real *x, hpls_real *work);
+void hpls_cr_free(hpls_cr *f);
+
+/* ---- g-Spike (gspike.c): Venetis et al. 2015, Algorithm 1 ---------------- */
+typedef struct hpls_gspike hpls_gspike;
+
+/* p: partitions per irreducible piece (0: from n and the thread count);
+ * delta: block j is singular when |(R_j)_mm| < delta * ||A_j||_inf (0: no repair). */
+hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                               const hpls_real *du, hpls_int p, double delta,
+                               hpls_gspike **f);
+/* x = T^{-1} b (x may be b). */
+hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_real *x);
+void hpls_gspike_free(hpls_gspike *f);
+/* Blocks the factorization found singular and repaired (all levels). */
+hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f);
+
+/* ---- LAPACK (lapack_gtsv.c): dgttrf / dgttrs, partial pivoting ---------- */
+typedef struct hpls_lapack_gt {
+    hpls_int n;
+    hpls_real *dl, *d, *du, *du2; /* LU factors of dgttrf */
+    int *ipiv;
+} hpls_lapack_gt;
+
+hpls_status hpls_lapack_gt_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                  const hpls_real *du, hpls_lapack_gt *f);
+/* x = T^{-1} b for nrhs columns of n values (x may be b). */
+hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, hpls_int nrhs, const hpls_real *b,
+                                 hpls_real *x);
+void hpls_lapack_gt_free(hpls_lapack_gt *f);
+/* One-shot dgtsv on copies (the reference of the accuracy tables): x = T^{-1} b. */
+hpls_status hpls_lapack_gtsv(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                             const hpls_real *du, const hpls_real *b, hpls_real *x);
+
+/* ---- test matrices with singular partitions (singular_blocks.c) -------- */
+/* Makes count of the n/m diagonal blocks of order m exactly singular, spread
+ * evenly: kind 18 shifts a Toeplitz (-1, 4, -1) block by its eigenvalue nearest
+ * zero; kind 1 replaces a block by the tridiagonal form of B B^T, B random
+ * m x (m-1) (the g-Spike paper, Sec. 4, Tables 3 and 4). */
+hpls_status hpls_tridiag_singular_blocks(hpls_tridiag *T, hpls_int m, hpls_int count, int kind,
+                                         uint64_t seed);
+
+#endif /* HPLS_DIRECT_H */

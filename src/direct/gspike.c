@@ -1,0 +1,440 @@
+/* gspike.c: g-Spike, the partitioned tridiagonal solver of Venetis, Kouris,
+ * Sobczyk, Gallopoulos, Sameh (Parallel Computing 2015), Algorithm 1:
+ *
+ *   0. split T at zero off-diagonal entries into irreducible pieces (Sec. 2.1),
+ *      solved in an order that respects the one-way couplings between them;
+ *   1. partition a piece into p blocks A_j (Eq. 2);
+ *   2. (i) Givens-QR of each block, R_j = Q_j^T A_j of bandwidth 3 (App. B);
+ *      (ii) |(R_j)_mm| < delta ||A_j||: block j is singular (Prop. 2.2); if j < p
+ *      add zeta_j times the next column to its last one, the "welcome fill-in"
+ *      (Sec. 2.2, Fig. 3), zeta_j = +-1 with the sign that makes the corner grow;
+ *      a singular last block keeps only its first m-1 rows (Sec. 2.2, end);
+ *      (iii) the spikes v_j = R~_j^{-1} Q_j^T B_j e_1, w_j = R~_j^{-1} Q_j^T C_j e_m;
+ *   3. (i) the reduced system of the blocks' end unknowns, permuted to
+ *      tridiagonal form (App. C, Fig. C.1) and solved by g-Spike again, which
+ *      uses sequential Givens-QR below 128 unknowns (Sec. 3.3); (ii) recover
+ *      x~ = g - v t_{j+1} - w b_{j-1}; (iii) x = P_mu x~ (Prop. 2.3).
+ *
+ * Factor once (steps 0-2 and the reduced system's factors), solve many (Q^T f,
+ * back substitution, reduced solve, recovery).  Storage: the rotations (c, s),
+ * R (three diagonals) and the spikes (v, w): 7n values, where the paper's
+ * one-shot solve needs 5n because it does not keep Q and R for later solves. */
+#include "direct/direct.h"
+
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+
+enum {
+    GS_SEQ_MAX = 128, /* pieces below this many rows: sequential Givens-QR (Sec. 3.3) */
+    GS_MIN_BLOCK = 64 /* automatic p keeps blocks at least this long */
+};
+
+typedef struct gs_piece {
+    hpls_int lo, hi;      /* rows [lo, hi) */
+    hpls_real cl, cu;     /* couplings dl[lo] to the previous piece, du[hi-1] to the next */
+    hpls_int p;           /* blocks; 1: sequential Givens-QR of the whole piece */
+    hpls_int *bs;         /* p+1 block starts */
+    hpls_real *zeta;      /* p: multiplier of the repair of block j (0: none) */
+    int last_singular;    /* the last block is singular: its first m-1 rows only */
+    hpls_real rmm_last;   /* then its (R_p)_mm */
+    hpls_gspike *reduced; /* factors of the reduced system (p > 1) */
+} gs_piece;
+
+struct hpls_gspike {
+    hpls_int n;
+    hpls_real *c, *s;        /* rotation k acts on rows k, k+1 of its block */
+    hpls_real *r0, *r1, *r2; /* R~: diagonal, first and second super-diagonal */
+    hpls_real *v, *w;        /* right and left spikes (NULL when every p is 1) */
+    hpls_int npieces;
+    gs_piece *pieces;
+    hpls_int *order;      /* pieces in an order where each one's inputs are solved */
+    hpls_int nsingular;   /* blocks found singular, this level and below */
+};
+
+/* sqrt(a^2 + b^2) without the cost of hypot when no overflow or underflow threatens. */
+static inline double givens_norm(double a, double b)
+{
+    double t = a * a + b * b;
+    return t > 1e-290 && t < 1e290 ? sqrt(t) : hypot(a, b);
+}
+
+/* Step 2(i): Givens-QR of rows [a, e).  Rotation k zeroes dl[k+1] against the
+ * current diagonal: row k of R reads (r, c beta + s d_{k+1}, s du_{k+1}), and the
+ * rotated row k+1 starts (-s beta + c d_{k+1}, c du_{k+1}).  Returns ||A_j||_inf. */
+static double block_qr(const hpls_real *dl, const hpls_real *d, const hpls_real *du, hpls_int a,
+                       hpls_int e, hpls_gspike *f)
+{
+    double alpha = d[a], beta = a + 1 < e ? du[a] : 0.0;
+    double norm = fabs(d[a]) + (a + 1 < e ? fabs(du[a]) : 0.0);
+    for (hpls_int k = a; k + 1 < e; k++) {
+        double low = dl[k + 1], up = k + 2 < e ? du[k + 1] : 0.0;
+        double r = givens_norm(alpha, low);
+        double c = r > 0 ? alpha / r : 1.0, s = r > 0 ? low / r : 0.0;
+        f->c[k] = c;
+        f->s[k] = s;
+        f->r0[k] = r;
+        f->r1[k] = c * beta + s * d[k + 1];
+        f->r2[k] = s * up;
+        alpha = c * d[k + 1] - s * beta;
+        beta = c * up;
+        double row = fabs(low) + fabs(d[k + 1]) + fabs(up);
+        norm = row > norm ? row : norm;
+    }
+    f->r0[e - 1] = alpha;
+    f->r1[e - 1] = 0.0;
+    f->r2[e - 1] = 0.0;
+    return norm;
+}
+
+/* y = Q_j^T y on rows [a, e). */
+static void apply_qt(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y)
+{
+    const hpls_real *c = f->c, *s = f->s;
+    double t0 = y[a];
+    for (hpls_int k = a; k + 1 < e; k++) {
+        double t1 = y[k + 1];
+        y[k] = c[k] * t0 + s[k] * t1;
+        t0 = c[k] * t1 - s[k] * t0;
+    }
+    y[e - 1] = t0;
+}
+
+/* y = R~^{-1} y on rows [a, e).  short_last: R~ = diag(R_{1:m-1,1:m-1}, 1), the
+ * singular last block, whose last column and last row are left out. */
+static void back_subst(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y,
+                       int short_last)
+{
+    const hpls_real *r0 = f->r0, *r1 = f->r1, *r2 = f->r2;
+    hpls_int top = short_last ? e - 2 : e - 1;
+    double y1 = 0.0, y2 = 0.0; /* y[k+1], y[k+2] */
+    for (hpls_int k = top; k >= a; k--) {
+        double t = (y[k] - r1[k] * y1 - r2[k] * y2) / r0[k];
+        y[k] = t;
+        y2 = y1;
+        y1 = t;
+    }
+}
+
+static void free_levels(hpls_gspike *f)
+{
+    for (hpls_int i = 0; f->pieces && i < f->npieces; i++) {
+        gs_piece *q = &f->pieces[i];
+        hpls_free(q->bs);
+        hpls_free(q->zeta);
+        hpls_gspike_free(q->reduced);
+    }
+    hpls_free(f->pieces);
+    hpls_free(f->order);
+    hpls_free(f->c);
+    hpls_free(f->s);
+    hpls_free(f->r0);
+    hpls_free(f->r1);
+    hpls_free(f->r2);
+    hpls_free(f->v);
+    hpls_free(f->w);
+}
+
+void hpls_gspike_free(hpls_gspike *f)
+{
+    if (!f)
+        return;
+    free_levels(f);
+    hpls_free(f);
+}
+
+hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f) { return f ? f->nsingular : 0; }
+
+/* Step 0: irreducible pieces, and an order in which to solve them: piece i+1
+ * needs x of piece i when dl[lo_{i+1}] != 0, piece i needs piece i+1 when
+ * du[hi_i - 1] != 0 (never both: the boundary is where one of them is zero). */
+static hpls_status split_pieces(hpls_int n, const hpls_real *dl, const hpls_real *du,
+                                hpls_gspike *f)
+{
+    hpls_int q = 1;
+    for (hpls_int k = 0; k + 1 < n; k++)
+        q += dl[k + 1] == 0.0 || du[k] == 0.0;
+    f->pieces = hpls_calloc(q, sizeof *f->pieces);
+    f->order = hpls_malloc(q, sizeof *f->order);
+    hpls_int *indeg = hpls_malloc(q, sizeof *indeg);
+    if (!f->pieces || !f->order || !indeg) {
+        hpls_free(indeg);
+        return HPLS_ERR_NOMEM;
+    }
+    f->npieces = q;
+    hpls_int i = 0;
+    f->pieces[0].lo = 0;
+    for (hpls_int k = 0; k + 1 < n; k++)
+        if (dl[k + 1] == 0.0 || du[k] == 0.0) {
+            f->pieces[i].hi = k + 1;
+            f->pieces[++i].lo = k + 1;
+        }
+    f->pieces[q - 1].hi = n;
+    for (i = 0; i < q; i++) {
+        gs_piece *pc = &f->pieces[i];
+        pc->cl = i > 0 ? dl[pc->lo] : 0.0;
+        pc->cu = i < q - 1 ? du[pc->hi - 1] : 0.0;
+        indeg[i] = (pc->cl != 0.0) + (pc->cu != 0.0);
+    }
+    /* Kahn's algorithm on a path: order doubles as the queue */
+    hpls_int head = 0, tail = 0;
+    for (i = 0; i < q; i++)
+        if (indeg[i] == 0)
+            f->order[tail++] = i;
+    while (head < tail) {
+        i = f->order[head++];
+        if (i + 1 < q && f->pieces[i + 1].cl != 0.0 && --indeg[i + 1] == 0)
+            f->order[tail++] = i + 1;
+        if (i > 0 && f->pieces[i - 1].cu != 0.0 && --indeg[i - 1] == 0)
+            f->order[tail++] = i - 1;
+    }
+    hpls_free(indeg);
+    return tail == q ? HPLS_OK : hpls_fail(HPLS_ERR_INTERNAL, "gspike: piece order incomplete");
+}
+
+static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                const hpls_real *du, hpls_int p_req, double delta, int level,
+                                int pairs, hpls_gspike *f);
+
+/* Steps 2 and 3(i) for a piece of p >= 2 blocks.  pairs: T is a reduced system,
+ * whose rows come in pairs (bottom of block j, top of block j+1) joined by ones;
+ * blocks then start at pairs, so that no block holds a column of spike entries
+ * only, which may all be tiny (App. C, Fig. C.2). */
+static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const hpls_real *du,
+                                 double delta, int level, int pairs, gs_piece *pc, hpls_gspike *f)
+{
+    hpls_int p = pc->p, len = pc->hi - pc->lo;
+    pc->bs = hpls_malloc(p + 1, sizeof *pc->bs);
+    pc->zeta = hpls_malloc(p, sizeof *pc->zeta);
+    if (!pc->bs || !pc->zeta)
+        return HPLS_ERR_NOMEM;
+    hpls_int unit = pairs ? 2 : 1, units = len / unit;
+    for (hpls_int j = 0; j <= p; j++)
+        pc->bs[j] = pc->lo + unit * (units / p * j + (j < units % p ? j : units % p));
+    pc->bs[p] = pc->hi; /* a reduced system's odd last row joins the last block */
+    const hpls_int *bs = pc->bs;
+    hpls_int nsing = 0;
+    int last_singular = 0;
+#pragma omp parallel for schedule(static) reduction(+ : nsing) reduction(| : last_singular)
+    for (hpls_int j = 0; j < p; j++) { /* 2(i) and 2(ii) */
+        hpls_int a = bs[j], e = bs[j + 1];
+        double norm = block_qr(dl, d, du, a, e, f);
+        double rmm = f->r0[e - 1];
+        pc->zeta[j] = 0.0;
+        if (!(fabs(rmm) < delta * norm))
+            continue;
+        nsing++;
+        if (j == p - 1) {
+            last_singular = 1;
+            continue;
+        }
+        /* column e-1 += zeta * column e: in Q_j^T A that adds zeta du[e-1] (s, c) to the
+         * last column of R_j; the sign makes |corner| grow (Sec. 2.2) */
+        double add = du[e - 1] * f->c[e - 2];
+        double zeta = (rmm < 0) == (add < 0) ? 1.0 : -1.0;
+        pc->zeta[j] = zeta;
+        f->r0[e - 1] += zeta * add;
+        f->r1[e - 2] += zeta * du[e - 1] * f->s[e - 2];
+    }
+    pc->last_singular = last_singular;
+    pc->rmm_last = f->r0[bs[p] - 1];
+#pragma omp parallel for schedule(static)
+    for (hpls_int j = 0; j < p; j++) { /* 2(iii): the spikes */
+        hpls_int a = bs[j], e = bs[j + 1];
+        int short_last = j == p - 1 && last_singular;
+        hpls_real *v = f->v, *w = f->w;
+        memset(v + a, 0, (size_t)(e - a) * sizeof *v);
+        if (j < p - 1) { /* Q_j^T B_j: du[e-1] (s, c) in the last two rows */
+            v[e - 1] = du[e - 1] * f->c[e - 2];
+            v[e - 2] = du[e - 1] * f->s[e - 2];
+            back_subst(f, a, e, v, 0);
+        } else if (short_last) { /* the extra spike: last column of R over R_11 */
+            v[e - 2] = f->r1[e - 2];
+            if (e - 3 >= a)
+                v[e - 3] = f->r2[e - 3];
+            back_subst(f, a, e, v, 1);
+        }
+        memset(w + a, 0, (size_t)(e - a) * sizeof *w);
+        if (j > 0) { /* column a-1 in block row j, with the previous block's repair */
+            double zp = pc->zeta[j - 1];
+            w[a] = dl[a] + zp * d[a];
+            if (a + 1 < e)
+                w[a + 1] = zp * dl[a + 1];
+            apply_qt(f, a, e, w);
+            back_subst(f, a, e, w, short_last);
+        }
+    }
+    /* 3(i): unknowns y = (t_2, b_1, t_3, b_2, ..., [b_p]) with t_j, b_j the first and
+     * last unknowns of block j: the pentadiagonal reduced system with columns
+     * swapped pairwise is tridiagonal (App. C, Fig. C.1) */
+    hpls_int nr = 2 * p - 2 + last_singular;
+    hpls_real *rdl = hpls_malloc(3 * nr, sizeof *rdl);
+    if (!rdl)
+        return HPLS_ERR_NOMEM;
+    hpls_real *rd = rdl + nr, *rdu = rd + nr;
+    for (hpls_int j = 0; j + 1 < p; j++) {
+        hpls_int e = bs[j + 1], a1 = bs[j + 1];
+        rdl[2 * j] = j > 0 ? f->w[e - 1] : 0.0; /* bottom row of block j */
+        rd[2 * j] = f->v[e - 1];
+        rdu[2 * j] = 1.0;
+        rdl[2 * j + 1] = 1.0; /* top row of block j+1 */
+        rd[2 * j + 1] = f->w[a1];
+        rdu[2 * j + 1] = j + 2 < p || last_singular ? f->v[a1] : 0.0;
+    }
+    if (last_singular) { /* the last row of R_p: (R_p)_mm b_p + (Q^T C)_m b_{p-1} */
+        rdl[nr - 1] = f->w[bs[p] - 1];
+        rd[nr - 1] = pc->rmm_last;
+        rdu[nr - 1] = 0.0;
+    }
+    pc->reduced = hpls_calloc(1, sizeof *pc->reduced);
+    hpls_status st = pc->reduced ? factor_level(nr, rdl, rd, rdu, 0, delta, level + 1, 1, pc->reduced)
+                                 : HPLS_ERR_NOMEM;
+    hpls_free(rdl);
+    if (st == HPLS_OK)
+        f->nsingular += nsing + pc->reduced->nsingular;
+    return st;
+}
+
+static hpls_int auto_partitions(hpls_int len)
+{
+    if (len < GS_SEQ_MAX)
+        return 1;
+    hpls_int p = omp_get_max_threads();
+    return p < len / GS_MIN_BLOCK ? p : len / GS_MIN_BLOCK;
+}
+
+static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                const hpls_real *du, hpls_int p_req, double delta, int level,
+                                int pairs, hpls_gspike *f)
+{
+    f->n = n;
+    hpls_status st = split_pieces(n, dl, du, f);
+    if (st != HPLS_OK)
+        return st;
+    int spikes = 0;
+    for (hpls_int i = 0; i < f->npieces; i++) {
+        gs_piece *pc = &f->pieces[i];
+        hpls_int len = pc->hi - pc->lo;
+        pc->p = p_req > 0 ? (p_req < len / 2 ? p_req : len / 2) : auto_partitions(len);
+        if (pc->p < 1)
+            pc->p = 1;
+        spikes |= pc->p > 1;
+    }
+    f->c = hpls_malloc(n, sizeof *f->c);
+    f->s = hpls_malloc(n, sizeof *f->s);
+    f->r0 = hpls_malloc(n, sizeof *f->r0);
+    f->r1 = hpls_malloc(n, sizeof *f->r1);
+    f->r2 = hpls_malloc(n, sizeof *f->r2);
+    if (spikes) {
+        f->v = hpls_malloc(n, sizeof *f->v);
+        f->w = hpls_malloc(n, sizeof *f->w);
+    }
+    if (!f->c || !f->s || !f->r0 || !f->r1 || !f->r2 || (spikes && (!f->v || !f->w)))
+        return HPLS_ERR_NOMEM;
+    /* sequential pieces are independent: factor them in parallel */
+    hpls_int bad = -1;
+#pragma omp parallel for schedule(dynamic, 64) reduction(max : bad)
+    for (hpls_int i = 0; i < f->npieces; i++) {
+        gs_piece *pc = &f->pieces[i];
+        if (pc->p > 1)
+            continue;
+        block_qr(dl, d, du, pc->lo, pc->hi, f);
+        if (f->r0[pc->hi - 1] == 0.0 || !isfinite(f->r0[pc->hi - 1]))
+            bad = i > bad ? i : bad;
+    }
+    if (bad >= 0) {
+        if (level > 0)
+            return hpls_fail(HPLS_ERR_SINGULAR, "gspike: the reduced system (level %d) is "
+                                                "singular: the matrix is numerically singular",
+                             level);
+        return hpls_fail(HPLS_ERR_SINGULAR,
+                         "gspike: R(%lld, %lld) = 0: the irreducible rows %lld..%lld are singular",
+                         (long long)f->pieces[bad].hi, (long long)f->pieces[bad].hi,
+                         (long long)f->pieces[bad].lo + 1, (long long)f->pieces[bad].hi);
+    }
+    for (hpls_int i = 0; i < f->npieces; i++)
+        if (f->pieces[i].p > 1 &&
+            (st = factor_blocks(dl, d, du, delta, level, pairs, &f->pieces[i], f)) != HPLS_OK)
+            return st;
+    return HPLS_OK;
+}
+
+hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                               const hpls_real *du, hpls_int p, double delta, hpls_gspike **out)
+{
+    *out = NULL;
+    hpls_gspike *f = hpls_calloc(1, sizeof *f);
+    if (!f)
+        return HPLS_ERR_NOMEM;
+    hpls_status st = n > 0 ? factor_level(n, dl, d, du, p, delta, 0, 0, f) : HPLS_OK;
+    if (st != HPLS_OK) {
+        hpls_gspike_free(f);
+        return st;
+    }
+    *out = f;
+    return HPLS_OK;
+}
+
+/* Steps 2 (on f), 3(i)-(iii) for a piece of p >= 2 blocks; x holds its f on entry. */
+static hpls_status solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x)
+{
+    hpls_int p = pc->p, nr = 2 * p - 2 + pc->last_singular;
+    const hpls_int *bs = pc->bs;
+    hpls_real *y = hpls_malloc(nr, sizeof *y);
+    if (!y)
+        return HPLS_ERR_NOMEM;
+#pragma omp parallel for schedule(static)
+    for (hpls_int j = 0; j < p; j++) { /* g_j = R~_j^{-1} Q_j^T f_j */
+        apply_qt(f, bs[j], bs[j + 1], x);
+        back_subst(f, bs[j], bs[j + 1], x, j == p - 1 && pc->last_singular);
+    }
+    for (hpls_int j = 0; j + 1 < p; j++) {
+        y[2 * j] = x[bs[j + 1] - 1];
+        y[2 * j + 1] = x[bs[j + 1]];
+    }
+    if (pc->last_singular)
+        y[nr - 1] = x[bs[p] - 1];
+    hpls_status st = hpls_gspike_solve(pc->reduced, y, y);
+    if (st != HPLS_OK) {
+        hpls_free(y);
+        return st;
+    }
+#pragma omp parallel for schedule(static)
+    for (hpls_int j = 0; j < p; j++) { /* x~_j = g_j - v_j t_{j+1} - w_j b_{j-1} */
+        hpls_int a = bs[j], e = bs[j + 1];
+        double tn = j + 1 < p ? y[2 * j] : pc->last_singular ? y[nr - 1] : 0.0;
+        double bp = j > 0 ? y[2 * j - 1] : 0.0;
+        hpls_int last = j == p - 1 && pc->last_singular ? e - 1 : e;
+        for (hpls_int i = a; i < last; i++)
+            x[i] -= f->v[i] * tn + f->w[i] * bp;
+        if (last < e)
+            x[e - 1] = tn;
+    }
+    for (hpls_int j = 0; j + 1 < p; j++) /* x = P_mu x~ (Prop. 2.3) */
+        if (pc->zeta[j] != 0.0)
+            x[bs[j + 1]] += pc->zeta[j] * x[bs[j + 1] - 1];
+    hpls_free(y);
+    return HPLS_OK;
+}
+
+hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_real *x)
+{
+    if (x != b)
+        memcpy(x, b, (size_t)f->n * sizeof *x);
+    for (hpls_int k = 0; k < f->npieces; k++) {
+        const gs_piece *pc = &f->pieces[f->order[k]];
+        if (pc->cl != 0.0) /* the previous piece is solved: move its term to the right */
+            x[pc->lo] -= pc->cl * x[pc->lo - 1];
+        if (pc->cu != 0.0)
+            x[pc->hi - 1] -= pc->cu * x[pc->hi];
+        if (pc->p > 1) {
+            hpls_status st = solve_blocks(f, pc, x);
+            if (st != HPLS_OK)
+                return st;
+        } else {
+            apply_qt(f, pc->lo, pc->hi, x);
+            back_subst(f, pc->lo, pc->hi, x, 0);
+        }
+    }
+    return HPLS_OK;
+}

@@ -1,0 +1,242 @@
+/* tridiag_methods.c: the public hpls_tridiag_* API over the direct solvers
+ * (factor, solve with the factors, one-shot, from CSR, T x), and their glue to
+ * the solver framework: `--solver thomas|cr|gspike|lapack` factors T at setup
+ * and solves with the factors, iterations 0, the true residual deciding the reason. */
+#include "direct/direct.h"
+#include "solver.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+struct hpls_tridiag_factors {
+    hpls_tridiag_method method;
+    hpls_int n;
+    hpls_thomas thomas;
+    hpls_cr cr;
+    hpls_gspike *gspike;
+    hpls_lapack_gt lapack;
+};
+
+static const char *const method_names[] = {"thomas", "cr", "gspike", "lapack"};
+enum { NMETHODS = sizeof method_names / sizeof method_names[0] };
+
+hpls_status hpls_tridiag_method_from_name(const char *name, hpls_tridiag_method *m)
+{
+    for (int k = 0; name && m && k < NMETHODS; k++)
+        if (strcmp(name, method_names[k]) == 0) {
+            *m = (hpls_tridiag_method)k;
+            return HPLS_OK;
+        }
+    return hpls_fail(HPLS_ERR_ARG, "unknown tridiagonal method \"%s\" (thomas, cr, gspike, lapack)",
+                     name ? name : "(null)");
+}
+
+const char *hpls_tridiag_method_name(hpls_tridiag_method m)
+{
+    return (unsigned)m < NMETHODS ? method_names[m] : "unknown";
+}
+
+static hpls_status check_tridiag(const hpls_tridiag *T, const char *who)
+{
+    if (!T || T->n < 0 || (T->n > 0 && (!T->dl || !T->d || !T->du)))
+        return hpls_fail(HPLS_ERR_ARG, "%s: NULL or malformed tridiagonal matrix", who);
+    return HPLS_OK;
+}
+
+hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
+                                const hpls_tridiag_opts *opts, hpls_tridiag_factors **out)
+{
+    if (!out)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: NULL output");
+    *out = NULL;
+    hpls_status st = check_tridiag(T, "hpls_tridiag_factor");
+    if (st != HPLS_OK)
+        return st;
+    if ((unsigned)m >= NMETHODS)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: unknown method %d", (int)m);
+    hpls_tridiag_opts o = opts ? *opts : (hpls_tridiag_opts){0, HPLS_TRIDIAG_DELTA_DEFAULT};
+    if (o.partitions < 0 || !(o.delta >= 0))
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: partitions %lld or delta %g negative",
+                         (long long)o.partitions, o.delta);
+    hpls_int n = T->n;
+    for (hpls_int i = 0; i < n; i++)
+        if (!isfinite(T->d[i]) || (i > 0 && !isfinite(T->dl[i])) ||
+            (i < n - 1 && !isfinite(T->du[i])))
+            return hpls_fail(HPLS_ERR_VALUE, "hpls_tridiag_factor: row %lld holds NaN or Inf",
+                             (long long)i + 1);
+    hpls_tridiag_factors *F = hpls_calloc(1, sizeof *F);
+    if (!F)
+        return HPLS_ERR_NOMEM;
+    F->method = m;
+    F->n = n;
+    switch (m) {
+    case HPLS_TRIDIAG_THOMAS: st = hpls_thomas_factor(n, T->dl, T->d, T->du, &F->thomas); break;
+    case HPLS_TRIDIAG_CR: st = hpls_cr_factor(n, T->dl, T->d, T->du, &F->cr); break;
+    case HPLS_TRIDIAG_GSPIKE:
+        st = hpls_gspike_factor(n, T->dl, T->d, T->du, o.partitions, o.delta, &F->gspike);
+        break;
+    case HPLS_TRIDIAG_LAPACK: st = hpls_lapack_gt_factor(n, T->dl, T->d, T->du, &F->lapack); break;
+    }
+    if (st != HPLS_OK) {
+        hpls_free(F);
+        return st;
+    }
+    *out = F;
+    return HPLS_OK;
+}
+
+void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F)
+{
+    if (!F)
+        return;
+    hpls_thomas_free(&F->thomas);
+    hpls_cr_free(&F->cr);
+    hpls_gspike_free(F->gspike);
+    hpls_lapack_gt_free(&F->lapack);
+    hpls_free(F);
+}
+
+hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F)
+{
+    return F && F->method == HPLS_TRIDIAG_GSPIKE ? hpls_gspike_singular_blocks(F->gspike) : 0;
+}
+
+hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int nrhs,
+                                        const hpls_real *b, hpls_real *x)
+{
+    if (!F || nrhs < 0 || (F->n > 0 && nrhs > 0 && (!b || !x)))
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_solve_factored: NULL argument or nrhs < 0");
+    hpls_int n = F->n;
+    if (n == 0 || nrhs == 0)
+        return HPLS_OK;
+    hpls_status st = HPLS_OK;
+    switch (F->method) {
+    case HPLS_TRIDIAG_THOMAS:
+        /* one right-hand side is sequential by nature; several go in parallel */
+#pragma omp parallel for schedule(static) if (nrhs > 1)
+        for (hpls_int k = 0; k < nrhs; k++)
+            hpls_thomas_solve(&F->thomas, b + k * n, x + k * n);
+        break;
+    case HPLS_TRIDIAG_CR: {
+        hpls_int wlen = F->cr.off[F->cr.nlev] - n;
+        int nt = nrhs > 1 ? omp_get_max_threads() : 1;
+        hpls_real *work = hpls_malloc(wlen * nt + 1, sizeof *work);
+        if (!work)
+            return HPLS_ERR_NOMEM;
+#pragma omp parallel for schedule(static) num_threads(nt) if (nrhs > 1)
+        for (hpls_int k = 0; k < nrhs; k++)
+            hpls_cr_solve(&F->cr, b + k * n, x + k * n, work + wlen * omp_get_thread_num());
+        hpls_free(work);
+        break;
+    }
+    case HPLS_TRIDIAG_GSPIKE:
+        for (hpls_int k = 0; k < nrhs && st == HPLS_OK; k++)
+            st = hpls_gspike_solve(F->gspike, b + k * n, x + k * n);
+        break;
+    case HPLS_TRIDIAG_LAPACK: st = hpls_lapack_gt_solve(&F->lapack, nrhs, b, x); break;
+    }
+    return st;
+}
+
+hpls_status hpls_tridiag_solve(const hpls_tridiag *T, hpls_tridiag_method m,
+                               const hpls_tridiag_opts *opts, hpls_int nrhs, const hpls_real *b,
+                               hpls_real *x)
+{
+    hpls_tridiag_factors *F = NULL;
+    hpls_status st = hpls_tridiag_factor(T, m, opts, &F);
+    if (st == HPLS_OK)
+        st = hpls_tridiag_solve_factored(F, nrhs, b, x);
+    hpls_tridiag_factors_destroy(F);
+    return st;
+}
+
+hpls_status hpls_tridiag_mv(const hpls_tridiag *T, const hpls_real *x, hpls_real *y)
+{
+    hpls_status st = check_tridiag(T, "hpls_tridiag_mv");
+    if (st != HPLS_OK)
+        return st;
+    if (!x || !y)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_mv: NULL vector");
+    hpls_int n = T->n;
+#pragma omp parallel for schedule(static)
+    for (hpls_int i = 0; i < n; i++) {
+        double s = T->d[i] * x[i];
+        if (i > 0)
+            s += T->dl[i] * x[i - 1];
+        if (i < n - 1)
+            s += T->du[i] * x[i + 1];
+        y[i] = s;
+    }
+    return HPLS_OK;
+}
+
+hpls_status hpls_tridiag_from_csr(const hpls_csr *A, hpls_tridiag **out)
+{
+    if (!A || !out)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_from_csr: NULL argument");
+    *out = NULL;
+    if (A->nrows != A->ncols)
+        return hpls_fail(HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
+                         (long long)A->nrows, (long long)A->ncols);
+    for (hpls_int i = 0; i < A->nrows; i++) /* the first offender, row by row */
+        for (hpls_int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            if (A->colind[k] < i - 1 || A->colind[k] > i + 1)
+                return hpls_fail(HPLS_ERR_SIZE, "entry (%lld, %lld) lies outside the tridiagonal band",
+                                 (long long)i + 1, (long long)A->colind[k] + 1);
+    hpls_tridiag *T = NULL;
+    hpls_status st = hpls_tridiag_create(A->nrows, &T);
+    if (st != HPLS_OK)
+        return st;
+#pragma omp parallel for schedule(static)
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+            hpls_int j = A->colind[k];
+            hpls_real *slot = j < i ? &T->dl[i] : j == i ? &T->d[i] : &T->du[i];
+            *slot = A->val[k];
+        }
+    *out = T;
+    return HPLS_OK;
+}
+
+/* ---- the solver framework's methods ------------------------------------- */
+
+/* Extracts T from s->A and factors it with the method named like the solver. */
+hpls_status hpls_setup_tridiag(hpls_solver *s)
+{
+    const char *name = s->opt.method->name;
+    hpls_tridiag_method m;
+    hpls_status st = hpls_tridiag_method_from_name(name, &m);
+    if (st != HPLS_OK)
+        return st;
+    hpls_tridiag *T = NULL;
+    st = hpls_tridiag_from_csr(s->A, &T);
+    if (st != HPLS_OK) {
+        char what[256]; /* hpls_fail writes over hpls_last_error() */
+        snprintf(what, sizeof what, "%s", hpls_last_error());
+        return hpls_fail(st, "%s: %s needs a tridiagonal matrix", what, name);
+    }
+    hpls_tridiag_factors *F = NULL;
+    const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta};
+    st = hpls_tridiag_factor(T, m, &o, &F);
+    hpls_tridiag_destroy(T);
+    if (st != HPLS_OK)
+        return st;
+    s->mdata = F;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_status st = hpls_tridiag_solve_factored(s->mdata, 1, b, x);
+    if (st != HPLS_OK)
+        return st;
+    /* a direct solve is one step: its true residual decides the reason
+     * (an ill-conditioned T may miss tol; that is a reason, not an error) */
+    if (hpls_conv_start(s, hpls_k_residual(s->A, b, x, s->work[0])) == HPLS_NOT_RUN)
+        s->info.reason = HPLS_DIVERGED_STAGNATION; /* nothing more a direct solve can do */
+    return HPLS_OK;
+}
+
+void hpls_destroy_tridiag(void *mdata) { hpls_tridiag_factors_destroy(mdata); }
