@@ -138,7 +138,8 @@ typedef enum hpls_reason {
     HPLS_DIVERGED_STAGNATION, /* no progress over many iterations */
     HPLS_DIVERGED_NAN,        /* NaN or Inf appeared in the iteration */
     HPLS_DIVERGED_GROWTH,     /* residual grew by the factor `divtol` */
-    HPLS_DIVERGED_INDEFINITE  /* CG met (p, A p) <= 0 */
+    HPLS_DIVERGED_INDEFINITE, /* CG met (p, A p) <= 0 */
+    HPLS_CONVERGED_STEP       /* ||x_m - x_{m-1}|| <= xtol ||x_m|| (hisa, bhisa) */
 } hpls_reason;
 
 const char *hpls_reason_str(hpls_reason r);

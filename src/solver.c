@@ -48,6 +48,13 @@ static const opt_def opts[] = {
      .help = "g-Spike partitions (0: from n and the thread count)"},
     {"gspike_delta", OPT_REAL, "1e-6", HPLS_M_GSPIKE, OFF(gspike_delta), .lo = 0, .hi = 1,
      .help = "g-Spike: a block is singular when |R_mm| < delta*||A_j|| (0: no repair)"},
+    {"tridiag", OPT_CHOICE, "thomas", HPLS_M_TRIDIAG, OFF(tridiag),
+     .choices = "thomas,cr,gspike,lapack",
+     .help = "how hisa / precond tridiag solve with T (bhisa, btridiag: thomas or cr)"},
+    {"block", OPT_INT, "0", HPLS_M_BLOCK, OFF(block), .lo = 0, .hi = 1e15,
+     .help = "rows per block of bhisa / btridiag (0: one block per thread)"},
+    {"xtol", OPT_REAL, "0", HPLS_M_XTOL, OFF(xtol), .lo = 0, .hi = 1,
+     .help = "hisa/bhisa also stop when ||x_m - x_m-1|| <= xtol ||x_m|| (0: off)"},
     {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1,
      .help = "diverged when ||r|| > divtol*||r0||"},
     {"stag_window", OPT_INT, "500", OFF(stag_window), .lo = 0, .hi = 1e15,
@@ -390,6 +397,10 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
         st = o->pc_type->setup(s, &s->pc);
         if (st != HPLS_OK)
             goto fail;
+        if ((m->flags & HPLS_M_TRANSPOSE) && s->pc.apply && !s->pc.apply_t) {
+            st = hpls_fail(HPLS_ERR_INTERNAL, "precond %s gives no M^-T", o->pc_type->name);
+            goto fail;
+        }
     }
     s->mdata_destroy = m->destroy;
     if (m->setup && (st = m->setup(s)) != HPLS_OK)

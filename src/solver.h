@@ -36,7 +36,10 @@ enum {
     HPLS_M_TRANSPOSE = 16u, /* applies A^T (and M^-T): A^T is built at setup */
     HPLS_M_LEFT = 32u,      /* allows left preconditioning (pc_side=left) */
     HPLS_M_DIRECT = 64u,    /* a direct solver: no iterations, tol only judges the result */
-    HPLS_M_GSPIKE = 128u    /* uses gspike_p and gspike_delta */
+    HPLS_M_GSPIKE = 128u,   /* uses gspike_p and gspike_delta */
+    HPLS_M_TRIDIAG = 256u,  /* solves with T by the `tridiag` method */
+    HPLS_M_BLOCK = 512u,    /* cuts T into blocks of `block` rows */
+    HPLS_M_XTOL = 1024u     /* has the step test `xtol` */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -65,6 +68,12 @@ extern const int hpls_nmethods;
 extern const hpls_pc_type hpls_pc_types[];
 extern const int hpls_npc_types;
 
+/* Rows per block of bhisa and btridiag when `block` is 0: one block per thread.
+ * Every cut moves band couplings into S and, measured on the gas family, costs
+ * iterations (n = 1e5: 9 with 2 blocks, 11 with 10, 17 with 25, 23 with 1563
+ * blocks of 64, the paper's GPU choice), while a CPU thread needs only one block. */
+hpls_int hpls_bhisa_block(hpls_int n, hpls_int block);
+
 /* Residual-norm reference of the relative test. */
 typedef enum { HPLS_REF_B, HPLS_REF_R0 } hpls_ref;
 
@@ -76,6 +85,9 @@ typedef struct hpls_options {
     hpls_int maxiter, stag_window, restart;
     hpls_int gspike_p;   /* g-Spike partitions (0: automatic) */
     double gspike_delta; /* g-Spike singularity threshold, relative to the block norm */
+    int tridiag;         /* hpls_tridiag_method of hisa, bhisa and precond tridiag */
+    hpls_int block;      /* bhisa / btridiag block rows (0: HPLS_BHISA_BLOCK) */
+    double xtol;         /* hisa step test (0: off) */
     int left; /* pc_side=left */
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP default */
@@ -174,9 +186,19 @@ hpls_status hpls_setup_gmres(hpls_solver *s);
 hpls_status hpls_setup_fgmres(hpls_solver *s);
 void hpls_destroy_gmres(void *mdata);
 hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_setup_hisa(hpls_solver *s);
+hpls_status hpls_setup_bhisa(hpls_solver *s);
+hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_real *b, hpls_real *x);
+void hpls_destroy_hisa(void *mdata);
+struct hpls_btri;
+/* A = T + S, T factored (block <= 0: one block); shared by hisa and precond tridiag. */
+hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, double gspike_delta,
+                            hpls_int gspike_p, hpls_csr **S, struct hpls_btri **B);
 /* Preconditioners (src/precond/<name>.c) */
 hpls_status hpls_pc_setup_jacobi(const hpls_solver *s, hpls_pc *pc);
 hpls_status hpls_pc_setup_ssor(const hpls_solver *s, hpls_pc *pc);
+hpls_status hpls_pc_setup_tridiag(const hpls_solver *s, hpls_pc *pc);
+hpls_status hpls_pc_setup_btridiag(const hpls_solver *s, hpls_pc *pc);
 /* Tridiagonal direct methods (src/direct/tridiag_methods.c): thomas, cr, gspike,
  * lapack; setup extracts and factors T, solve uses the factors. */
 hpls_status hpls_setup_tridiag(hpls_solver *s);

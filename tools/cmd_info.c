@@ -98,6 +98,15 @@ int cmd_info(int argc, char **argv)
     printf("\ntridiagonal   %.1f%% of the nonzeros lie in the band |i-j| <= 1\n",
            A->nnz ? 100.0 * (double)band / (double)A->nnz : 0.0);
     printf("bandwidth     %lld\n", (long long)bw);
+    /* HISA converges when rho(T^-1 S) < 1, which diagonal dominance guarantees
+     * (Li, Yang, Li 2016, Lemmas 1-2); it pays when T carries much of A */
+    double share = A->nnz ? (double)band / (double)A->nnz : 0.0;
+    if (A->nrows == A->ncols && share >= 0.5 && weak == n && strict > 0 && !zero_diag)
+        printf("advice        quasi-tridiagonal and diagonally dominant: --solver hisa "
+               "(or bhisa to solve T's blocks in parallel)\n");
+    else if (A->nrows == A->ncols && share >= 0.5 && !zero_diag)
+        printf("advice        quasi-tridiagonal but not diagonally dominant: hisa may diverge; "
+               "--solver bicgstab --precond tridiag\n");
     cli_problem_free(&pb);
     return 0;
 }

@@ -74,6 +74,9 @@ double hpls_k_triangle_spmv_nrm2(const hpls_csr *A, const hpls_int *diagpos, int
 /* z = M^-1 r for M = (D + wL) D^-1 (D + wU) / (w (2 - w)), the SSOR preconditioner. */
 void hpls_k_ssor_solve(const hpls_csr *A, const hpls_int *diagpos, double omega,
                        const hpls_real *r, hpls_real *z);
+/* HISA's fused step: bp = b - ynew; returns ||y - ynew||_2. */
+double hpls_k_hisa_update(hpls_int n, const hpls_real *b, const hpls_real *y,
+                          const hpls_real *ynew, hpls_real *bp);
 /* First row of thread t's block when nrows rows are split into p blocks of about
  * equal nonzeros (+ rows, so empty rows still count). */
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);

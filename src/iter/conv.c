@@ -17,13 +17,14 @@ const char *hpls_reason_str(hpls_reason r)
     case HPLS_DIVERGED_NAN: return "NaN or Inf in the iteration";
     case HPLS_DIVERGED_GROWTH: return "diverged (residual growth)";
     case HPLS_DIVERGED_INDEFINITE: return "indefinite matrix or preconditioner";
+    case HPLS_CONVERGED_STEP: return "converged (step below xtol)";
     }
     return "unknown reason";
 }
 
 int hpls_reason_converged(hpls_reason r)
 {
-    return r == HPLS_CONVERGED_RTOL || r == HPLS_CONVERGED_ATOL;
+    return r == HPLS_CONVERGED_RTOL || r == HPLS_CONVERGED_ATOL || r == HPLS_CONVERGED_STEP;
 }
 
 /* Appends to the history, growing it geometrically. */

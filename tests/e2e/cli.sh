@@ -74,6 +74,10 @@ expect too_many_files 2 "too many files" -- "$HPLS" solve a b c
 expect info_file 0 "tridiagonal" -- "$HPLS" info "$T/A.mtx"
 expect info_symmetry 0 "pattern symmetric, values symmetric" -- "$HPLS" info --gen poisson2d:nx=6
 expect info_zero_diag 0 "2 zero or missing entries \(first: row 1\)" -- "$HPLS" info "$T/swap.mtx"
+expect info_advises_hisa 0 "advice +quasi-tridiagonal and diagonally dominant: --solver hisa" -- "$HPLS" info --gen gas:n=1000
+expect hisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000 --solver hisa
+expect bhisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=3 --solver bhisa --block 500 --tridiag cr
+expect tridiag_precond 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=2 --precond btridiag
 expect info_needs_file 2 "needs a matrix" -- "$HPLS" info
 
 echo "$pass passed, $fail failed"

@@ -1,0 +1,137 @@
+/* hisa.c: HISA and BHISA (Li, Yang, Li, IEEE TPDS 27(10), 2016): split the
+ * quasi-tridiagonal A = T + S and iterate T x^{m+1} = b - S x^m (Eq. 3, Alg. 1),
+ * T factored once and solved directly every iteration.  BHISA (Sec. 5.2, Alg. 3,
+ * Eq. 7) cuts T into blocks of `block` rows, moves the couplings between blocks
+ * into S, and solves the blocks independently in parallel.
+ *
+ *   y = S x0; r0 = b - A x0
+ *   loop: b' = b - y; T x = b'; y' = S x; r = y - y'; y = y'
+ * The residual needs no extra SpMV: b - A x^{m+1} = S x^m - S x^{m+1} (since
+ * T x^{m+1} = b - S x^m).  It converges iff rho(T^-1 S) < 1 (Lemma 1; always for
+ * diagonally dominant A, Lemma 2); a residual that keeps growing is reported early
+ * as HPLS_DIVERGED_GROWTH with the advice to use T as a Krylov preconditioner.
+ * Optionally (xtol > 0) the paper's test ||x^m - x^{m-1}|| <= xtol ||x^m|| stops too.
+ * Traffic per iteration: S once (SpMV), T's factors once, x twice, b, y, y', b'. */
+#include "solver.h"
+
+#include "direct/block_tridiag.h"
+#include "la/split.h"
+
+#include <math.h>
+
+typedef struct hisa_data {
+    hpls_csr *S;
+    hpls_btri *T; /* the factors of T */
+} hisa_data;
+
+void hpls_destroy_hisa(void *mdata)
+{
+    hisa_data *H = mdata;
+    if (!H)
+        return;
+    hpls_csr_destroy(H->S);
+    hpls_btri_free(H->T);
+    hpls_free(H);
+}
+
+/* The split and the factorisation; block <= 0 or >= n: one block (HISA). */
+hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, double gspike_delta,
+                            hpls_int gspike_p, hpls_csr **S, hpls_btri **B)
+{
+    hpls_tridiag *T = NULL;
+    *B = NULL;
+    hpls_status st = hpls_split_tridiag(A, block, &T, S);
+    if (st != HPLS_OK)
+        return st;
+    const hpls_tridiag_opts o = {.partitions = gspike_p, .delta = gspike_delta};
+    st = hpls_btri_factor(T, block, (hpls_tridiag_method)method, &o, B);
+    hpls_tridiag_destroy(T);
+    if (st != HPLS_OK) {
+        hpls_csr_destroy(*S);
+        *S = NULL;
+    }
+    return st;
+}
+
+static hpls_status setup(hpls_solver *s, hpls_int block)
+{
+    hisa_data *H = hpls_calloc(1, sizeof *H);
+    if (!H)
+        return HPLS_ERR_NOMEM;
+    hpls_status st = hpls_hisa_build(s->A, block, s->opt.tridiag, s->opt.gspike_delta,
+                                     s->opt.gspike_p, &H->S, &H->T);
+    if (st != HPLS_OK) {
+        hpls_destroy_hisa(H);
+        return st;
+    }
+    s->mdata = H;
+    return HPLS_OK;
+}
+
+hpls_status hpls_setup_hisa(hpls_solver *s) { return setup(s, 0); }
+
+hpls_int hpls_bhisa_block(hpls_int n, hpls_int block)
+{
+    if (block > 0)
+        return block;
+    hpls_int p = hpls_k_threads();
+    return n > p ? (n + p - 1) / p : 1;
+}
+
+hpls_status hpls_setup_bhisa(hpls_solver *s)
+{
+    if (s->opt.tridiag != HPLS_TRIDIAG_THOMAS && s->opt.tridiag != HPLS_TRIDIAG_CR)
+        return hpls_fail(HPLS_ERR_OPTION, "bhisa solves its blocks by tridiag=thomas or cr");
+    return setup(s, hpls_bhisa_block(s->op.n, s->opt.block));
+}
+
+/* Growth over this many consecutive iterations, to a residual above the best
+ * seen times GROW_FACTOR, means rho(T^-1 S) >= 1: stop early. */
+#define GROW_RUN 5
+#define GROW_FACTOR 10.0
+
+hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    const hisa_data *H = s->mdata;
+    hpls_int n = s->op.n;
+    hpls_real *y = s->work[0], *ynew = s->work[1], *bp = s->work[2], *xold = s->work[3];
+    double rnorm = hpls_k_residual(s->A, b, x, bp); /* r0 = b - A x0 */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    hpls_k_spmv(H->S, x, y);               /* y = S x0 */
+    hpls_k_axpbypcz(n, 1.0, b, -1.0, y, 0.0, bp); /* b' = b - y */
+    double best = rnorm, prev = rnorm;
+    int growing = 0;
+    for (hpls_int it = 1;; it++) {
+        if (s->opt.xtol > 0)
+            hpls_k_copy(n, x, xold);
+        hpls_status st = hpls_btri_solve(H->T, bp, x); /* T x = b' */
+        if (st != HPLS_OK)
+            return st;
+        hpls_k_spmv(H->S, x, ynew);                    /* y' = S x */
+        rnorm = hpls_k_hisa_update(n, b, y, ynew, bp); /* ||y - y'||, b' = b - y' */
+        hpls_real *t = y;
+        y = ynew;
+        ynew = t;
+        hpls_reason why = hpls_conv_check(s, it, rnorm);
+        if (why != HPLS_NOT_RUN)
+            return HPLS_OK;
+        if (s->opt.xtol > 0) {
+            hpls_k_axpy(n, -1.0, x, xold); /* xold = x^{m-1} - x^m */
+            if (hpls_k_nrm2(n, xold) <= s->opt.xtol * hpls_k_nrm2(n, x)) {
+                s->info.reason = HPLS_CONVERGED_STEP;
+                return HPLS_OK;
+            }
+        }
+        growing = rnorm > prev ? growing + 1 : 0;
+        prev = rnorm;
+        best = fmin(best, rnorm);
+        if (growing >= GROW_RUN && rnorm > GROW_FACTOR * best) {
+            s->info.reason = HPLS_DIVERGED_GROWTH;
+            return hpls_solver_fail(s, HPLS_OK, "the residual grew for %d iterations: "
+                                    "rho(T^-1 S) >= 1, so %s cannot converge on this matrix; "
+                                    "use T as a preconditioner instead (e.g. --solver bicgstab "
+                                    "--precond tridiag)", GROW_RUN, s->opt.method->name);
+        }
+    }
+}
