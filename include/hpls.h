@@ -173,6 +173,14 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A);
 /* Solves A x = b; x holds the initial guess on entry (use_x0=1) or is zeroed first. */
 hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
 hpls_status hpls_solver_get_info(const hpls_solver *s, hpls_info *info);
+/* Setup for a dense matrix (methods pjg, jacobi, and the Krylov methods that do
+ * not need A^T, unpreconditioned). */
+hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A);
+/* pjg: an ordered list of nblocks blocks of unknowns (the PJG paper's
+ * "decomposition of the identity"): block k is idx[ptr[k] .. ptr[k+1]-1], 0-based;
+ * every unknown in exactly one block (checked at setup).  nblocks = 0: psize. */
+hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hpls_int *ptr,
+                                      const hpls_int *idx);
 /* Residual history of the last solve: count entries of (iteration, relres, seconds). */
 hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpls_int **its,
                                 const double **relres, const double **seconds);
@@ -194,8 +202,9 @@ int hpls_get_threads(void);
  * thomas: LU without pivoting (a zero or tiny pivot is an HPLS_ERR_SINGULAR
  * naming the row); cr: cyclic reduction (HISA paper Sec. 5.1), no pivoting;
  * gspike: g-Spike (Venetis et al. 2015), Givens-QR of p partitions in parallel
- * with the repair of singular partitions; lapack: LAPACK dgttrf/dgttrs (partial
- * pivoting), the reference. */
+ * with the repair of singular partitions, and iterative refinement when the
+ * spikes grow or a partition was repaired (T is then kept: 10n values, else
+ * 7n); lapack: LAPACK dgttrf/dgttrs (partial pivoting), the reference. */
 typedef enum hpls_tridiag_method {
     HPLS_TRIDIAG_THOMAS,
     HPLS_TRIDIAG_CR,

@@ -55,6 +55,16 @@ static const opt_def opts[] = {
      .help = "rows per block of bhisa / btridiag (0: one block per thread)"},
     {"xtol", OPT_REAL, "0", HPLS_M_XTOL, OFF(xtol), .lo = 0, .hi = 1,
      .help = "hisa/bhisa also stop when ||x_m - x_m-1|| <= xtol ||x_m|| (0: off)"},
+    {"trisolve", OPT_CHOICE, "auto", HPLS_M_TRISOLVE, OFF(trisolve),
+     .choices = "serial,levels,syncfree,auto",
+     .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
+             "flags), auto (time the first applies, keep the fastest)"},
+    {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
+     .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
+    {"psize", OPT_INT, "0", HPLS_M_PSIZE, OFF(psize), .lo = 0, .hi = 1e15,
+     .help = "pjg block size: 1 is Gauss-Seidel, n is Jacobi (0: from n and the threads)"},
+    {"sweeps", OPT_INT, "1", HPLS_M_PSIZE, OFF(sweeps), .lo = 1, .hi = 1000,
+     .help = "precond pjg: PJG sweeps per application"},
     {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1,
      .help = "diverged when ||r|| > divtol*||r0||"},
     {"stag_window", OPT_INT, "500", OFF(stag_window), .lo = 0, .hi = 1e15,
@@ -300,6 +310,7 @@ static void teardown(hpls_solver *s)
     s->diagpos = NULL;
     s->invdiag = NULL;
     s->A = NULL;
+    s->Ad = NULL;
     s->ready = 0;
 }
 
@@ -311,6 +322,8 @@ void hpls_solver_destroy(hpls_solver *s)
     hpls_free(s->hist_it);
     hpls_free(s->hist_res);
     hpls_free(s->hist_t);
+    hpls_free(s->part_ptr);
+    hpls_free(s->part_idx);
     hpls_free(s);
 }
 
@@ -333,13 +346,26 @@ static void csr_apply_t(const hpls_op *op, const hpls_real *x, hpls_real *y)
     hpls_k_spmv(op->At, x, y);
 }
 
-hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
+static double csr_residual(const hpls_op *op, const hpls_real *b, const hpls_real *x,
+                           hpls_real *r)
 {
-    if (!s || !A)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup: NULL argument");
-    double t0 = hpls_wtime();
-    teardown(s);
-    s->msg[0] = '\0';
+    return hpls_k_residual(op->A, b, x, r);
+}
+
+static void dense_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
+{
+    hpls_k_gemv(op->Ad, x, y);
+}
+
+static double dense_residual(const hpls_op *op, const hpls_real *b, const hpls_real *x,
+                             hpls_real *r)
+{
+    return hpls_k_dense_residual(op->Ad, b, x, r);
+}
+
+/* Options set that neither the method nor its preconditioner uses are errors. */
+static hpls_status check_options(hpls_solver *s)
+{
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
     /* what the chosen method and preconditioner use; "precond=none" is always fine */
@@ -350,35 +376,48 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
             return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s%s%s",
                                     opts[k].key, m->name, o->pc_type->setup ? " with precond " : "",
                                     o->pc_type->setup ? o->pc_type->name : "");
-    if (A->nrows != A->ncols)
-        return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
-                                (long long)A->nrows, (long long)A->ncols);
-    hpls_status st = hpls_csr_check(A);
-    if (st != HPLS_OK)
-        return hpls_solver_fail(s, st, "%s", hpls_last_error());
+    return HPLS_OK;
+}
+
+/* The part of setup every storage shares: A^T, the diagonal, work vectors, the
+ * preconditioner, the method's own data.  s->op is set. */
+static hpls_status setup_common(hpls_solver *s, double t0)
+{
+    const hpls_options *o = &s->opt;
+    const hpls_method *m = o->method;
+    hpls_int n = s->op.n;
+    hpls_status st = HPLS_OK;
     if (o->threads > 0)
         omp_set_num_threads((int)o->threads);
-    s->A = A;
-    s->op = (hpls_op){.n = A->nrows, .A = A, .apply = csr_apply};
-    hpls_int n = A->nrows;
-    if (m->flags & HPLS_M_TRANSPOSE) {
-        if ((st = hpls_csr_transpose(A, &s->At)) != HPLS_OK)
+    if ((m->flags & HPLS_M_TRANSPOSE) && s->A) {
+        if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;
         s->op.At = s->At;
         s->op.apply_t = csr_apply_t;
     }
     if (m->flags & HPLS_M_DIAG) {
-        s->diagpos = hpls_malloc(n, sizeof *s->diagpos);
         s->invdiag = hpls_malloc(n, sizeof *s->invdiag);
-        if (!s->diagpos || !s->invdiag) {
+        if (!s->invdiag) {
             st = HPLS_ERR_NOMEM;
             goto fail;
         }
-        st = hpls_csr_diag_positions(A, s->diagpos);
-        if (st != HPLS_OK)
-            goto fail;
-        for (hpls_int i = 0; i < n; i++)
-            s->invdiag[i] = 1.0 / A->val[s->diagpos[i]];
+        if (s->A) {
+            if (!(s->diagpos = hpls_malloc(n, sizeof *s->diagpos))) {
+                st = HPLS_ERR_NOMEM;
+                goto fail;
+            }
+            if ((st = hpls_csr_diag_positions(s->A, s->diagpos)) != HPLS_OK)
+                goto fail;
+        }
+        for (hpls_int i = 0; i < n; i++) {
+            double d = s->A ? s->A->val[s->diagpos[i]] : s->Ad->data[i * n + i];
+            if (d == 0.0) {
+                st = hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has a zero diagonal entry",
+                               (long long)i + 1);
+                goto fail;
+            }
+            s->invdiag[i] = 1.0 / d;
+        }
     }
     s->work = hpls_calloc(m->nwork, sizeof *s->work);
     if (!s->work) {
@@ -414,6 +453,58 @@ fail:
     return st;
 }
 
+hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
+{
+    if (!s || !A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup: NULL argument");
+    double t0 = hpls_wtime();
+    teardown(s);
+    s->msg[0] = '\0';
+    hpls_status st = check_options(s);
+    if (st != HPLS_OK)
+        return st;
+    if (A->nrows != A->ncols)
+        return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
+                                (long long)A->nrows, (long long)A->ncols);
+    st = hpls_csr_check(A);
+    if (st != HPLS_OK)
+        return hpls_solver_fail(s, st, "%s", hpls_last_error());
+    s->A = A;
+    s->op = (hpls_op){.n = A->nrows, .A = A, .apply = csr_apply, .residual = csr_residual};
+    return setup_common(s, t0);
+}
+
+hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
+{
+    if (!s || !A || (A->nrows * A->ncols > 0 && !A->data))
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dense: NULL argument");
+    double t0 = hpls_wtime();
+    teardown(s);
+    s->msg[0] = '\0';
+    hpls_status st = check_options(s);
+    if (st != HPLS_OK)
+        return st;
+    const hpls_method *m = s->opt.method;
+    if (!(m->flags & HPLS_M_DENSE) || ((m->flags & HPLS_M_PRECOND) && s->opt.pc_type->setup))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "solver %s%s%s does not run on a dense matrix (dense: pjg, jacobi, "
+                                "and the Krylov methods without A^T, unpreconditioned)",
+                                m->name, s->opt.pc_type->setup ? " with precond " : "",
+                                s->opt.pc_type->setup ? s->opt.pc_type->name : "");
+    if (A->nrows != A->ncols)
+        return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
+                                (long long)A->nrows, (long long)A->ncols);
+    for (hpls_int k = 0; k < A->nrows * A->ncols; k++)
+        if (!isfinite(A->data[k]))
+            return hpls_solver_fail(s, HPLS_ERR_VALUE, "dense matrix: value %g at row %lld, "
+                                    "column %lld", A->data[k], (long long)(k / A->ncols) + 1,
+                                    (long long)(k % A->ncols) + 1);
+    s->Ad = A;
+    s->op = (hpls_op){.n = A->nrows, .Ad = A, .apply = dense_apply, .residual = dense_residual};
+    return setup_common(s, t0);
+}
+
+
 const hpls_real *hpls_pc_apply(const hpls_solver *s, const hpls_real *r, hpls_real *z)
 {
     if (!s->pc.apply)
@@ -437,7 +528,7 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     if (!s->ready)
         return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_solve called before a successful "
                                                    "hpls_solver_setup (or after an option changed)");
-    hpls_int n = s->A->nrows;
+    hpls_int n = s->op.n;
     if (b->n != n || x->n != n)
         return hpls_solver_fail(s, HPLS_ERR_SIZE,
                                 "the matrix has %lld rows but b has %lld and x has %lld entries",
@@ -470,7 +561,7 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
     hpls_real *r = s->work[0]; /* every method has at least one work vector */
-    s->info.resnorm = hpls_k_residual(s->A, b->data, x->data, r);
+    s->info.resnorm = hpls_op_residual(s, b->data, x->data, r);
     s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
     if (hpls_reason_converged(s->info.reason) && !isfinite(s->info.resnorm))
         s->info.reason = HPLS_DIVERGED_NAN;
@@ -497,6 +588,34 @@ hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpl
         *relres = s->hist_res;
     if (seconds)
         *seconds = s->hist_t;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hpls_int *ptr,
+                                      const hpls_int *idx)
+{
+    if (!s || nblocks < 0 || (nblocks > 0 && (!ptr || !idx)))
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_partition: bad argument");
+    for (hpls_int k = 0; k < nblocks; k++)
+        if (ptr[k + 1] < ptr[k] || ptr[0] != 0)
+            return hpls_solver_fail(s, HPLS_ERR_ARG, "partition: ptr must start at 0 and not "
+                                                     "decrease (block %lld)", (long long)k + 1);
+    hpls_int *p = NULL, *q = NULL;
+    if (nblocks > 0 && (!(p = hpls_malloc(nblocks + 1, sizeof *p)) ||
+                        !(q = hpls_malloc(ptr[nblocks], sizeof *q)))) {
+        hpls_free(p);
+        return HPLS_ERR_NOMEM;
+    }
+    for (hpls_int k = 0; p && k <= nblocks; k++)
+        p[k] = ptr[k];
+    for (hpls_int k = 0; q && k < ptr[nblocks]; k++)
+        q[k] = idx[k];
+    hpls_free(s->part_ptr);
+    hpls_free(s->part_idx);
+    s->part_nblocks = nblocks;
+    s->part_ptr = p;
+    s->part_idx = q;
+    s->ready = 0;
     return HPLS_OK;
 }
 

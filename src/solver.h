@@ -13,10 +13,14 @@
  * a transpose built once at setup).  A stays reachable for the true residual. */
 typedef struct hpls_op {
     hpls_int n;
-    const hpls_csr *A;
-    const hpls_csr *At; /* A^T, or NULL */
+    const hpls_csr *A;    /* the matrix in CSR, or NULL */
+    const hpls_dense *Ad; /* or the dense matrix (methods flagged HPLS_M_DENSE) */
+    const hpls_csr *At;   /* A^T, or NULL */
     void (*apply)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
     void (*apply_t)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
+    /* r = b - A x, returns ||r||_2 (one pass) */
+    double (*residual)(const struct hpls_op *op, const hpls_real *b, const hpls_real *x,
+                       hpls_real *r);
 } hpls_op;
 
 /* A preconditioner z = M^{-1} r (and z = M^{-T} r); apply == NULL means the identity. */
@@ -39,7 +43,10 @@ enum {
     HPLS_M_GSPIKE = 128u,   /* uses gspike_p and gspike_delta */
     HPLS_M_TRIDIAG = 256u,  /* solves with T by the `tridiag` method */
     HPLS_M_BLOCK = 512u,    /* cuts T into blocks of `block` rows */
-    HPLS_M_XTOL = 1024u     /* has the step test `xtol` */
+    HPLS_M_XTOL = 1024u,    /* has the step test `xtol` */
+    HPLS_M_TRISOLVE = 2048u, /* uses trisolve and shift (dilu, dic, ilu0) */
+    HPLS_M_DENSE = 4096u,   /* runs on a dense matrix too (hpls_solver_setup_dense) */
+    HPLS_M_PSIZE = 8192u    /* uses psize (pjg) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -88,6 +95,10 @@ typedef struct hpls_options {
     int tridiag;         /* hpls_tridiag_method of hisa, bhisa and precond tridiag */
     hpls_int block;      /* bhisa / btridiag block rows (0: HPLS_BHISA_BLOCK) */
     double xtol;         /* hisa step test (0: off) */
+    int trisolve;        /* dilu/dic/ilu0 strategy: serial, levels, syncfree, auto (that order) */
+    double shift;        /* dilu/dic/ilu0: diagonal shift, A_ii + shift sgn(A_ii) max_j |A_ij| */
+    hpls_int psize;      /* pjg block size (0: hpls_pjg_default_psize) */
+    hpls_int sweeps;     /* precond pjg: sweeps per application */
     int left; /* pc_side=left */
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP default */
@@ -109,7 +120,8 @@ struct hpls_solver {
     hpls_options opt;
     unsigned set_mask; /* options the user set (bit per option) */
     char values[32][32]; /* option values as strings, for get_option */
-    const hpls_csr *A;
+    const hpls_csr *A;    /* CSR matrix of the setup, or NULL for a dense one */
+    const hpls_dense *Ad; /* dense matrix of hpls_solver_setup_dense, or NULL */
     hpls_op op;
     hpls_pc pc;
     hpls_int diag_missing; /* for methods needing the diagonal */
@@ -129,8 +141,21 @@ struct hpls_solver {
     hpls_int hist_len, hist_cap;
     hpls_int *hist_it;
     double *hist_res, *hist_t;
+    hpls_int part_nblocks;      /* pjg: the user's partition (hpls_solver_set_partition) */
+    hpls_int *part_ptr, *part_idx;
     char msg[512];
 };
+
+/* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]. */
+typedef struct hpls_pjg_partition {
+    hpls_int nblocks, psize; /* psize: 0 for a user partition */
+    hpls_int *ptr, *idx;
+    hpls_int *blockof; /* block of each unknown */
+    hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
+} hpls_pjg_partition;
+hpls_status hpls_pjg_partition_build(const hpls_solver *s, hpls_pjg_partition **P);
+void hpls_pjg_partition_free(hpls_pjg_partition *P);
+hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz);
 
 /* Records a message in the solver (and thread-locally) and returns st. */
 hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)
@@ -144,6 +169,12 @@ const hpls_real *hpls_pc_apply_t(const hpls_solver *s, const hpls_real *r, hpls_
 static inline void hpls_op_apply(const hpls_solver *s, const hpls_real *x, hpls_real *y)
 {
     s->op.apply(&s->op, x, y);
+}
+/* r = b - A x, returns ||r||_2: the true residual, whatever A's storage. */
+static inline double hpls_op_residual(const hpls_solver *s, const hpls_real *b,
+                                      const hpls_real *x, hpls_real *r)
+{
+    return s->op.residual(&s->op, b, x, r);
 }
 static inline void hpls_op_apply_t(const hpls_solver *s, const hpls_real *x, hpls_real *y)
 {
@@ -186,6 +217,9 @@ hpls_status hpls_setup_gmres(hpls_solver *s);
 hpls_status hpls_setup_fgmres(hpls_solver *s);
 void hpls_destroy_gmres(void *mdata);
 hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_setup_pjg(hpls_solver *s);
+hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_real *b, hpls_real *x);
+void hpls_destroy_pjg(void *mdata);
 hpls_status hpls_setup_hisa(hpls_solver *s);
 hpls_status hpls_setup_bhisa(hpls_solver *s);
 hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_real *b, hpls_real *x);
@@ -198,6 +232,13 @@ hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, doubl
 hpls_status hpls_pc_setup_jacobi(const hpls_solver *s, hpls_pc *pc);
 hpls_status hpls_pc_setup_ssor(const hpls_solver *s, hpls_pc *pc);
 hpls_status hpls_pc_setup_tridiag(const hpls_solver *s, hpls_pc *pc);
+hpls_status hpls_pc_setup_dilu(const hpls_solver *s, hpls_pc *pc);
+hpls_status hpls_pc_setup_dic(const hpls_solver *s, hpls_pc *pc);
+hpls_status hpls_pc_setup_ilu0(const hpls_solver *s, hpls_pc *pc);
+/* Strategy of the triangular sweeps of dilu, dic or ilu0 ("levels", or for
+ * trisolve=auto "auto: levels" once decided); NULL for other preconditioners. */
+const char *hpls_pc_strategy(const hpls_solver *s);
+hpls_status hpls_pc_setup_pjg(const hpls_solver *s, hpls_pc *pc);
 hpls_status hpls_pc_setup_btridiag(const hpls_solver *s, hpls_pc *pc);
 /* Tridiagonal direct methods (src/direct/tridiag_methods.c): thomas, cr, gspike,
  * lapack; setup extracts and factors T, solve uses the factors. */

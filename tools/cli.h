@@ -24,12 +24,14 @@ int cli_fail(hpls_status st, const char *what, const char *detail);
 
 /* The matrix to work on: a Matrix Market file, or a generator spec. */
 typedef struct cli_problem {
-    hpls_csr *A;
+    hpls_csr *A;      /* the matrix in CSR, or NULL when dense */
+    hpls_dense *Ad;   /* a dense matrix (array-format file, or dense-dd, when allowed) */
     hpls_vec *b;      /* from the file or generator; NULL if none */
     char label[512];  /* file name or generator spec */
 } cli_problem;
-/* Loads A from path, or from spec when path is NULL; on failure prints and returns the exit code. */
-int cli_load(const char *path, const char *spec, cli_problem *pb);
+/* Loads A from path, or from spec when path is NULL; on failure prints and returns
+ * the exit code.  allow_dense: an array-format file or a dense-dd spec loads as dense. */
+int cli_load(const char *path, const char *spec, int allow_dense, cli_problem *pb);
 void cli_problem_free(cli_problem *pb);
 
 /* 1 if path names the same file as any of the n inputs (so it must not be overwritten). */

@@ -43,7 +43,7 @@ int cmd_gen(int argc, char **argv)
     if (bout && strcmp(out, bout) == 0)
         return cli_error("-o and -b name the same file %s", out);
     cli_problem pb;
-    int rc = cli_load(NULL, spec, &pb);
+    int rc = cli_load(NULL, spec, 0, &pb);
     if (rc)
         return rc;
     hpls_status st = hpls_mm_write_csr(out, pb.A);

@@ -1,6 +1,7 @@
 /* cmd_info.c: `hpls info`: what a user needs to pick a method: size, symmetry,
  * diagonal (zeros, dominance), how much of A lies in the tridiagonal band, bandwidth. */
 #include "cli.h"
+#include "kernels/cpu/sptrsv.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,6 +21,31 @@ static double entry(const hpls_csr *A, hpls_int i, hpls_int j, int *found)
     return *found ? A->val[lo] : 0.0;
 }
 
+/* Level sets of A's strictly lower and upper parts, the parallelism of the
+ * triangular sweeps of dilu/ilu0 (Wang, Liu 2022, Fig. 7). */
+static void print_levels(const hpls_csr *A)
+{
+    hpls_int n = A->nrows;
+    hpls_int *lowend = hpls_malloc(n, sizeof *lowend), *upbeg = hpls_malloc(n, sizeof *upbeg);
+    if (lowend && upbeg) {
+        hpls_k_tri_split(A, lowend, upbeg);
+        for (int upper = 0; upper < 2; upper++) {
+            hpls_tri T = hpls_tri_of(A, upper, lowend, upbeg, NULL);
+            hpls_levels L;
+            hpls_int lo, med, hi;
+            if (hpls_levels_build(&T, 0, &L) != HPLS_OK)
+                break;
+            hpls_levels_stats(&L, &lo, &med, &hi);
+            printf("%-14s%s %lld (rows per level: min %lld, median %lld, max %lld)\n",
+                   upper ? "" : "levels", upper ? "upper" : "lower", (long long)L.nlev,
+                   (long long)lo, (long long)med, (long long)hi);
+            hpls_levels_free(&L);
+        }
+    }
+    hpls_free(lowend);
+    hpls_free(upbeg);
+}
+
 int cmd_info(int argc, char **argv)
 {
     const char *path = NULL, *spec = NULL, *v;
@@ -29,7 +55,8 @@ int cmd_info(int argc, char **argv)
                    "Prints n, nnz, symmetry of pattern and values, zero or missing diagonal\n"
                    "entries, diagonal dominance (rows strictly / weakly dominant and the\n"
                    "smallest |a_ii| / sum_{j!=i} |a_ij|), the share of nonzeros in the\n"
-                   "tridiagonal band and the bandwidth.\n");
+                   "tridiagonal band, the bandwidth and the level sets of the lower and\n"
+                   "upper triangles (the parallelism of dilu/ilu0's sweeps).\n");
             return 0;
         } else if ((v = cli_flag_value(argc, argv, &i, "--gen"))) {
             spec = v;
@@ -42,7 +69,7 @@ int cmd_info(int argc, char **argv)
     if (!path && !spec)
         return cli_error("hpls info needs a matrix file or --gen SPEC");
     cli_problem pb;
-    int rc = cli_load(path, spec, &pb);
+    int rc = cli_load(path, spec, 0, &pb);
     if (rc)
         return rc;
     const hpls_csr *A = pb.A;
@@ -98,6 +125,8 @@ int cmd_info(int argc, char **argv)
     printf("\ntridiagonal   %.1f%% of the nonzeros lie in the band |i-j| <= 1\n",
            A->nnz ? 100.0 * (double)band / (double)A->nnz : 0.0);
     printf("bandwidth     %lld\n", (long long)bw);
+    if (A->nrows == A->ncols)
+        print_levels(A);
     /* HISA converges when rho(T^-1 S) < 1, which diagonal dominance guarantees
      * (Li, Yang, Li 2016, Lemmas 1-2); it pays when T carries much of A */
     double share = A->nnz ? (double)band / (double)A->nnz : 0.0;

@@ -224,32 +224,43 @@ int cmd_solve(int argc, char **argv)
             goto cleanup;
         rc = EXIT_USAGE;
     }
-    if ((rc = cli_load(files[0], files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), &pb)) != 0)
+    if ((rc = cli_load(files[0], files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), 1, &pb)) != 0)
         goto cleanup;
     rc = EXIT_USAGE;
-    hpls_csr *A = pb.A;
+    const hpls_int nrows = pb.A ? pb.A->nrows : pb.Ad->nrows;
+    const hpls_int ncols = pb.A ? pb.A->ncols : pb.Ad->ncols;
+    const hpls_int nnz = pb.A ? pb.A->nnz : nrows * ncols;
     int known_x = files[1] == NULL; /* b = A*1, so x_true = 1 */
     if (files[1]) {
         if ((st = hpls_mm_read_vec(files[1], &b)) != HPLS_OK) {
             rc = cli_fail(st, "cannot read the right-hand side", hpls_last_error());
             goto cleanup;
         }
-        if (b->n != A->nrows) {
+        if (b->n != nrows) {
             cli_error("%s has %lld entries but the matrix has %lld rows", files[1],
-                      (long long)b->n, (long long)A->nrows);
+                      (long long)b->n, (long long)nrows);
             goto cleanup;
         }
     } else {
         hpls_vec *ones = NULL;
-        if ((st = hpls_vec_create(A->ncols, &ones)) != HPLS_OK ||
-            (st = hpls_vec_create(A->nrows, &b)) != HPLS_OK) {
+        if ((st = hpls_vec_create(ncols, &ones)) != HPLS_OK ||
+            (st = hpls_vec_create(nrows, &b)) != HPLS_OK) {
             hpls_vec_destroy(ones);
             rc = cli_fail(st, "cannot allocate b", hpls_last_error());
             goto cleanup;
         }
         for (hpls_int i = 0; i < ones->n; i++)
             ones->data[i] = 1.0;
-        hpls_csr_spmv(A, ones, b);
+        if (pb.A) {
+            hpls_csr_spmv(pb.A, ones, b);
+        } else { /* b = A*1: the dense row sums */
+            for (hpls_int i = 0; i < nrows; i++) {
+                double sum = 0.0;
+                for (hpls_int j = 0; j < ncols; j++)
+                    sum += pb.Ad->data[i * ncols + j];
+                b->data[i] = sum;
+            }
+        }
         hpls_vec_destroy(ones);
     }
     if (x0path) {
@@ -257,19 +268,20 @@ int cmd_solve(int argc, char **argv)
             rc = cli_fail(st, "cannot read the initial guess", hpls_last_error());
             goto cleanup;
         }
-        if (x->n != A->ncols) {
+        if (x->n != ncols) {
             cli_error("%s has %lld entries but the matrix has %lld columns", x0path,
-                      (long long)x->n, (long long)A->ncols);
+                      (long long)x->n, (long long)ncols);
             goto cleanup;
         }
         hpls_solver_set_option(s, "initial_guess=given");
-    } else if ((st = hpls_vec_create(A->ncols, &x)) != HPLS_OK) {
+    } else if ((st = hpls_vec_create(ncols, &x)) != HPLS_OK) {
         rc = cli_fail(st, "cannot allocate x", hpls_last_error());
         goto cleanup;
     }
     monitor_state mon = {.quiet = quiet || json};
     hpls_solver_set_monitor(s, print_progress, &mon);
-    if ((st = hpls_solver_setup(s, A)) != HPLS_OK) {
+    st = pb.A ? hpls_solver_setup(s, pb.A) : hpls_solver_setup_dense(s, pb.Ad);
+    if (st != HPLS_OK) {
         rc = cli_fail(st, "setup failed", hpls_solver_message(s));
         goto cleanup;
     }
@@ -277,7 +289,7 @@ int cmd_solve(int argc, char **argv)
         printf("hpls solve: %s: n = %lld, nnz = %lld\n"
                "solver %s, precond %s, tol %s, maxiter %s, threads %d\n"
                "  iteration  relative residual\n",
-               pb.label, (long long)A->nrows, (long long)A->nnz,
+               pb.label, (long long)nrows, (long long)nnz,
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                hpls_solver_get_option(s, "tol"), hpls_solver_get_option(s, "maxiter"),
                hpls_get_threads());
@@ -298,7 +310,7 @@ int cmd_solve(int argc, char **argv)
                "\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
                "\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               (long long)A->nrows, (long long)A->nnz, hpls_get_threads(),
+               (long long)nrows, (long long)nnz, hpls_get_threads(),
                (long long)info.iterations, rc == 0 ? "true" : "false", info.relres,
                hpls_reason_str(info.reason), info.setup_s, info.solve_s);
         if (known_x)

@@ -45,16 +45,20 @@ int cli_fail(hpls_status st, const char *what, const char *detail)
     return cli_status_exit(st);
 }
 
-int cli_load(const char *path, const char *spec, cli_problem *pb)
+int cli_load(const char *path, const char *spec, int allow_dense, cli_problem *pb)
 {
     memset(pb, 0, sizeof *pb);
     hpls_status st;
+    int dense = 0;
     if (path) {
         snprintf(pb->label, sizeof pb->label, "%s", path);
-        st = hpls_mm_read_csr(path, &pb->A);
+        st = allow_dense ? hpls_mm_is_array(path, &dense) : HPLS_OK;
+        if (st == HPLS_OK)
+            st = dense ? hpls_mm_read_dense(path, &pb->Ad) : hpls_mm_read_csr(path, &pb->A);
     } else {
         snprintf(pb->label, sizeof pb->label, "%s", spec);
-        st = hpls_gen_csr(spec, &pb->A, &pb->b);
+        dense = allow_dense && strncmp(spec, "dense-dd", 8) == 0;
+        st = dense ? hpls_gen_dense(spec, &pb->Ad, &pb->b) : hpls_gen_csr(spec, &pb->A, &pb->b);
     }
     if (st != HPLS_OK)
         return cli_fail(st, path ? "cannot read the matrix" : "cannot generate the matrix",
@@ -65,6 +69,7 @@ int cli_load(const char *path, const char *spec, cli_problem *pb)
 void cli_problem_free(cli_problem *pb)
 {
     hpls_csr_destroy(pb->A);
+    hpls_dense_destroy(pb->Ad);
     hpls_vec_destroy(pb->b);
     memset(pb, 0, sizeof *pb);
 }

@@ -77,6 +77,24 @@ void hpls_k_ssor_solve(const hpls_csr *A, const hpls_int *diagpos, double omega,
 /* HISA's fused step: bp = b - ynew; returns ||y - ynew||_2. */
 double hpls_k_hisa_update(hpls_int n, const hpls_real *b, const hpls_real *y,
                           const hpls_real *ynew, hpls_real *bp);
+/* Dense row-major: y = A x; r = b - A x returning ||r||_2 (src/kernels/cpu/dense.c). */
+void hpls_k_gemv(const hpls_dense *A, const hpls_real *x, hpls_real *y);
+double hpls_k_dense_residual(const hpls_dense *A, const hpls_real *b, const hpls_real *x,
+                             hpls_real *r);
+/* One PJG sweep (src/kernels/cpu/pjg_sweep.c; Ahmadi et al. 2021, Eqs. 3-5, Alg. 1):
+ * blocks k = 0..nblocks-1 in order, block k the rows idx[ptr[k] .. ptr[k+1]-1];
+ * inside a block every row is updated in parallel from the block's old values:
+ * x_i = (b_i - sum_{j!=i} a_ij x_j) / a_ii; dx = x_old - x_new.  Exactly one of
+ * A (CSR) and Ad (dense) is non-NULL. */
+void hpls_k_pjg_sweep(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+                      hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
+                      const hpls_real *b, hpls_real *x, hpls_real *dx);
+/* After a PJG sweep, b - A x_new = sum over j in row i's block or a later block
+ * (j != i) of a_ij dx_j: computed here from blockof[j] (the block of unknown j),
+ * returns ||r||_2.  For contiguous blocks (lo != NULL: row i's block starts at
+ * lo[i]) a CSR row is entered at column lo[i] by binary search. */
+double hpls_k_pjg_residual(const hpls_csr *A, const hpls_dense *Ad, const hpls_int *blockof,
+                           const hpls_int *lo, const hpls_real *dx, hpls_real *r);
 /* First row of thread t's block when nrows rows are split into p blocks of about
  * equal nonzeros (+ rows, so empty rows still count). */
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);

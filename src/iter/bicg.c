@@ -28,7 +28,7 @@ hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_real *b, hpls_real *x)
     hpls_int n = s->op.n;
     hpls_real *r = s->work[0], *rt = s->work[1], *p = s->work[2], *pt = s->work[3];
     hpls_real *q = s->work[4], *qt = s->work[5], *zbuf = s->work[6], *ztbuf = s->work[7];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     double rho_old = 1.0;

@@ -43,7 +43,7 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x
     hpls_real *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
     hpls_real *ap = s->work[4], *u = s->work[5], *au = s->work[6], *y = s->work[7];
     hpls_real *zhat = s->work[8], *rhbuf = s->work[9], *uhbuf = s->work[10];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     const hpls_real *uhat = u;

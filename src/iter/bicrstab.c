@@ -37,7 +37,7 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x
     hpls_real *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
     hpls_real *ap = s->work[4], *aap = s->work[5], *t = s->work[6], *at = s->work[7];
     hpls_real *rhbuf = s->work[8], *qhbuf = s->work[9];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     /* t and At are written as 0 * (old value) + ...: start them finite */

@@ -15,7 +15,7 @@ hpls_status hpls_solve_cg(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = s->op.n;
     hpls_real *r = s->work[0], *zbuf = s->work[1], *p = s->work[2], *q = s->work[3];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     int restart = 1;

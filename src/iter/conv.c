@@ -125,7 +125,7 @@ hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm)
 hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_real *x,
                               hpls_real *r, hpls_int it)
 {
-    double rnorm = hpls_k_residual(s->A, b, x, r);
+    double rnorm = hpls_op_residual(s, b, x, r);
     hpls_conv *c = &s->conv;
     if (rnorm <= c->target || !isfinite(rnorm) || it >= s->opt.maxiter) {
         s->info.reason = test(s, it, rnorm, 0);

@@ -91,8 +91,8 @@ static double residual(hpls_solver *s, const hpls_real *b, const hpls_real *x, h
                        hpls_real *t)
 {
     if (!s->opt.left)
-        return hpls_k_residual(s->A, b, x, r);
-    hpls_k_residual(s->A, b, x, t);
+        return hpls_op_residual(s, b, x, r);
+    hpls_op_residual(s, b, x, t);
     const hpls_real *z = hpls_pc_apply(s, t, r);
     if (z != r)
         hpls_k_copy(s->op.n, z, r);

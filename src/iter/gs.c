@@ -7,7 +7,7 @@
 hpls_status hpls_solve_gs(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_real *r = s->work[0], *dx = s->work[1];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x0 */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x0 */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {

@@ -95,7 +95,7 @@ hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_real *b, hpls_real *x)
     const hisa_data *H = s->mdata;
     hpls_int n = s->op.n;
     hpls_real *y = s->work[0], *ynew = s->work[1], *bp = s->work[2], *xold = s->work[3];
-    double rnorm = hpls_k_residual(s->A, b, x, bp); /* r0 = b - A x0 */
+    double rnorm = hpls_op_residual(s, b, x, bp); /* r0 = b - A x0 */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     hpls_k_spmv(H->S, x, y);               /* y = S x0 */

@@ -10,12 +10,12 @@ hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_real *b, hpls_real *x)
     hpls_real *r = s->work[0];
     const hpls_real *dinv = s->invdiag;
     const double omega = s->opt.omega;
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
         hpls_k_diag_axpy(n, omega, dinv, r, x);     /* x += omega D^-1 r */
-        rnorm = hpls_k_residual(s->A, b, x, r);     /* r = b - A x */
+        rnorm = hpls_op_residual(s, b, x, r);     /* r = b - A x */
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

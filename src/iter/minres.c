@@ -26,7 +26,7 @@ hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x)
     hpls_real *r1 = s->work[0], *r2 = s->work[1], *y = s->work[2], *v = s->work[3];
     hpls_real *w = s->work[4], *w1 = s->work[5], *w2 = s->work[6], *zbuf = s->work[7];
     hpls_real *t = s->work[8];
-    double rnorm = hpls_k_residual(s->A, b, x, r2); /* r2 = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r2); /* r2 = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     int restart = 1;

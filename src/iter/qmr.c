@@ -36,7 +36,7 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
     hpls_real *r = s->work[0], *v = s->work[1], *w = s->work[2], *p = s->work[3];
     hpls_real *q = s->work[4], *pt = s->work[5], *d = s->work[6], *sv = s->work[7];
     hpls_real *atq = s->work[8], *zbuf = s->work[9], *ytbuf = s->work[10];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     const hpls_real *z = w;

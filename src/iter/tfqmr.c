@@ -37,7 +37,7 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
     hpls_real *r = s->work[0], *rs = s->work[1], *w = s->work[2], *u = s->work[3];
     hpls_real *u1 = s->work[4], *v = s->work[5], *au = s->work[6], *dhat = s->work[7];
     hpls_real *uhbuf = s->work[8];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     const hpls_real *uhat = u;
@@ -76,7 +76,7 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
             if (sigma == 0.0 || !isfinite(sigma)) {
                 if (!isfinite(sigma) || restarted_at == it)
                     return stop(s, sigma, "(rs, A u)", it);
-                hpls_k_residual(s->A, b, x, r); /* restart from the true residual */
+                hpls_op_residual(s, b, x, r); /* restart from the true residual */
                 restart = 1;
                 it--;
                 continue;
@@ -112,7 +112,7 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
             if (rho_new == 0.0 || !isfinite(rho_new)) {
                 if (!isfinite(rho_new) || restarted_at >= it - 1)
                     return stop(s, rho_new, "rho = (rs, w)", it);
-                hpls_k_residual(s->A, b, x, r); /* restart from the true residual */
+                hpls_op_residual(s, b, x, r); /* restart from the true residual */
                 restart = 1;
                 continue;
             }

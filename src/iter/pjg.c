@@ -1,0 +1,120 @@
+/* pjg.c: the Parallel Jacobi-embedded Gauss-Seidel method (Ahmadi et al., IEEE
+ * TPDS 32(7), 2021, Eqs. 3-5, Alg. 1): Gauss-Seidel over an ordered list of
+ * blocks of unknowns (the paper's "decomposition of the identity"), a Jacobi
+ * update inside each block.  psize = 1 is Gauss-Seidel, psize = n is Jacobi.
+ *
+ *   loop: for each block B in order: x_B = D_B^-1 (b_B - (A x)_B + D_B x_B), all of
+ *         B's rows from the same old x_B, in parallel;   r = b - A x from dx (below)
+ * The true residual costs the entries at or right of each row's block times
+ * dx = x_old - x_new (kernels/cpu/pjg_sweep.c): half an SpMV for contiguous
+ * blocks, not a whole one.  Runs on CSR and on dense matrices.
+ * Traffic per iteration: A once (sweep) + about half of A, x, b, dx, r. */
+#include "solver.h"
+
+#include <stdlib.h>
+
+void hpls_pjg_partition_free(hpls_pjg_partition *P)
+{
+    if (!P)
+        return;
+    hpls_free(P->ptr);
+    hpls_free(P->idx);
+    hpls_free(P->blockof);
+    hpls_free(P->lo);
+    hpls_free(P);
+}
+
+hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz)
+{
+    /* one thread: Gauss-Seidel converges fastest; more: each thread should get
+     * about 32768 multiply-adds per block (the sweep's barrier cost) */
+    hpls_int p = hpls_k_threads();
+    if (p <= 1 || n <= 1)
+        return 1;
+    hpls_int per_row = nnz / n + 1, psize = p * (32768 / per_row + 1);
+    return psize < n ? psize : n;
+}
+
+hpls_status hpls_pjg_partition_build(const hpls_solver *s, hpls_pjg_partition **out)
+{
+    hpls_int n = s->op.n;
+    *out = NULL;
+    hpls_pjg_partition *P = hpls_calloc(1, sizeof *P);
+    if (!P)
+        return HPLS_ERR_NOMEM;
+    hpls_int nb;
+    if (s->part_ptr) { /* the user's ordered list of blocks */
+        nb = s->part_nblocks;
+        if (s->part_ptr[nb] != n) {
+            hpls_pjg_partition_free(P);
+            return hpls_fail(HPLS_ERR_SIZE, "the partition holds %lld unknowns, the matrix %lld",
+                             (long long)s->part_ptr[nb], (long long)n);
+        }
+    } else {
+        hpls_int psize = s->opt.psize > 0 ? s->opt.psize
+                                          : hpls_pjg_default_psize(n, s->A ? s->A->nnz : n * n);
+        nb = n > 0 ? (n + psize - 1) / psize : 0;
+        P->psize = psize;
+    }
+    P->nblocks = nb;
+    P->ptr = hpls_malloc(nb + 1, sizeof *P->ptr);
+    P->idx = hpls_malloc(n, sizeof *P->idx);
+    P->blockof = hpls_malloc(n, sizeof *P->blockof);
+    if (!P->ptr || !P->idx || !P->blockof) {
+        hpls_pjg_partition_free(P);
+        return HPLS_ERR_NOMEM;
+    }
+    for (hpls_int i = 0; i < n; i++)
+        P->blockof[i] = -1;
+    for (hpls_int k = 0; k <= nb; k++)
+        P->ptr[k] = s->part_ptr ? s->part_ptr[k] : (k * P->psize < n ? k * P->psize : n);
+    int contiguous = 1;
+    for (hpls_int k = 0; k < nb; k++)
+        for (hpls_int q = P->ptr[k]; q < P->ptr[k + 1]; q++) {
+            hpls_int i = s->part_idx ? s->part_idx[q] : q;
+            if (i < 0 || i >= n || P->blockof[i] >= 0) {
+                hpls_pjg_partition_free(P);
+                return hpls_fail(HPLS_ERR_ARG, "partition: unknown %lld is %s", (long long)i + 1,
+                                 i < 0 || i >= n ? "out of range" : "in two blocks");
+            }
+            P->idx[q] = i;
+            P->blockof[i] = k;
+            contiguous &= i == q;
+        }
+    if (contiguous) { /* rows of a block form a range: lo[i] = its first row */
+        if (!(P->lo = hpls_malloc(n, sizeof *P->lo))) {
+            hpls_pjg_partition_free(P);
+            return HPLS_ERR_NOMEM;
+        }
+        for (hpls_int i = 0; i < n; i++)
+            P->lo[i] = P->ptr[P->blockof[i]];
+    }
+    *out = P;
+    return HPLS_OK;
+}
+
+hpls_status hpls_setup_pjg(hpls_solver *s)
+{
+    hpls_pjg_partition *P;
+    hpls_status st = hpls_pjg_partition_build(s, &P);
+    if (st == HPLS_OK)
+        s->mdata = P;
+    return st;
+}
+
+void hpls_destroy_pjg(void *mdata) { hpls_pjg_partition_free(mdata); }
+
+hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    const hpls_pjg_partition *P = s->mdata;
+    hpls_real *r = s->work[0], *dx = s->work[1];
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x0 */
+    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+        return HPLS_OK;
+    for (hpls_int it = 1;; it++) {
+        hpls_k_pjg_sweep(s->A, s->Ad, s->invdiag, P->nblocks, P->ptr, P->idx, b, x, dx);
+        rnorm = hpls_k_pjg_residual(s->A, s->Ad, P->blockof, P->lo, dx, r);
+        if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
+            return HPLS_OK;
+    }
+}

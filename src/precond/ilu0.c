@@ -1,0 +1,165 @@
+/* ilu0.c (precond): ILU(0), the classic incomplete LU on A's pattern (Saad,
+ * Iterative Methods, Alg. 10.4, IKJ order), for comparison with DILU (Wang,
+ * Liu 2022, Sec. 3).  M = L U, L unit lower, U upper, both on A's pattern.
+ * Row i reads the finished rows k < i of its lower part: the DAG of A's lower
+ * triangle, so the rows are built serially, by its level sets (one parallel
+ * loop per level, as Alg. 3) or synchronization-free (ready flags, as Alg. 5).
+ * M^-T = L^-T U^-T: the factor values moved onto A^T's pattern, where U^T is
+ * the lower and L^T the (unit) upper triangle. */
+#include "precond/trisolve.h"
+
+#include <omp.h>
+
+typedef struct ilu_ctx {
+    const hpls_trisplit *t;
+    hpls_real *lu;   /* factor values on A's pattern */
+    hpls_real *uinv; /* 1 / U_ii */
+    hpls_int *iw;    /* per thread: n positions of the current row, -1 outside it */
+} ilu_ctx;
+
+/* Row i of L and U (IKJ): a_ik /= u_kk, a_ij -= a_ik u_kj on the pattern; S
+ * non-NULL: wait for each row k first (the syncfree schedule). */
+static void ilu_row(const ilu_ctx *c, hpls_int *iw, hpls_int i, hpls_sync *S, unsigned epoch)
+{
+    const hpls_csr *A = c->t->A;
+    const hpls_int *upbeg = c->t->upbeg;
+    hpls_real *lu = c->lu;
+    for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+        iw[A->colind[p]] = p;
+    for (hpls_int p = A->rowptr[i]; p < c->t->lowend[i]; p++) {
+        hpls_int k = A->colind[p];
+        if (S)
+            hpls_sync_wait(S, k, epoch);
+        double lik = lu[p] * c->uinv[k];
+        lu[p] = lik;
+        for (hpls_int q = upbeg[k]; q < A->rowptr[k + 1]; q++) {
+            hpls_int w = iw[A->colind[q]];
+            if (w >= 0)
+                lu[w] -= lik * lu[q];
+        }
+    }
+    for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+        iw[A->colind[p]] = -1;
+    c->uinv[i] = 1.0 / lu[c->t->lowend[i]];
+}
+
+static void factor(hpls_trifac *F, const ilu_ctx *c)
+{
+    hpls_int n = F->n;
+    if (F->build == HPLS_TRI_SERIAL) {
+        for (hpls_int i = 0; i < n; i++)
+            ilu_row(c, c->iw, i, NULL, 0);
+        return;
+    }
+    const hpls_levels *L = &F->fwd.lev;
+    unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
+#pragma omp parallel
+    {
+        hpls_int *iw = c->iw + (hpls_int)omp_get_thread_num() * n;
+        if (F->build == HPLS_TRI_LEVELS) {
+            for (hpls_int l = 0; l < L->nlev; l++) {
+#pragma omp for schedule(static)
+                for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
+                    ilu_row(c, iw, L->order[off], NULL, 0);
+            }
+        } else {
+            hpls_int k;
+            while ((k = hpls_sync_claim(&F->sync)) < n) {
+                hpls_int kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
+                for (hpls_int i = k; i < kend; i++) {
+                    ilu_row(c, iw, i, &F->sync, epoch);
+                    hpls_sync_post(&F->sync, i, epoch);
+                }
+            }
+        }
+    }
+}
+
+/* tlu = the factor values on A^T's pattern. */
+static hpls_status transpose_values(const hpls_csr *A, const hpls_csr *At, const hpls_real *lu,
+                                    hpls_real *tlu)
+{
+    hpls_int *next = hpls_malloc(At->nrows, sizeof *next);
+    if (!next)
+        return HPLS_ERR_NOMEM;
+    for (hpls_int j = 0; j < At->nrows; j++)
+        next[j] = At->rowptr[j];
+    hpls_status st = HPLS_OK;
+    for (hpls_int i = 0; i < A->nrows && st == HPLS_OK; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            hpls_int q = next[A->colind[p]]++;
+            if (At->colind[q] != i) {
+                st = hpls_fail(HPLS_ERR_INTERNAL, "ilu0: A^T's pattern does not mirror A's");
+                break;
+            }
+            tlu[q] = lu[p];
+        }
+    hpls_free(next);
+    return st;
+}
+
+hpls_status hpls_pc_setup_ilu0(const hpls_solver *s, hpls_pc *pc)
+{
+    const hpls_csr *A = s->A;
+    hpls_trifac *F;
+    hpls_status st = hpls_trifac_create(s, "ilu0", &F);
+    if (st != HPLS_OK)
+        return st;
+    hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : omp_get_max_threads();
+    ilu_ctx c = {.t = &F->a};
+    hpls_real *lu = c.lu = F->vec[0] = hpls_malloc(A->nnz, sizeof *lu);
+    hpls_real *uinv = c.uinv = F->vec[1] = hpls_malloc(n, sizeof *uinv);
+    c.iw = hpls_malloc(nt * n, sizeof *c.iw);
+    if (!lu || !uinv || !c.iw) {
+        st = HPLS_ERR_NOMEM;
+        goto done;
+    }
+    for (hpls_int i = 0; i < n; i++)
+        if (F->a.upbeg[i] == F->a.lowend[i]) {
+            st = hpls_fail(HPLS_ERR_ZERO_DIAG,
+                           "ilu0: row %lld has no diagonal entry in A's pattern, so U_ii = 0 "
+                           "(dilu does not need one)",
+                           (long long)i + 1);
+            goto done;
+        }
+    hpls_k_copy(A->nnz, A->val, lu);
+    for (hpls_int i = 0; i < n; i++)
+        lu[F->a.lowend[i]] = hpls_trifac_diag(&F->a, i, s->opt.shift);
+    for (hpls_int k = 0; k < nt * n; k++)
+        c.iw[k] = -1;
+    /* L y = r (unit); U z = y */
+    F->fwd = (hpls_sweep){.T = hpls_tri_of(A, 0, F->a.lowend, F->a.upbeg, lu)};
+    F->bwd = (hpls_sweep){.T = hpls_tri_of(A, 1, F->a.lowend, F->a.upbeg, lu), .dinv = uinv};
+    if (F->build == HPLS_TRI_LEVELS &&
+        (st = hpls_levels_build(&F->fwd.T, omp_get_max_threads() > 1, &F->fwd.lev)) != HPLS_OK)
+        goto done;
+    factor(F, &c);
+    hpls_real *piv = F->vec[3] = hpls_malloc(n, sizeof *piv);
+    if (!piv) {
+        st = HPLS_ERR_NOMEM;
+        goto done;
+    }
+    for (hpls_int i = 0; i < n; i++)
+        piv[i] = lu[F->a.lowend[i]];
+    if ((st = hpls_trifac_check(F, piv, "U_ii", 0)) != HPLS_OK)
+        goto done;
+    if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
+        const hpls_csr *At = F->at.A;
+        hpls_real *tlu = F->vec[2] = hpls_malloc(At->nnz, sizeof *tlu);
+        if (!tlu) {
+            st = HPLS_ERR_NOMEM;
+            goto done;
+        }
+        if ((st = transpose_values(A, At, lu, tlu)) != HPLS_OK)
+            goto done;
+        F->fwd_t = (hpls_sweep){.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, tlu),
+                                .dinv = uinv};
+        F->bwd_t = (hpls_sweep){.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, tlu)};
+    }
+    st = hpls_trifac_finish(F, pc);
+done:
+    hpls_free(c.iw);
+    if (st != HPLS_OK)
+        hpls_trifac_destroy(F);
+    return st;
+}

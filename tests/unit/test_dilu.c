@@ -1,0 +1,488 @@
+/* test_dilu.c: the dilu, dic and ilu0 preconditioners (Wang, Liu 2022) and
+ * their triangular kernels: DILU's defining property diag(M) = diag(A), E by
+ * hand, DIC = DILU on symmetric A, ILU(0)'s L U = A on A's pattern, M z = r and
+ * M^T z = r against dense products, every strategy (serial, levels, syncfree,
+ * auto) bit-identical, pivots checked at setup, Krylov methods converging. */
+#include "testutil.h"
+
+#include "precond/trisolve.h"
+#include "solver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const strategies[] = {"serial", "levels", "syncfree", "auto"};
+
+static hpls_csr *gen(const char *spec)
+{
+    hpls_csr *A = NULL;
+    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
+    return A;
+}
+
+/* Random n x n matrix, about `per_row` entries a row besides the diagonal,
+ * some of them without their transposed partner, diagonal `diag` times the row's
+ * largest entry (seeded, reproducible). */
+static hpls_csr *random_matrix(hpls_int n, int per_row, double diag, unsigned seed)
+{
+    hpls_int cap = n * (per_row + 1);
+    hpls_int *ri = malloc((size_t)cap * sizeof *ri), *cj = malloc((size_t)cap * sizeof *cj);
+    double *v = malloc((size_t)cap * sizeof *v);
+    hpls_int nnz = 0;
+    srand(seed);
+    for (hpls_int i = 0; i < n; i++) {
+        for (int k = 0; k < per_row; k++) {
+            hpls_int j = rand() % n;
+            if (j == i)
+                continue;
+            ri[nnz] = i;
+            cj[nnz] = j;
+            v[nnz++] = 2.0 * rand() / RAND_MAX - 1.0;
+        }
+        ri[nnz] = i;
+        cj[nnz] = i;
+        v[nnz++] = diag * (1.0 + (double)rand() / RAND_MAX);
+    }
+    hpls_csr *A = NULL;
+    assert_int_equal(hpls_csr_from_coo(n, n, nnz, ri, cj, v, &A), HPLS_OK);
+    free(ri);
+    free(cj);
+    free(v);
+    return A;
+}
+
+static double *dense_of(const hpls_csr *A)
+{
+    double *D = calloc((size_t)(A->nrows * A->ncols), sizeof *D);
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            D[i * A->ncols + A->colind[p]] = A->val[p];
+    return D;
+}
+
+static hpls_solver *setup(const hpls_csr *A, const char *opts)
+{
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, opts), HPLS_OK);
+    hpls_status st = hpls_solver_setup(s, A);
+    if (st != HPLS_OK)
+        fail_msg("setup \"%s\": %s", opts, hpls_solver_message(s));
+    return s;
+}
+
+static const hpls_trifac *fac(const hpls_solver *s) { return s->pc.ctx; }
+
+/* Dense M of dilu/dic: (E + L) E^-1 (E + U). */
+static double *dense_dilu(const hpls_csr *A, const hpls_real *E)
+{
+    hpls_int n = A->nrows;
+    double *D = dense_of(A), *M = calloc((size_t)(n * n), sizeof *M);
+    for (hpls_int i = 0; i < n; i++)
+        for (hpls_int j = 0; j < n; j++) {
+            /* sum_k (E+L)_ik E_kk^-1 (E+U)_kj over k <= min(i, j) */
+            double s = 0;
+            for (hpls_int k = 0; k <= (i < j ? i : j); k++) {
+                double l = k == i ? E[i] : D[i * n + k], u = k == j ? E[j] : D[k * n + j];
+                s += l * u / E[k];
+            }
+            M[i * n + j] = s;
+        }
+    free(D);
+    return M;
+}
+
+/* Dense M of ilu0: L U from the factor values on A's pattern. */
+static double *dense_ilu0(const hpls_csr *A, const hpls_real *lu)
+{
+    hpls_int n = A->nrows;
+    double *F = calloc((size_t)(n * n), sizeof *F), *M = calloc((size_t)(n * n), sizeof *M);
+    for (hpls_int i = 0; i < n; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            F[i * n + A->colind[p]] = lu[p];
+    for (hpls_int i = 0; i < n; i++)
+        for (hpls_int j = 0; j < n; j++) {
+            double s = 0;
+            for (hpls_int k = 0; k <= (i < j ? i : j); k++)
+                s += (k == i ? 1.0 : F[i * n + k]) * F[k * n + j];
+            M[i * n + j] = s;
+        }
+    free(F);
+    return M;
+}
+
+/* max_i |(M z - r)_i| / max(1, |r|_inf), M or M^T (transpose = 1) */
+static double dense_residual(const double *M, hpls_int n, int transpose, const double *z,
+                             const double *r)
+{
+    double worst = 0, rmax = 1;
+    for (hpls_int i = 0; i < n; i++) {
+        double s = 0;
+        for (hpls_int j = 0; j < n; j++)
+            s += (transpose ? M[j * n + i] : M[i * n + j]) * z[j];
+        worst = fmax(worst, fabs(s - r[i]));
+        rmax = fmax(rmax, fabs(r[i]));
+    }
+    return worst / rmax;
+}
+
+/* E_11 = 4, E_22 = 5 - 2*1/4, E_33 = 6 - 3*1/4.5 (A_13 = 0, so K_31 = 0). */
+static void dilu_e_matches_hand_computation(void **state)
+{
+    (void)state;
+    const hpls_int r[] = {0, 0, 1, 1, 1, 2, 2};
+    const hpls_int c[] = {0, 1, 0, 1, 2, 1, 2};
+    const double v[] = {4, 1, 2, 5, 1, 3, 6};
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(3, 3, 7, r, c, v, &A), HPLS_OK);
+    for (int k = 0; k < 4; k++) {
+        char opts[96];
+        snprintf(opts, sizeof opts, "precond=dilu trisolve=%s", strategies[k]);
+        hpls_solver *s = setup(A, opts);
+        const hpls_real *E = fac(s)->vec[0];
+        assert_true(E[0] == 4.0);
+        assert_true(fabs(E[1] - 4.5) < 1e-15);
+        assert_true(fabs(E[2] - (6.0 - 3.0 / 4.5)) < 1e-15);
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(A);
+}
+
+/* diag((E+L) E^-1 (E+U)) = diag(A), and z = M^-1 r, z = M^-T r solve with M. */
+static void dilu_keeps_the_diagonal_of_a_on_random_matrices(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 6; seed++) {
+        hpls_int n = 40 + 7 * seed;
+        hpls_csr *A = random_matrix(n, 4, 3.0, seed);
+        hpls_solver *s = setup(A, "solver=bicg precond=dilu trisolve=serial");
+        const hpls_real *E = fac(s)->vec[0];
+        double *M = dense_dilu(A, E), *D = dense_of(A);
+        for (hpls_int i = 0; i < n; i++)
+            assert_true(fabs(M[i * n + i] - D[i * n + i]) <= 1e-12 * (1 + fabs(D[i * n + i])));
+        hpls_vec *rv = tu_vec_random(n, seed), *z;
+        hpls_vec_create(n, &z);
+        hpls_pc_apply(s, rv->data, z->data);
+        assert_true(dense_residual(M, n, 0, z->data, rv->data) < 1e-12);
+        hpls_pc_apply_t(s, rv->data, z->data);
+        assert_true(dense_residual(M, n, 1, z->data, rv->data) < 1e-12);
+        hpls_vec_destroy(rv);
+        hpls_vec_destroy(z);
+        free(M);
+        free(D);
+        hpls_solver_destroy(s);
+        hpls_csr_destroy(A);
+    }
+}
+
+/* L U = A on A's pattern (the definition of ILU(0)); M z = r and M^T z = r. */
+static void ilu0_product_matches_a_on_its_pattern(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 4; seed++) {
+        hpls_int n = 50 + 5 * seed;
+        hpls_csr *A = random_matrix(n, 5, 4.0, 100 + seed);
+        hpls_solver *s = setup(A, "solver=qmr precond=ilu0 trisolve=serial");
+        double *M = dense_ilu0(A, fac(s)->vec[0]);
+        for (hpls_int i = 0; i < n; i++)
+            for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+                assert_true(fabs(M[i * n + A->colind[p]] - A->val[p]) <= 1e-12 * (1 + fabs(A->val[p])));
+        hpls_vec *rv = tu_vec_random(n, seed), *z;
+        hpls_vec_create(n, &z);
+        hpls_pc_apply(s, rv->data, z->data);
+        assert_true(dense_residual(M, n, 0, z->data, rv->data) < 1e-12);
+        hpls_pc_apply_t(s, rv->data, z->data);
+        assert_true(dense_residual(M, n, 1, z->data, rv->data) < 1e-12);
+        hpls_vec_destroy(rv);
+        hpls_vec_destroy(z);
+        free(M);
+        hpls_solver_destroy(s);
+        hpls_csr_destroy(A);
+    }
+}
+
+/* z (and M^-T r) of strategy k, with `threads` threads, into z (zt). */
+static void apply_with(const hpls_csr *A, const char *pc, const char *strategy, int threads,
+                       const hpls_vec *r, hpls_real *z, hpls_real *zt, hpls_real *diag)
+{
+    char opts[128];
+    snprintf(opts, sizeof opts, "solver=bicg precond=%s trisolve=%s threads=%d", pc, strategy,
+             threads);
+    hpls_solver *s = setup(A, opts);
+    hpls_int n = A->nrows;
+    for (int rep = 0; rep < 8; rep++) /* auto: through its trials and after */
+        hpls_pc_apply(s, r->data, z);
+    hpls_pc_apply_t(s, r->data, zt);
+    memcpy(diag, fac(s)->vec[strcmp(pc, "ilu0") == 0 ? 0 : 1],
+           (size_t)(strcmp(pc, "ilu0") == 0 ? A->nnz : n) * sizeof *diag);
+    hpls_solver_destroy(s);
+}
+
+/* serial, levels, syncfree and auto give the same E (or factor) and the same z
+ * bit for bit, with 1, 2 and 3 threads (3 > the cores: waits must not deadlock). */
+static void strategies_agree_bit_for_bit(void **state)
+{
+    (void)state;
+    char path[1024];
+    const char *const files[] = {"matrices/sherman1.mtx", "matrices/orsirr_1.mtx",
+                                 "matrices/cdde1.mtx"};
+    hpls_csr *mats[6] = {gen("convdiff3d:nx=9,pe=20"), random_matrix(300, 6, 4.0, 7),
+                         gen("poisson2d:nx=13")};
+    int count = 3;
+    for (int f = 0; f < 3; f++)
+        if (tu_data_path(files[f], path, sizeof path))
+            assert_int_equal(hpls_mm_read_csr(path, &mats[count++]), HPLS_OK);
+    const char *const pcs[] = {"dilu", "ilu0", "dic"};
+    for (int m = 0; m < count; m++) {
+        const hpls_csr *A = mats[m];
+        hpls_int n = A->nrows;
+        hpls_vec *r = tu_vec_random(n, 11 + m);
+        size_t len = (size_t)(A->nnz > n ? A->nnz : n);
+        hpls_real *z0 = malloc(len * sizeof *z0), *zt0 = malloc(len * sizeof *zt0),
+                  *f0 = malloc(len * sizeof *f0), *z = malloc(len * sizeof *z),
+                  *zt = malloc(len * sizeof *zt), *f = malloc(len * sizeof *f);
+        for (int p = 0; p < (m == 2 ? 3 : 2); p++) { /* dic on the symmetric poisson2d */
+            apply_with(A, pcs[p], "serial", 1, r, z0, zt0, f0);
+            for (int k = 0; k < 4; k++)
+                for (int threads = 1; threads <= 3; threads++) {
+                    apply_with(A, pcs[p], strategies[k], threads, r, z, zt, f);
+                    size_t fl = (size_t)(p == 1 ? A->nnz : n);
+                    assert_memory_equal(f, f0, fl * sizeof *f);
+                    assert_memory_equal(z, z0, (size_t)n * sizeof *z);
+                    assert_memory_equal(zt, zt0, (size_t)n * sizeof *zt);
+                }
+        }
+        free(z0), free(zt0), free(f0), free(z), free(zt), free(f);
+        hpls_vec_destroy(r);
+    }
+    for (int m = 0; m < count; m++)
+        hpls_csr_destroy(mats[m]);
+}
+
+/* On a symmetric matrix dic is dilu: same E, same z. */
+static void dic_equals_dilu_on_symmetric_matrices(void **state)
+{
+    (void)state;
+    const char *const specs[] = {"poisson3d:nx=7", "poisson2d:nx=20"};
+    for (int m = 0; m < 2; m++) {
+        hpls_csr *A = gen(specs[m]);
+        hpls_int n = A->nrows;
+        hpls_solver *a = setup(A, "solver=cg precond=dilu"), *b = setup(A, "solver=cg precond=dic");
+        assert_memory_equal(fac(a)->vec[0], fac(b)->vec[0], (size_t)n * sizeof(hpls_real));
+        hpls_vec *r = tu_vec_random(n, 3), *za, *zb;
+        hpls_vec_create(n, &za);
+        hpls_vec_create(n, &zb);
+        hpls_pc_apply(a, r->data, za->data);
+        hpls_pc_apply(b, r->data, zb->data);
+        assert_memory_equal(za->data, zb->data, (size_t)n * sizeof(hpls_real));
+        hpls_vec_destroy(r);
+        hpls_vec_destroy(za);
+        hpls_vec_destroy(zb);
+        hpls_solver_destroy(a);
+        hpls_solver_destroy(b);
+        hpls_csr_destroy(A);
+    }
+}
+
+/* [[1 1] [1 1]]: E_22 = 1 - 1 = 0: singular, row 2 named, shift offered;
+ * with the shift the solve has no NaN. */
+static void zero_pivot_is_reported_at_setup_and_shift_cures_it(void **state)
+{
+    (void)state;
+    const hpls_int r[] = {0, 0, 1, 1}, c[] = {0, 1, 0, 1};
+    const double v[] = {1, 1, 1, 1};
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(2, 2, 4, r, c, v, &A), HPLS_OK);
+    const char *const pcs[] = {"dilu", "dic", "ilu0"};
+    for (int p = 0; p < 3; p++) {
+        hpls_solver *s;
+        char opts[64];
+        snprintf(opts, sizeof opts, "solver=gmres precond=%s", pcs[p]);
+        hpls_solver_create(&s);
+        assert_int_equal(hpls_solver_set_options(s, opts), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_SINGULAR);
+        assert_non_null(strstr(hpls_solver_message(s), "row 2"));
+        assert_non_null(strstr(hpls_solver_message(s), "shift"));
+        assert_int_equal(hpls_solver_set_option(s, "shift=0.5"), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+        hpls_vec *b = tu_vec_const(2, 1.0), *x;
+        hpls_vec_create(2, &x);
+        assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+        assert_true(isfinite(x->data[0]) && isfinite(x->data[1]));
+        hpls_vec_destroy(b);
+        hpls_vec_destroy(x);
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(A);
+}
+
+/* bcsstk13 is SPD but not an M-matrix: dic's E turns negative, reported at setup. */
+static void dic_reports_an_indefinite_m_on_bcsstk13(void **state)
+{
+    (void)state;
+    char path[1024];
+    if (!tu_data_path("matrices/bcsstk13.mtx", path, sizeof path))
+        skip();
+    hpls_csr *A;
+    assert_int_equal(hpls_mm_read_csr(path, &A), HPLS_OK);
+    hpls_solver *s;
+    hpls_solver_create(&s);
+    assert_int_equal(hpls_solver_set_options(s, "solver=cg precond=dic"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_SINGULAR);
+    assert_non_null(strstr(hpls_solver_message(s), "not positive definite"));
+    assert_non_null(strstr(hpls_solver_message(s), "row 26"));
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
+/* Preconditioned methods converge on convdiff3d, poisson3d and real matrices;
+ * the true residual is below tol and the preconditioner saves iterations. */
+static void preconditioned_methods_converge(void **state)
+{
+    (void)state;
+    typedef struct {
+        const char *what; /* generator spec or data file */
+        const char *solver, *pc;
+    } run;
+    const run runs[] = {
+        {"convdiff3d:nx=16,pe=50", "bicgstab", "dilu"}, {"convdiff3d:nx=16,pe=50", "gmres", "ilu0"},
+        {"convdiff3d:nx=16,pe=50", "bicg", "dilu"},     {"convdiff3d:nx=16,pe=50", "qmr", "ilu0"},
+        {"poisson3d:nx=16", "cg", "dic"},               {"poisson3d:nx=16", "bicgstab", "ilu0"},
+        {"matrices/sherman1.mtx", "bicgstab", "dilu"},  {"matrices/orsirr_1.mtx", "gmres", "dilu"},
+        {"matrices/cdde1.mtx", "bicgstab", "ilu0"},     {"matrices/e05r0500.mtx", "bicgstab", "dilu"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        hpls_csr *A = NULL;
+        char path[1024];
+        if (strchr(runs[k].what, ':')) {
+            A = gen(runs[k].what);
+        } else if (tu_data_path(runs[k].what, path, sizeof path)) {
+            assert_int_equal(hpls_mm_read_csr(path, &A), HPLS_OK);
+        } else {
+            continue;
+        }
+        hpls_int n = A->nrows, its[2];
+        hpls_vec *xt = tu_vec_random(n, 9), *b = tu_rhs(A, xt), *x;
+        hpls_vec_create(n, &x);
+        for (int with = 0; with < 2; with++) {
+            char opts[128];
+            snprintf(opts, sizeof opts, "solver=%s precond=%s tol=1e-9 maxiter=3000%s",
+                     runs[k].solver, with ? runs[k].pc : "none",
+                     strcmp(runs[k].solver, "gmres") ? "" : " restart=50");
+            hpls_solver *s = setup(A, opts);
+            assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+            hpls_info info;
+            hpls_solver_get_info(s, &info);
+            its[with] = info.iterations;
+            if (with) {
+                if (!hpls_reason_converged(info.reason))
+                    fail_msg("%s %s %s: %s", runs[k].what, runs[k].solver, runs[k].pc,
+                             hpls_reason_str(info.reason));
+                assert_true(tu_relres(A, b, x) <= 1e-8);
+            }
+            hpls_solver_destroy(s);
+        }
+        assert_true(its[1] < its[0]);
+        hpls_vec_destroy(xt);
+        hpls_vec_destroy(b);
+        hpls_vec_destroy(x);
+        hpls_csr_destroy(A);
+    }
+}
+
+/* trisolve and shift apply to dilu, dic and ilu0 only; dic needs a symmetric A;
+ * hpls_pc_strategy names the strategy, auto's once decided. */
+static void options_and_strategy_names(void **state)
+{
+    (void)state;
+    hpls_csr *A = gen("convdiff3d:nx=5,pe=30");
+    hpls_solver *s;
+    hpls_solver_create(&s);
+    assert_int_equal(hpls_solver_set_option(s, "trisolve=fast"), HPLS_ERR_OPTION);
+    assert_int_equal(hpls_solver_set_options(s, "precond=jacobi trisolve=levels"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    assert_int_equal(hpls_solver_set_options(s, "precond=dic"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_UNSUPPORTED); /* nonsymmetric */
+    assert_int_equal(hpls_solver_set_options(s, "precond=dilu"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_string_equal(hpls_pc_strategy(s), "levels");
+    assert_int_equal(hpls_solver_set_options(s, "trisolve=auto"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_string_equal(hpls_pc_strategy(s), "auto: undecided");
+    hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x;
+    hpls_vec_create(A->nrows, &x);
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    for (int k = 0; k < 6; k++) /* past the trials whatever the solve used */
+        hpls_pc_apply(s, b->data, x->data);
+    assert_non_null(strstr(hpls_pc_strategy(s), "auto: "));
+    assert_null(strstr(hpls_pc_strategy(s), "undecided"));
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_solver_destroy(s);
+    hpls_solver_create(&s);
+    assert_int_equal(hpls_solver_set_options(s, "precond=jacobi"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_null(hpls_pc_strategy(s));
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
+/* Level sets: serial and Alg. 7 agree, each row's dependencies lie in earlier
+ * levels, and a chain (tridiagonal) has n levels, a diagonal matrix one. */
+static void level_sets_are_valid_and_strategies_agree(void **state)
+{
+    (void)state;
+    hpls_csr *mats[3] = {gen("convdiff3d:nx=8"), gen("tridiag:n=50"), random_matrix(200, 5, 2, 3)};
+    for (int m = 0; m < 3; m++) {
+        const hpls_csr *A = mats[m];
+        hpls_int n = A->nrows;
+        hpls_int *lowend = malloc((size_t)n * sizeof *lowend), *upbeg = malloc((size_t)n * sizeof *upbeg);
+        hpls_k_tri_split(A, lowend, upbeg);
+        for (int upper = 0; upper < 2; upper++) {
+            hpls_tri T = hpls_tri_of(A, upper, lowend, upbeg, A->val);
+            hpls_levels L0, L1;
+            assert_int_equal(hpls_levels_build(&T, 0, &L0), HPLS_OK);
+            assert_int_equal(hpls_levels_build(&T, 1, &L1), HPLS_OK);
+            assert_int_equal(L0.nlev, L1.nlev);
+            assert_memory_equal(L0.order, L1.order, (size_t)n * sizeof *L0.order);
+            assert_memory_equal(L0.off, L1.off, (size_t)(L0.nlev + 1) * sizeof *L0.off);
+            hpls_int *level = malloc((size_t)n * sizeof *level);
+            for (hpls_int l = 0; l < L0.nlev; l++) {
+                assert_true(L0.off[l + 1] > L0.off[l]);
+                for (hpls_int o = L0.off[l]; o < L0.off[l + 1]; o++)
+                    level[L0.order[o]] = l;
+            }
+            for (hpls_int i = 0; i < n; i++)
+                for (hpls_int p = T.lo[i]; p < T.hi[i]; p++)
+                    assert_true(level[T.col[p]] < level[i]);
+            if (m == 1)
+                assert_int_equal(L0.nlev, n);
+            free(level);
+            hpls_levels_free(&L0);
+            hpls_levels_free(&L1);
+        }
+        free(lowend);
+        free(upbeg);
+    }
+    for (int m = 0; m < 3; m++)
+        hpls_csr_destroy(mats[m]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dilu_e_matches_hand_computation),
+        cmocka_unit_test(dilu_keeps_the_diagonal_of_a_on_random_matrices),
+        cmocka_unit_test(ilu0_product_matches_a_on_its_pattern),
+        cmocka_unit_test(strategies_agree_bit_for_bit),
+        cmocka_unit_test(dic_equals_dilu_on_symmetric_matrices),
+        cmocka_unit_test(zero_pivot_is_reported_at_setup_and_shift_cures_it),
+        cmocka_unit_test(dic_reports_an_indefinite_m_on_bcsstk13),
+        cmocka_unit_test(preconditioned_methods_converge),
+        cmocka_unit_test(options_and_strategy_names),
+        cmocka_unit_test(level_sets_are_valid_and_strategies_agree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
