@@ -47,9 +47,11 @@ void hpls_cr_free(hpls_cr *f);
 typedef struct hpls_gspike hpls_gspike;
 
 /* p: partitions per irreducible piece (0: from n and the thread count);
- * delta: block j is singular when |(R_j)_mm| < delta * ||A_j||_inf (0: no repair). */
+ * delta: block j is singular when |(R_j)_mm| < delta * ||A_j||_inf (0: no repair);
+ * refine: when the spikes grow beyond GS_GROWTH_REFINE or a block was repaired,
+ * keep a copy of T and refine every solve (0: never; the plain Spike solve of the paper's tables). */
 hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
-                               const hpls_real *du, hpls_int p, double delta,
+                               const hpls_real *du, hpls_int p, double delta, int refine,
                                hpls_gspike **f);
 /* x = T^{-1} b (x may be b). */
 hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_real *x);

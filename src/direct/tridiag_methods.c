@@ -75,7 +75,7 @@ hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
     case HPLS_TRIDIAG_THOMAS: st = hpls_thomas_factor(n, T->dl, T->d, T->du, &F->thomas); break;
     case HPLS_TRIDIAG_CR: st = hpls_cr_factor(n, T->dl, T->d, T->du, &F->cr); break;
     case HPLS_TRIDIAG_GSPIKE:
-        st = hpls_gspike_factor(n, T->dl, T->d, T->du, o.partitions, o.delta, &F->gspike);
+        st = hpls_gspike_factor(n, T->dl, T->d, T->du, o.partitions, o.delta, 1, &F->gspike);
         break;
     case HPLS_TRIDIAG_LAPACK: st = hpls_lapack_gt_factor(n, T->dl, T->d, T->du, &F->lapack); break;
     }

@@ -90,10 +90,6 @@ static void gspike_is_backward_stable_like_lapack_on_the_collection(void **state
             double bg = berr(T, b->data, x), fg = ferr(nn, x, xt->data);
             /* forced small blocks and recursion: within 100x, or below 1e-11 (#12, with
              * sub-diagonal 1e-50, is irreducible only in name, cf. the paper's Table 2) */
-            /* KNOWN GAP, not hidden: #14 and #15 (random, diagonal 1e-8 and 0) miss the
-             * goal (backward error 1e-10 at p = 2, 5e-6 at p = 7, against LAPACK's 3e-17) */
-            if (id == 14 || id == 15)
-                continue;
             if (!(bg <= 100 * bl + 1e-15 || (parts[k] > 0 && bg < 1e-11)))
                 fail_msg("id %d p %lld: backward error %.3e, lapack %.3e", id,
                          (long long)parts[k], bg, bl);
@@ -197,19 +193,26 @@ static void gspike_repairs_singular_blocks(void **state)
             assert_int_equal(hpls_tridiag_factor(T, HPLS_TRIDIAG_GSPIKE, &o, &F), HPLS_OK);
             assert_true(hpls_tridiag_factors_singular(F) >= counts[c]);
             assert_int_equal(hpls_tridiag_solve_factored(F, 1, b->data, x), HPLS_OK);
-            /* the paper's goals; all blocks singular (the worst-conditioned T, and a
-             * singular last block) costs gspike about 20x LAPACK's error for #18 */
+            /* the paper's goals (Tables 3 and 4); with every block singular, #18 is
+             * tridiag(-1, 2 cos(pi/33), -1), whose condition (1e5) puts LAPACK's own
+             * error at 8e-14: there the goal is LAPACK's error, within 2x */
             double e = ferr(n, x, xt->data), goal = kinds[kk] == 18 ? 1e-13 : 1e-9;
-            if (kinds[kk] == 18 && counts[c] == nb)
-                goal = 1e-11;
+            if (kinds[kk] == 18 && counts[c] == nb) {
+                assert_int_equal(hpls_lapack_gtsv(n, T->dl, T->d, T->du, b->data, x), HPLS_OK);
+                goal = fmax(goal, 2 * ferr(n, x, xt->data));
+                assert_int_equal(hpls_tridiag_solve_factored(F, 1, b->data, x), HPLS_OK);
+            }
             if (!(e <= goal))
                 fail_msg("kind %d, %lld singular blocks: forward error %.3e", kinds[kk],
                          (long long)counts[c], e);
             hpls_tridiag_factors_destroy(F);
-            if (counts[c] > 0 && kinds[kk] == 18) { /* no repair: the partitioned solve fails */
-                o.delta = 0.0;
-                hpls_status st = hpls_tridiag_solve(T, HPLS_TRIDIAG_GSPIKE, &o, 1, b->data, x);
+            if (counts[c] > 0 && kinds[kk] == 18) { /* no repair, no refinement: it fails */
+                hpls_gspike *g = NULL;
+                hpls_status st = hpls_gspike_factor(n, T->dl, T->d, T->du, nb, 0.0, 0, &g);
+                if (st == HPLS_OK)
+                    st = hpls_gspike_solve(g, b->data, x);
                 assert_true(st != HPLS_OK || !(ferr(n, x, xt->data) < 1e-8));
+                hpls_gspike_free(g);
             }
             hpls_tridiag_destroy(T);
             hpls_vec_destroy(xt);
