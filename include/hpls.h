@@ -189,6 +189,10 @@ const char *hpls_solver_message(const hpls_solver *s);
 /* Name of the option value actually used (e.g. "solver" -> "bicgstab"). */
 const char *hpls_solver_get_option(const hpls_solver *s, const char *key);
 
+/* Triangular-solve strategy of the dilu / dic / ilu0 preconditioner in use
+ * ("levels", or "auto: syncfree" once trisolve=auto has chosen); NULL otherwise. */
+const char *hpls_solver_trisolve(const hpls_solver *s);
+
 /* Help of every option with its default, and of every method and preconditioner. */
 const char *hpls_solver_help(void);
 

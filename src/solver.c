@@ -619,6 +619,8 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
     return HPLS_OK;
 }
 
+const char *hpls_solver_trisolve(const hpls_solver *s) { return hpls_pc_strategy(s); }
+
 const char *hpls_solver_message(const hpls_solver *s) { return s ? s->msg : ""; }
 
 hpls_status hpls_set_threads(int nthreads)

@@ -315,6 +315,8 @@ int cmd_solve(int argc, char **argv)
                hpls_reason_str(info.reason), info.setup_s, info.solve_s);
         if (known_x)
             printf(",\"error\":%.6e", err);
+        if (hpls_solver_trisolve(s))
+            printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
         printf("}\n");
     } else {
         if (!quiet)
@@ -324,6 +326,8 @@ int cmd_solve(int argc, char **argv)
         if (known_x)
             printf(", max error vs x = 1: %.3e", err);
         printf("\nsetup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
+        if (hpls_solver_trisolve(s))
+            printf("triangular solves: %s\n", hpls_solver_trisolve(s));
     }
     if (rc != 0) {
         const char *why = hpls_solver_message(s);
