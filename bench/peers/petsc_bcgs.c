@@ -1,0 +1,133 @@
+/* petsc_bcgs.c: PETSc's BiCGSTAB (KSPBCGS) on a Matrix Market file, the peer
+ * hpls's bicgstab is compared with in bench/results/petsc_bicgstab.md.
+ *
+ *   petsc_bcgs A.mtx [reps] [PETSc options, e.g. -pc_type jacobi -ksp_rtol 1e-8]
+ *
+ * One MPI process.  b = A 1, x0 = 0, relative tolerance on ||b - A x|| / ||b||
+ * as hpls: right preconditioning with the unpreconditioned residual norm (for
+ * pc_type none the same as PETSc's default).  Each of reps solves is timed
+ * around KSPSolve alone (setup done before); prints one line of key=value:
+ * iterations, median seconds per solve and per iteration, reason, true relres.
+ * Not built by CMake: bench/run_all.sh compiles it with pkg-config's PETSc flags. */
+#include <petscksp.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads a real "coordinate general" Matrix Market file (as `hpls gen` writes it)
+ * into a SeqAIJ matrix.  Entries may come in any order; PETSc sums nothing here
+ * since each (i, j) appears once. */
+static PetscErrorCode read_mtx(const char *path, Mat *A)
+{
+    FILE *f = fopen(path, "r");
+    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s", path);
+    char line[1024];
+    PetscCheck(fgets(line, sizeof line, f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: empty",
+               path);
+    PetscCheck(strstr(line, "coordinate") && strstr(line, "real") && strstr(line, "general"),
+               PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: only real general coordinate files", path);
+    do
+        PetscCheck(fgets(line, sizeof line, f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
+                   "%s: no size line", path);
+    while (line[0] == '%');
+    long long m, n, nnz;
+    PetscCheck(sscanf(line, "%lld %lld %lld", &m, &n, &nnz) == 3 && m == n && m > 0,
+               PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad size line", path);
+    PetscInt *ri, *cj, *cnt;
+    PetscScalar *v;
+    PetscCall(PetscMalloc4(nnz, &ri, nnz, &cj, nnz, &v, m, &cnt));
+    PetscCall(PetscArrayzero(cnt, m));
+    for (long long k = 0; k < nnz; k++) {
+        long long i, j;
+        double a;
+        PetscCheck(fscanf(f, "%lld %lld %lf", &i, &j, &a) == 3 && i >= 1 && i <= m && j >= 1 &&
+                       j <= n,
+                   PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad entry %lld", path, k + 1);
+        ri[k] = (PetscInt)(i - 1);
+        cj[k] = (PetscInt)(j - 1);
+        v[k] = a;
+        cnt[i - 1]++;
+    }
+    fclose(f);
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, (PetscInt)m, (PetscInt)n, 0, cnt, A));
+    for (long long k = 0; k < nnz; k++)
+        PetscCall(MatSetValue(*A, ri[k], cj[k], v[k], INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(PetscFree4(ri, cj, v, cnt));
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+    PetscCheck(argc >= 2, PETSC_COMM_SELF, PETSC_ERR_USER,
+               "usage: petsc_bcgs A.mtx [reps] [options]");
+    int reps = argc >= 3 && argv[2][0] != '-' ? atoi(argv[2]) : 3;
+    PetscCheck(reps >= 1 && reps <= 100, PETSC_COMM_SELF, PETSC_ERR_USER, "reps: 1..100");
+
+    Mat A;
+    Vec x, b, r;
+    KSP ksp;
+    PC pc;
+    PetscCall(read_mtx(argv[1], &A));
+    PetscCall(MatCreateVecs(A, &x, &b));
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(VecSet(x, 1.0));
+    PetscCall(MatMult(A, x, b)); /* b = A 1 */
+
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, KSPBCGS));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCNONE));
+    PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+    PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, 0.0, PETSC_DEFAULT, 100000));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPSetUp(ksp));
+
+    double *t = malloc((size_t)reps * sizeof *t);
+    PetscInt its = 0;
+    KSPConvergedReason reason;
+    for (int k = 0; k < reps; k++) {
+        PetscCall(VecSet(x, 0.0)); /* x0 = 0 */
+        double t0 = MPI_Wtime();
+        PetscCall(KSPSolve(ksp, b, x));
+        t[k] = MPI_Wtime() - t0;
+        PetscCall(KSPGetIterationNumber(ksp, &its));
+        PetscCall(KSPGetConvergedReason(ksp, &reason));
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+
+    PetscReal bn, rn, rtol;
+    PetscCall(MatMult(A, x, r));
+    PetscCall(VecAYPX(r, -1.0, b)); /* r = b - A x */
+    PetscCall(VecNorm(r, NORM_2, &rn));
+    PetscCall(VecNorm(b, NORM_2, &bn));
+    PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+    PCType pctype;
+    PetscCall(PCGetType(pc, &pctype));
+    printf("peer=petsc-%d.%d.%d pc=%s rtol=%g iterations=%d solve_s=%.6f per_it_ms=%.4f reason=%s "
+           "relres=%.3e\n",
+           PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pctype, (double)rtol,
+           (int)its, med, its > 0 ? 1e3 * med / (double)its : 0.0, KSPConvergedReasons[reason],
+           (double)(rn / bn));
+
+    free(t);
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&r));
+    PetscCall(MatDestroy(&A));
+    PetscCall(PetscFinalize());
+    return 0;
+}
