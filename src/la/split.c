@@ -22,17 +22,34 @@ hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, hpls_tridiag *
         return st;
     /* an entry belongs to T when it is in the band and does not cross a block boundary */
 #define IN_T(i, j) ((j) - (i) <= 1 && (i) - (j) <= 1 && (i) / block == (j) / block)
-    hpls_int nnz_s = 0;
-    for (hpls_int i = 0; i < n; i++)
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-            nnz_s += !IN_T(i, (hpls_int)A->colind[p]);
     hpls_csr *S;
-    if ((st = hpls_csr_create(n, n, nnz_s, &S)) != HPLS_OK) {
+    if ((st = hpls_csr_create(n, n, 0, &S)) != HPLS_OK) {
         hpls_tridiag_destroy(T);
         return st;
     }
-    hpls_int q = 0;
+    /* two parallel passes (count, fill): each thread first-touches its rows of S */
+#pragma omp parallel for schedule(static)
     for (hpls_int i = 0; i < n; i++) {
+        hpls_int c = 0;
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            c += !IN_T(i, (hpls_int)A->colind[p]);
+        S->rowptr[i + 1] = c;
+    }
+    for (hpls_int i = 0; i < n; i++)
+        S->rowptr[i + 1] += S->rowptr[i];
+    S->nnz = S->rowptr[n];
+    hpls_free(S->colind);
+    hpls_free(S->val);
+    S->colind = hpls_malloc(S->nnz, sizeof *S->colind);
+    S->val = hpls_malloc(S->nnz, sizeof *S->val);
+    if (!S->colind || !S->val) {
+        hpls_csr_destroy(S);
+        hpls_tridiag_destroy(T);
+        return HPLS_ERR_NOMEM;
+    }
+#pragma omp parallel for schedule(static)
+    for (hpls_int i = 0; i < n; i++) {
+        hpls_int q = S->rowptr[i];
         for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
             hpls_int j = A->colind[p];
             if (!IN_T(i, j)) {
@@ -46,7 +63,6 @@ hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, hpls_tridiag *
                 T->du[i] = A->val[p];
             }
         }
-        S->rowptr[i + 1] = q;
     }
 #undef IN_T
     *Tout = T;
