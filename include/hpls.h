@@ -192,6 +192,10 @@ const char *hpls_solver_get_option(const hpls_solver *s, const char *key);
 /* Triangular-solve strategy of the dilu / dic / ilu0 preconditioner in use
  * ("levels", or "auto: syncfree" once trisolve=auto has chosen); NULL otherwise. */
 const char *hpls_solver_trisolve(const hpls_solver *s);
+/* How the solver stores A after setup when format=qtree, solver=qtbicgstab or
+ * reorder=rcm asked for it ("qtree d=2048 (auto, Eq. 17), ... 12345 leaves",
+ * "csr (auto: x fits in L2 ...)", "rcm: bandwidth 900 -> 31"); NULL otherwise. */
+const char *hpls_solver_format(const hpls_solver *s);
 
 /* Help of every option with its default, and of every method and preconditioner. */
 const char *hpls_solver_help(void);

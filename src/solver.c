@@ -2,6 +2,9 @@
  * setup (work vectors, diagonal, preconditioner), solve, info, history. */
 #include "solver.h"
 
+#include "la/qtree.h"
+#include "la/rcm.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -73,6 +76,15 @@ static const opt_def opts[] = {
      .help = "zero, or given (x on entry is the guess)"},
     {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = 4096,
      .help = "OpenMP threads (0: OpenMP's default; process-wide)"},
+    {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
+     .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
+             "by column block, Xu et al. 2015)"},
+    {"qt_d", OPT_INT, "0", HPLS_M_FORMAT, OFF(qt_d), .lo = 0, .hi = HPLS_QT_MAX_D,
+     .help = "qtree target division length d (0: from the L2 size by Eq. 17, csr kept when "
+             "the quad-tree measures slower)"},
+    {"reorder", OPT_CHOICE, "none", OFF(reorder), .choices = "none,rcm",
+     .help = "none, or rcm: every method solves P A P^T (reverse Cuthill-McKee) and x is "
+             "permuted back"},
 };
 #undef OFF
 enum { NOPTS = sizeof opts / sizeof opts[0] };
@@ -309,6 +321,17 @@ static void teardown(hpls_solver *s)
     hpls_free(s->invdiag);
     s->diagpos = NULL;
     s->invdiag = NULL;
+    hpls_qtree_destroy(s->qt);
+    s->qt = NULL;
+    hpls_csr_destroy(s->Aperm);
+    hpls_free(s->perm);
+    hpls_free(s->pb);
+    hpls_free(s->px);
+    s->Aperm = NULL;
+    s->perm = NULL;
+    s->pb = s->px = NULL;
+    s->Auser = NULL;
+    s->fmt[0] = '\0';
     s->A = NULL;
     s->Ad = NULL;
     s->ready = 0;
@@ -352,6 +375,16 @@ static double csr_residual(const hpls_op *op, const hpls_real *b, const hpls_rea
     return hpls_k_residual(op->A, b, x, r);
 }
 
+static void qt_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
+{
+    hpls_k_qt_spmv(op->qt, x, y);
+}
+
+static void qt_apply_t(const hpls_op *op, const hpls_real *x, hpls_real *y)
+{
+    hpls_k_qt_spmv_t(op->qt, x, y);
+}
+
 static void dense_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
 {
     hpls_k_gemv(op->Ad, x, y);
@@ -376,6 +409,82 @@ static hpls_status check_options(hpls_solver *s)
             return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s%s%s",
                                     opts[k].key, m->name, o->pc_type->setup ? " with precond " : "",
                                     o->pc_type->setup ? o->pc_type->name : "");
+    return HPLS_OK;
+}
+
+/* Seconds of the fastest of 5 products y = A x with apply (x: ones). */
+static double time_apply(const hpls_solver *s, const hpls_real *x, hpls_real *y)
+{
+    double best = HUGE_VAL;
+    for (int r = 0; r < 5; r++) {
+        double t = hpls_wtime();
+        s->op.apply(&s->op, x, y);
+        t = hpls_wtime() - t;
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+/* format=qtree (or solver qtbicgstab): the operator walks the quad-tree of A
+ * (Xu et al. 2015, Alg. 2), one row band per thread; the true residual stays
+ * CSR's.  qt_d = 0: d from the L2 size by Eq. 17 (hpls_qtree_auto_d), and CSR
+ * is kept when x fits in L2 or when one SpMV on the tree measures slower than
+ * on CSR.  Either product gives the same y bit for bit (qtree_spmv.c), so the
+ * choice changes speed only, never the iterates.  Uses s->work[0]. */
+static hpls_status setup_format(hpls_solver *s)
+{
+    const hpls_options *o = &s->opt;
+    if (!(o->method->flags & HPLS_M_QTREE) && o->format == 0)
+        return HPLS_OK;
+    int format_set = 0;
+    for (int k = 0; k < NOPTS; k++)
+        format_set |= strcmp(opts[k].key, "format") == 0 && (s->set_mask >> k & 1u);
+    if (o->format == 0 && format_set)
+        return hpls_fail(HPLS_ERR_OPTION, "solver %s always uses format=qtree (not csr)",
+                         o->method->name);
+    hpls_int n = s->op.n, d = o->qt_d;
+    size_t used = strlen(s->fmt);
+    char *fmt = s->fmt + used;
+    size_t room = sizeof s->fmt - used;
+    long l2 = hpls_qtree_l2_bytes();
+    if (d == 0 && (d = hpls_qtree_auto_d(s->A, l2)) == 0) {
+        snprintf(fmt, room, "%scsr (auto: x fits in L2 = %ld KiB, no quad-tree)", used ? ", " : "",
+                 l2 / 1024);
+        return HPLS_OK;
+    }
+    hpls_status st = hpls_qtree_create(s->A, d, hpls_k_threads(), &s->qt);
+    if (st != HPLS_OK)
+        return st;
+    double tcsr = 0, tqt = 0;
+    if (o->qt_d == 0) {
+        hpls_real *x = hpls_malloc(n, sizeof *x);
+        if (!x)
+            return HPLS_ERR_NOMEM;
+        hpls_k_set(n, 1.0, x);
+        tcsr = time_apply(s, x, s->work[0]);
+        s->op.qt = s->qt;
+        s->op.apply = qt_apply;
+        tqt = time_apply(s, x, s->work[0]);
+        hpls_free(x);
+        if (tqt >= tcsr) {
+            snprintf(fmt, room, "%scsr (auto: qtree d=%lld measured %.2fx csr's SpMV time)",
+                     used ? ", " : "", (long long)d, tqt / tcsr);
+            s->op.apply = csr_apply;
+            s->op.qt = NULL;
+            hpls_qtree_destroy(s->qt);
+            s->qt = NULL;
+            return HPLS_OK;
+        }
+    }
+    s->op.qt = s->qt;
+    s->op.apply = qt_apply;
+    if (s->op.apply_t)
+        s->op.apply_t = qt_apply_t;
+    int len = snprintf(fmt, room, "%sqtree d=%lld (%s), leaves of side %lld, %lld leaves, %d bands",
+                       used ? ", " : "", (long long)d, o->qt_d ? "given" : "auto, Eq. 17",
+                       (long long)s->qt->side, (long long)s->qt->nleaves, s->qt->nbands);
+    if (o->qt_d == 0 && len > 0 && (size_t)len < room)
+        snprintf(fmt + len, room - (size_t)len, ", SpMV %.2fx csr's time", tqt / tcsr);
     return HPLS_OK;
 }
 
@@ -432,6 +541,8 @@ static hpls_status setup_common(hpls_solver *s, double t0)
         }
         hpls_k_set(n, 0.0, s->work[s->nwork]); /* first touch by the kernels' partition */
     }
+    if (s->A && (st = setup_format(s)) != HPLS_OK)
+        goto fail;
     if ((m->flags & HPLS_M_PRECOND) && o->pc_type->setup) {
         st = o->pc_type->setup(s, &s->pc);
         if (st != HPLS_OK)
@@ -453,6 +564,26 @@ fail:
     return st;
 }
 
+/* reorder=rcm: s->Aperm = P A P^T and the buffers of the permuted b and x. */
+static hpls_status setup_rcm(hpls_solver *s, const hpls_csr *A)
+{
+    hpls_int n = A->nrows;
+    hpls_status st;
+    if (s->part_nblocks > 0)
+        return hpls_fail(HPLS_ERR_OPTION, "a user partition (pjg) names unknowns of A: "
+                                          "it cannot be combined with reorder=rcm");
+    if (!(s->perm = hpls_malloc(n, sizeof *s->perm)) || !(s->pb = hpls_malloc(n, sizeof *s->pb)) ||
+        !(s->px = hpls_malloc(n, sizeof *s->px)))
+        return HPLS_ERR_NOMEM;
+    if ((st = hpls_rcm(A, s->perm)) != HPLS_OK ||
+        (st = hpls_csr_permute(A, s->perm, &s->Aperm)) != HPLS_OK)
+        return st;
+    s->Auser = A;
+    snprintf(s->fmt, sizeof s->fmt, "rcm: bandwidth %lld -> %lld", (long long)hpls_csr_bandwidth(A),
+             (long long)hpls_csr_bandwidth(s->Aperm));
+    return HPLS_OK;
+}
+
 hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
 {
     if (!s || !A)
@@ -469,8 +600,13 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
     st = hpls_csr_check(A);
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s", hpls_last_error());
-    s->A = A;
-    s->op = (hpls_op){.n = A->nrows, .A = A, .apply = csr_apply, .residual = csr_residual};
+    if (s->opt.reorder && (st = setup_rcm(s, A)) != HPLS_OK) {
+        hpls_solver_fail(s, st, "reorder=rcm: %s", hpls_last_error());
+        teardown(s);
+        return st;
+    }
+    s->A = s->Aperm ? s->Aperm : A;
+    s->op = (hpls_op){.n = A->nrows, .A = s->A, .apply = csr_apply, .residual = csr_residual};
     return setup_common(s, t0);
 }
 
@@ -485,6 +621,8 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
+    if (s->opt.format || s->opt.reorder)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "format=qtree and reorder=rcm need a CSR matrix");
     if (!(m->flags & HPLS_M_DENSE) || ((m->flags & HPLS_M_PRECOND) && s->opt.pc_type->setup))
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "solver %s%s%s does not run on a dense matrix (dense: pjg, jacobi, "
@@ -556,12 +694,27 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->info.reason = HPLS_NOT_RUN;
     s->info.precond_norm = 0;
     s->info.iterations = 0;
-    hpls_status st = s->opt.method->solve(s, b->data, x->data);
+    const hpls_real *bb = b->data;
+    hpls_real *xx = x->data;
+    if (s->perm) { /* reorder=rcm: solve P A P^T (P x) = P b */
+        for (hpls_int k = 0; k < n; k++) {
+            s->pb[k] = b->data[s->perm[k]];
+            s->px[k] = x->data[s->perm[k]];
+        }
+        bb = s->pb;
+        xx = s->px;
+    }
+    hpls_status st = s->opt.method->solve(s, bb, xx);
+    if (s->perm)
+        for (hpls_int k = 0; k < n; k++)
+            x->data[s->perm[k]] = s->px[k];
     s->info.solve_s = hpls_wtime() - t0;
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
     hpls_real *r = s->work[0]; /* every method has at least one work vector */
-    s->info.resnorm = hpls_op_residual(s, b->data, x->data, r);
+    /* the true residual of the user's system, even when a permuted one was solved */
+    s->info.resnorm = s->perm ? hpls_k_residual(s->Auser, b->data, x->data, r)
+                              : hpls_op_residual(s, b->data, x->data, r);
     s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
     if (hpls_reason_converged(s->info.reason) && !isfinite(s->info.resnorm))
         s->info.reason = HPLS_DIVERGED_NAN;
@@ -622,6 +775,11 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
 const char *hpls_solver_trisolve(const hpls_solver *s) { return hpls_pc_strategy(s); }
 
 const char *hpls_solver_message(const hpls_solver *s) { return s ? s->msg : ""; }
+
+const char *hpls_solver_format(const hpls_solver *s)
+{
+    return s && s->ready && s->fmt[0] ? s->fmt : NULL;
+}
 
 hpls_status hpls_set_threads(int nthreads)
 {

@@ -11,11 +11,14 @@
 
 /* The operator y = A x (and y = A^T x for methods flagged HPLS_M_TRANSPOSE, from
  * a transpose built once at setup).  A stays reachable for the true residual. */
+struct hpls_qtree;
+
 typedef struct hpls_op {
     hpls_int n;
     const hpls_csr *A;    /* the matrix in CSR, or NULL */
     const hpls_dense *Ad; /* or the dense matrix (methods flagged HPLS_M_DENSE) */
     const hpls_csr *At;   /* A^T, or NULL */
+    const struct hpls_qtree *qt; /* A as a quad-tree (format=qtree), or NULL */
     void (*apply)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
     void (*apply_t)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
     /* r = b - A x, returns ||r||_2 (one pass) */
@@ -46,7 +49,9 @@ enum {
     HPLS_M_XTOL = 1024u,    /* has the step test `xtol` */
     HPLS_M_TRISOLVE = 2048u, /* uses trisolve and shift (dilu, dic, ilu0) */
     HPLS_M_DENSE = 4096u,   /* runs on a dense matrix too (hpls_solver_setup_dense) */
-    HPLS_M_PSIZE = 8192u    /* uses psize (pjg) */
+    HPLS_M_PSIZE = 8192u,   /* uses psize (pjg) */
+    HPLS_M_FORMAT = 16384u, /* its operator may walk a quad-tree (format, qt_d) */
+    HPLS_M_QTREE = 32768u   /* format=qtree always (qtbicgstab) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -102,6 +107,9 @@ typedef struct hpls_options {
     int left; /* pc_side=left */
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP default */
+    int format;        /* 0 csr, 1 qtree (Krylov methods) */
+    hpls_int qt_d;     /* quad-tree target division length (0: automatic, Eq. 17) */
+    int reorder;       /* 0 none, 1 rcm (reverse Cuthill-McKee, every method) */
 } hpls_options;
 
 /* Convergence state of one solve. */
@@ -143,6 +151,12 @@ struct hpls_solver {
     double *hist_res, *hist_t;
     hpls_int part_nblocks;      /* pjg: the user's partition (hpls_solver_set_partition) */
     hpls_int *part_ptr, *part_idx;
+    struct hpls_qtree *qt; /* the quad-tree of A (format=qtree) */
+    const hpls_csr *Auser; /* reorder=rcm: the user's A (s->A is then Aperm) */
+    hpls_csr *Aperm;       /* reorder=rcm: P A P^T */
+    hpls_int *perm;        /* reorder=rcm: unknown k of Aperm is perm[k] of A */
+    hpls_real *pb, *px;    /* reorder=rcm: b and x permuted */
+    char fmt[160];         /* what the operator is (hpls_solver_format), "" if plain CSR */
     char msg[512];
 };
 

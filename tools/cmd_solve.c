@@ -328,6 +328,8 @@ int cmd_solve(int argc, char **argv)
         printf("\nsetup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
         if (hpls_solver_trisolve(s))
             printf("triangular solves: %s\n", hpls_solver_trisolve(s));
+        if (hpls_solver_format(s))
+            printf("format: %s\n", hpls_solver_format(s));
     }
     if (rc != 0) {
         const char *why = hpls_solver_message(s);

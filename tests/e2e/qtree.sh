@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# qtree.sh: end-to-end tests of --format qtree, --solver qtbicgstab, --qt-d and
+# --reorder rcm through `hpls solve`.
+# Usage: qtree.sh PATH/TO/hpls
+set -u
+HPLS=$1
+pass=0 fail=0
+
+# expect NAME CODE PATTERN -- command...: exit status CODE and output matching PATTERN
+expect() {
+  local name=$1 code=$2 pat=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$code" ]; then
+    echo "FAIL $name: exit $rc, expected $code"; echo "$out" | tail -5; fail=$((fail + 1)); return
+  fi
+  if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
+    echo "FAIL $name: output does not match /$pat/"; echo "$out" | tail -5; fail=$((fail + 1)); return
+  fi
+  pass=$((pass + 1))
+}
+
+expect help_lists_qtbicgstab 0 "qtbicgstab" -- "$HPLS" solve --help
+expect qtbicgstab_given_d 0 "format: qtree d=64 \(given\)" -- \
+  "$HPLS" solve --gen gas:n=5000,k=2 --solver qtbicgstab --qt-d 64 -q
+expect qtbicgstab_auto_keeps_csr 0 "format: csr \(auto: x fits in L2" -- \
+  "$HPLS" solve --gen gas:n=5000,k=2 --solver qtbicgstab -q
+expect gmres_qtree 0 "format: qtree d=128 \(given\)" -- \
+  "$HPLS" solve --gen convdiff3d:nx=10 --solver gmres --format qtree --qt-d 128 -q
+expect cg_rcm 0 "format: rcm: bandwidth" -- \
+  "$HPLS" solve --gen poisson2d:nx=30 --solver cg --reorder rcm -q
+expect pjg_rcm 0 "converged" -- "$HPLS" solve --gen gas:n=3000,k=2 --solver pjg --reorder rcm -q
+expect format_not_for_jacobi 2 "option format does not apply to solver jacobi" -- \
+  "$HPLS" solve --gen poisson2d:nx=10 --solver jacobi --format qtree
+expect bad_qt_d 2 "qt_d" -- "$HPLS" solve --gen poisson2d:nx=10 --qt-d 70000
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
