@@ -57,6 +57,20 @@ void hpls_k_pointwise_mult(hpls_int n, const hpls_real *x, const hpls_real *y,
                            hpls_real *z);                                        /* z = x .* y */
 void hpls_k_diag_axpy(hpls_int n, hpls_real a, const hpls_real *d, const hpls_real *x,
                       hpls_real *y);                                             /* y += a d .* x */
+/* Fused kernels of BiCGSTAB (src/iter/bicgstab.c), one pass each. */
+/* p = r + beta (p - omega v) */
+void hpls_k_bicgstab_p(hpls_int n, const hpls_real *r, hpls_real beta, hpls_real omega,
+                       const hpls_real *v, hpls_real *p);
+/* w = y + a x, returns ||w||_2 */
+double hpls_k_waxpy_nrm2(hpls_int n, hpls_real a, const hpls_real *x, const hpls_real *y,
+                         hpls_real *w);
+/* *xx = (x, x), *xy = (x, y) */
+void hpls_k_dot2(hpls_int n, const hpls_real *x, const hpls_real *y, double *xx, double *xy);
+/* x += alpha phat + omega shat; r = s - omega t; *rnorm = ||r||_2, *rhat_r = (rhat, r) */
+void hpls_k_bicgstab_xr(hpls_int n, hpls_real alpha, const hpls_real *phat, hpls_real omega,
+                        const hpls_real *shat, const hpls_real *s, const hpls_real *t,
+                        const hpls_real *rhat, hpls_real *x, hpls_real *r, double *rnorm,
+                        double *rhat_r);
 /* y = A x */
 void hpls_k_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y);
 /* r = b - A x, returns ||r||_2 (fused: one pass) */
@@ -113,5 +127,14 @@ void hpls_ref_axpbypcz(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b,
                        const hpls_real *y, hpls_real c, hpls_real *z);
 void hpls_ref_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y);
 double hpls_ref_residual(const hpls_csr *A, const hpls_real *b, const hpls_real *x, hpls_real *r);
+void hpls_ref_bicgstab_p(hpls_int n, const hpls_real *r, hpls_real beta, hpls_real omega,
+                         const hpls_real *v, hpls_real *p);
+double hpls_ref_waxpy_nrm2(hpls_int n, hpls_real a, const hpls_real *x, const hpls_real *y,
+                           hpls_real *w);
+void hpls_ref_dot2(hpls_int n, const hpls_real *x, const hpls_real *y, double *xx, double *xy);
+void hpls_ref_bicgstab_xr(hpls_int n, hpls_real alpha, const hpls_real *phat, hpls_real omega,
+                          const hpls_real *shat, const hpls_real *s, const hpls_real *t,
+                          const hpls_real *rhat, hpls_real *x, hpls_real *r, double *rnorm,
+                          double *rhat_r);
 
 #endif /* HPLS_INTERNAL_H */

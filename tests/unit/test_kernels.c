@@ -73,6 +73,38 @@ static void spmv_matches_reference_for_every_thread_count(void **state)
     }
 }
 
+/* Both prefetching paths of the SpMV (stencil rows, scattered rows) and the
+ * rows near the end that run without prefetch give the reference's sums. */
+static void spmv_matches_reference_on_stencil_and_scattered_matrices(void **state)
+{
+    (void)state;
+    const char *specs[] = {"poisson3d:nx=23", "gas:n=20011,k=3", "tridiag:n=5000"};
+    for (size_t c = 0; c < sizeof specs / sizeof specs[0]; c++) {
+        hpls_csr *A;
+        assert_int_equal(hpls_gen_csr(specs[c], &A, NULL), HPLS_OK);
+        hpls_vec *x = tu_vec_random(A->ncols, 5), *b = tu_vec_random(A->nrows, 6);
+        size_t bytes = (size_t)A->nrows * sizeof(hpls_real);
+        hpls_real *y = malloc(bytes), *yr = malloc(bytes), *r = malloc(bytes), *rr = malloc(bytes);
+        hpls_ref_spmv(A, x->data, yr);
+        hpls_ref_residual(A, b->data, x->data, rr);
+        for (int p = 1; p <= 3; p++) {
+            omp_set_num_threads(p);
+            hpls_k_spmv(A, x->data, y);
+            hpls_k_residual(A, b->data, x->data, r);
+            for (hpls_int i = 0; i < A->nrows; i++)
+                assert_true(y[i] == yr[i] && r[i] == rr[i]);
+        }
+        omp_set_num_threads(2);
+        free(y);
+        free(yr);
+        free(r);
+        free(rr);
+        hpls_vec_destroy(x);
+        hpls_vec_destroy(b);
+        hpls_csr_destroy(A);
+    }
+}
+
 static void blas1_matches_reference_and_is_repeatable(void **state)
 {
     (void)state;
@@ -98,6 +130,53 @@ static void blas1_matches_reference_and_is_repeatable(void **state)
         hpls_vec_destroy(y);
         hpls_vec_destroy(z);
         hpls_vec_destroy(zr);
+    }
+}
+
+/* The fused BiCGSTAB kernels give the reference's vectors bit for bit (same
+ * operations per entry) and its scalars to rounding, repeatably, at 1-3 threads. */
+static void bicgstab_fused_kernels_match_reference(void **state)
+{
+    (void)state;
+    const hpls_int sizes[] = {0, 1, 17, 8191, 8192, 100003};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        hpls_int n = sizes[c];
+        hpls_vec *r = tu_vec_random(n, 1), *v = tu_vec_random(n, 2), *s = tu_vec_random(n, 3);
+        hpls_vec *t = tu_vec_random(n, 4), *rhat = tu_vec_random(n, 5), *sh = tu_vec_random(n, 6);
+        hpls_vec *p = tu_vec_random(n, 7), *pr = tu_vec_random(n, 7);
+        hpls_vec *x = tu_vec_random(n, 8), *xr = tu_vec_random(n, 8);
+        hpls_vec *w = tu_vec_const(n, 0.0), *wr = tu_vec_const(n, 0.0);
+        if (n > 10)
+            r->data[n / 3] = v->data[n / 3] = 0.0; /* zeros among the entries */
+        double tol = 1e-13 * (double)(n + 1);
+        for (int th = 1; th <= 3; th++) {
+            omp_set_num_threads(th);
+            hpls_k_bicgstab_p(n, r->data, 0.7, -1.3, v->data, p->data);
+            hpls_ref_bicgstab_p(n, r->data, 0.7, -1.3, v->data, pr->data);
+            double wn = hpls_k_waxpy_nrm2(n, -0.4, v->data, r->data, w->data);
+            double wnr = hpls_ref_waxpy_nrm2(n, -0.4, v->data, r->data, wr->data);
+            assert_true(fabs(wn - wnr) <= tol * wnr);
+            double xx, xy, xxr, xyr;
+            hpls_k_dot2(n, t->data, s->data, &xx, &xy);
+            hpls_ref_dot2(n, t->data, s->data, &xxr, &xyr);
+            assert_true(fabs(xx - xxr) <= tol * xxr && fabs(xy - xyr) <= tol * (fabs(xyr) + 1.0));
+            double again_xx, again_xy;
+            hpls_k_dot2(n, t->data, s->data, &again_xx, &again_xy);
+            assert_true(again_xx == xx && again_xy == xy); /* repeatable */
+            double rn, rr, rnr, rrr;
+            hpls_k_bicgstab_xr(n, 0.3, p->data, -2.5, sh->data, s->data, t->data, rhat->data,
+                               x->data, w->data, &rn, &rr);
+            hpls_ref_bicgstab_xr(n, 0.3, pr->data, -2.5, sh->data, s->data, t->data, rhat->data,
+                                 xr->data, wr->data, &rnr, &rrr);
+            assert_true(fabs(rn - rnr) <= tol * rnr && fabs(rr - rrr) <= tol * (fabs(rrr) + 1.0));
+            for (hpls_int i = 0; i < n; i++)
+                assert_true(p->data[i] == pr->data[i] && w->data[i] == wr->data[i] &&
+                            x->data[i] == xr->data[i]);
+        }
+        omp_set_num_threads(2);
+        hpls_vec *all[] = {r, v, s, t, rhat, sh, p, pr, x, xr, w, wr};
+        for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+            hpls_vec_destroy(all[k]);
     }
 }
 
@@ -157,7 +236,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spmv_matches_reference_for_every_thread_count),
+        cmocka_unit_test(spmv_matches_reference_on_stencil_and_scattered_matrices),
         cmocka_unit_test(blas1_matches_reference_and_is_repeatable),
+        cmocka_unit_test(bicgstab_fused_kernels_match_reference),
         cmocka_unit_test(nrm2_survives_huge_and_tiny_entries),
         cmocka_unit_test(csr_from_coo_sums_duplicates_and_sorts),
         cmocka_unit_test(allocation_failure_is_reported_and_leaks_nothing),
