@@ -234,7 +234,7 @@ hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_real *b, hpls_real *x)
         return st;
     /* a direct solve is one step: its true residual decides the reason
      * (an ill-conditioned T may miss tol; that is a reason, not an error) */
-    if (hpls_conv_start(s, hpls_k_residual(s->A, b, x, s->work[0])) == HPLS_NOT_RUN)
+    if (hpls_conv_start(s, hpls_op_residual(s, b, x, s->work[0])) == HPLS_NOT_RUN)
         s->info.reason = HPLS_DIVERGED_STAGNATION; /* nothing more a direct solve can do */
     return HPLS_OK;
 }

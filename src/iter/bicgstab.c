@@ -22,7 +22,7 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_real *b, hpls_real *x
     hpls_int n = s->op.n;
     hpls_real *r = s->work[0], *rhat = s->work[1], *p = s->work[2], *v = s->work[3];
     hpls_real *sv = s->work[4], *t = s->work[5], *phatbuf = s->work[6], *shatbuf = s->work[7];
-    double rnorm = hpls_k_residual(s->A, b, x, r); /* r = b - A x */
+    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     double rho = 1.0, alpha = 1.0, omega = 1.0;
