@@ -377,24 +377,7 @@ static void allocation_failures_leave_no_leak(void **state)
     for (int m = 0; m < NMETHODS; m++) {
         char opts[64];
         snprintf(opts, sizeof opts, "solver=%s precond=jacobi", methods[m]);
-        for (long k = 1;; k++) {
-            hpls_solver *s = NULL;
-            hpls_alloc_fail_at(k);
-            hpls_status st = hpls_solver_create(&s);
-            if (st == HPLS_OK)
-                st = hpls_solver_set_options(s, opts);
-            if (st == HPLS_OK)
-                st = hpls_solver_setup(s, A);
-            if (st == HPLS_OK)
-                st = hpls_solver_solve(s, b, x);
-            long made = hpls_alloc_fail_at(0);
-            hpls_solver_destroy(s);
-            if (st == HPLS_OK && made < k)
-                break;
-            if (st != HPLS_OK)
-                assert_int_equal(st, HPLS_ERR_NOMEM);
-            assert_true(k < 1000);
-        }
+        tu_solve_under_alloc_failures(A, b, x, opts);
     }
     hpls_vec_destroy(b);
     hpls_vec_destroy(x);

@@ -432,24 +432,7 @@ static void allocation_failures_leave_no_leak(void **state)
     const char *const methods[] = {"solver=bicgstab precond=jacobi", "solver=gs", "solver=jacobi",
                                    "solver=cg precond=jacobi"};
     for (int m = 0; m < 4; m++) {
-        for (long k = 1;; k++) {
-            hpls_solver *s = NULL;
-            hpls_alloc_fail_at(k);
-            hpls_status st = hpls_solver_create(&s);
-            if (st == HPLS_OK)
-                st = hpls_solver_set_options(s, methods[m]);
-            if (st == HPLS_OK)
-                st = hpls_solver_setup(s, A);
-            if (st == HPLS_OK)
-                st = hpls_solver_solve(s, b, x);
-            long made = hpls_alloc_fail_at(0);
-            hpls_solver_destroy(s);
-            if (st == HPLS_OK && made < k)
-                break;
-            if (st != HPLS_OK)
-                assert_int_equal(st, HPLS_ERR_NOMEM);
-            assert_true(k < 1000);
-        }
+        tu_solve_under_alloc_failures(A, b, x, methods[m]);
     }
     hpls_vec_destroy(b);
     hpls_vec_destroy(x);

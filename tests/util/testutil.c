@@ -83,3 +83,26 @@ hpls_vec *tu_vec_random(hpls_int n, unsigned seed)
     }
     return v;
 }
+
+void tu_solve_under_alloc_failures(const hpls_csr *A, const hpls_vec *b, hpls_vec *x,
+                                   const char *options)
+{
+    for (long k = 1;; k++) {
+        hpls_solver *s = NULL;
+        hpls_alloc_fail_at(k);
+        hpls_status st = hpls_solver_create(&s);
+        if (st == HPLS_OK)
+            st = hpls_solver_set_options(s, options);
+        if (st == HPLS_OK)
+            st = hpls_solver_setup(s, A);
+        if (st == HPLS_OK)
+            st = hpls_solver_solve(s, b, x);
+        long made = hpls_alloc_fail_at(0);
+        hpls_solver_destroy(s);
+        if (st == HPLS_OK && made < k)
+            return;
+        if (st != HPLS_OK)
+            assert_int_equal(st, HPLS_ERR_NOMEM);
+        assert_true(k < 1000);
+    }
+}
