@@ -65,8 +65,9 @@ wait_quiet
 {
     echo "# Memory-bound kernels against a STREAM-style triad"
     echo
-    echo "Written by \`bench/run_all.sh\`.  Reproduce: \`bench/run_all.sh $build\` (or \`make bench\`);"
-    echo "this table alone: \`OMP_PROC_BIND=close OMP_PLACES=cores $bench --reps $reps\`."
+    echo "Written by \`bench/run_all.sh\`.  Reproduce: \`bench/run_all.sh $build kernels\` (this table"
+    echo "only; \`make bench\` runs every benchmark), or by hand:"
+    echo "\`OMP_PROC_BIND=close OMP_PLACES=cores $bench --reps $reps\`."
     echo
     machine
     echo
@@ -80,15 +81,16 @@ How to read it:
   entry), so every ratio compares like with like.  SpMV bytes = nnz (8+4) + (n+1) 8
   + n 8 (x once) + n 8 (y).
 - SpMV keeps each row's left-to-right sum (equal to the reference); its speed comes
-  from software prefetch of x at the column 512 entries ahead (turns gas's random
+  from software prefetch of x at the column 256 entries ahead (turns gas's random
   gathers from latency-bound into bandwidth-bound), skipped when a sample of rows is a
   stencil, and of val/colind/rowptr once a row (one core's hardware prefetcher does
   not run far enough ahead).  See src/kernels/cpu/spmv.c.
 - gas: when x fits the last-level cache the far gathers hit L3, so the strict bound
   charges nothing for them; what is left of the gap is each far gather's L2 miss and
-  the per-entry instructions (two loads, a prefetch, a load of x).  The in-cache
-  figure ("instruction floor") shows how close that floor is to the measured time:
-  near it, one thread is bound by instructions, not by memory.
+  the per-entry work (colind read twice, once for the prefetch; val; the prefetch; x;
+  the row's chain of dependent additions, kept for the reference's exact sums).  The
+  in-cache figure ("instruction floor") shows how close that floor is to the measured
+  time: near it, a thread is bound by instructions, not by memory.
 - BiCGSTAB: 18 vectors per iteration (counted above the loop in src/iter/bicgstab.c,
   after fusing the vector updates) plus two SpMVs.
 EOF
@@ -139,7 +141,7 @@ petsc_table() {
 
     echo "# BiCGSTAB: hpls against PETSc $version (KSPBCGS)"
     echo
-    echo "Written by \`bench/run_all.sh\`.  Reproduce: \`bench/run_all.sh $build\` (or \`make bench\`); one line by hand:"
+    echo "Written by \`bench/run_all.sh\`.  Reproduce: \`bench/run_all.sh $build petsc\` (this table only; \`make bench\` runs every benchmark); one line by hand:"
     echo "\`$hpls gen SPEC -o A.mtx; OMP_PROC_BIND=close OMP_PLACES=cores $bench --solve A.mtx --options 'solver=bicgstab tol=1e-8 precond=none' --reps 3; OMP_NUM_THREADS=1 $peer A.mtx 3 -pc_type none -ksp_rtol 1e-8\`."
     echo
     machine

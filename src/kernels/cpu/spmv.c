@@ -8,7 +8,7 @@
  *    a row: one core's hardware prefetcher does not run far enough ahead to
  *    reach the triad's bandwidth on these streams;
  *  - x at the column PF_X entries ahead, which turns scattered gathers from
- *    latency-bound into bandwidth-bound (gas n=1e6 k=2, one thread: 27 -> 5 ms),
+ *    latency-bound into bandwidth-bound (gas n=1e6 k=2, one thread: 22-31 -> 4-5 ms),
  *    unless a sample of rows shows a stencil (each row's columns are the
  *    previous row's plus one): then x is read in streams the hardware already
  *    prefetches, and the extra instructions only slow the loop. */
@@ -19,7 +19,7 @@
 
 #define PAR_MIN_NNZ 20000
 #define MAX_THREADS 1024
-#define PF_X 512       /* entries ahead whose x is prefetched */
+#define PF_X 256       /* entries ahead whose x is prefetched */
 #define PF_STREAM 2048 /* entries ahead whose val and colind are prefetched */
 #define PF_ROWS 256    /* rows ahead whose rowptr is prefetched */
 #define SAMPLE_ROWS 64 /* rows sampled to recognise a stencil */
