@@ -198,6 +198,9 @@ static inline void hpls_op_apply_t(const hpls_solver *s, const hpls_real *x, hpl
 /* Starts the convergence test of a solve: r0norm = ||b - A x0||.  Returns the
  * reason to stop at once (x0 already converged) or HPLS_NOT_RUN. */
 hpls_reason hpls_conv_start(hpls_solver *s, double r0norm);
+/* Ends a solve on a vanished (or non-finite) Krylov scalar: reason BREAKDOWN (or
+ * NAN), and the message "what = value at iteration it".  Returns HPLS_OK. */
+hpls_status hpls_breakdown(hpls_solver *s, double value, const char *what, hpls_int it);
 /* For methods whose iteration residual is M^-1 r (left preconditioning): the
  * tests use ||M^-1 r|| relative to pbnorm = ||M^-1 b||, and info says so.
  * Call before hpls_conv_start. */

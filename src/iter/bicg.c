@@ -16,13 +16,6 @@
 
 #include <math.h>
 
-/* Stops the solve on a vanished (or non-finite) scalar named what. */
-static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
-{
-    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
-    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
-}
-
 hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = s->op.n;
@@ -52,7 +45,7 @@ hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_real *b, hpls_real *x)
         double rho = hpls_k_dot(n, z, rt);
         if (rho == 0.0 || !isfinite(rho)) {
             if (!isfinite(rho) || restarted_at == it)
-                return stop(s, rho, "rho = (M^-1 r, rt)", it);
+                return hpls_breakdown(s, rho, "rho = (M^-1 r, rt)", it);
             restart = 1;
             it--;
             continue;
@@ -71,7 +64,7 @@ hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_real *b, hpls_real *x)
         double sigma = hpls_k_dot(n, pt, q);
         if (sigma == 0.0 || !isfinite(sigma)) {
             if (!isfinite(sigma) || restarted_at == it)
-                return stop(s, sigma, "(pt, A p)", it);
+                return hpls_breakdown(s, sigma, "(pt, A p)", it);
             restart = 1;
             it--;
             continue;

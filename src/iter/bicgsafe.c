@@ -30,13 +30,6 @@
 
 #include <math.h>
 
-/* Stops the solve on a vanished (or non-finite) scalar named what. */
-static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
-{
-    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
-    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
-}
-
 hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = s->op.n;
@@ -78,7 +71,7 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x
         }
         if (rho == 0.0 || !isfinite(rho)) {
             if (!isfinite(rho) || restarted_at >= it - 1)
-                return stop(s, rho, "rho = (rs, r)", it);
+                return hpls_breakdown(s, rho, "rho = (rs, r)", it);
             restart = 1;
             it--;
             continue;
@@ -91,7 +84,7 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x
         double sigma = hpls_k_dot(n, rs, ap);
         if (sigma == 0.0 || !isfinite(sigma)) {
             if (!isfinite(sigma) || restarted_at == it)
-                return stop(s, sigma, "(rs, A p)", it);
+                return hpls_breakdown(s, sigma, "(rs, A p)", it);
             restart = 1;
             it--;
             continue;
@@ -110,7 +103,7 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x
         restart = 0;
         if (zeta == 0.0 || !isfinite(zeta) || !isfinite(eta)) {
             if (!isfinite(zeta) || !isfinite(eta) || restarted_at == it)
-                return stop(s, zeta, "zeta", it);
+                return hpls_breakdown(s, zeta, "zeta", it);
             restart = 1;
             it--;
             continue;

@@ -24,13 +24,6 @@
 
 #include <math.h>
 
-/* Stops the solve on a vanished (or non-finite) scalar named what. */
-static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
-{
-    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
-    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
-}
-
 hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = s->op.n;
@@ -67,7 +60,7 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x
             rho = hpls_k_dot(n, rs, ar);
             restarted_at = it;
             if (rho == 0.0 || !isfinite(rho))
-                return stop(s, rho, "rho = (rs, A r)", it);
+                return hpls_breakdown(s, rho, "rho = (rs, A r)", it);
             hpls_k_copy(n, rhat, phat); /* phat = rhat */
             hpls_k_copy(n, ar, ap);     /* Ap = Ar */
             restart = 0;
@@ -77,7 +70,7 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x
         double sigma = hpls_k_dot(n, rs, aap);
         if (sigma == 0.0 || !isfinite(sigma)) {
             if (!isfinite(sigma) || restarted_at == it)
-                return stop(s, sigma, "(rs, A A p)", it);
+                return hpls_breakdown(s, sigma, "(rs, A A p)", it);
             restart = 1;
             it--;
             continue;
@@ -114,13 +107,13 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x
         if (restart)
             continue;
         if (zeta == 0.0 || !isfinite(zeta))
-            return stop(s, zeta, "zeta", it);
+            return hpls_breakdown(s, zeta, "zeta", it);
         rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
         hpls_op_apply(s, rhat, ar);        /* Ar = A rhat */
         double rho_new = hpls_k_dot(n, rs, ar);
         if (rho_new == 0.0 || !isfinite(rho_new)) {
             if (!isfinite(rho_new) || restarted_at == it)
-                return stop(s, rho_new, "rho = (rs, A r)", it);
+                return hpls_breakdown(s, rho_new, "rho = (rs, A r)", it);
             restart = 1;
             continue;
         }

@@ -16,13 +16,6 @@
 
 #include <math.h>
 
-/* Stops the solve on a vanished (or non-finite) scalar named what. */
-static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
-{
-    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
-    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
-}
-
 hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = s->op.n;
@@ -54,7 +47,7 @@ hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_real *b, hpls_real *x)
         double rho = hpls_k_dot(n, rhat, r);
         if (rho == 0.0 || !isfinite(rho)) {
             if (!isfinite(rho) || restarted_at == it)
-                return stop(s, rho, "rho = (rhat, r)", it);
+                return hpls_breakdown(s, rho, "rho = (rhat, r)", it);
             restart = 1;
             it--;
             continue;
@@ -73,7 +66,7 @@ hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_real *b, hpls_real *x)
         double sigma = hpls_k_dot(n, rhat, v);
         if (sigma == 0.0 || !isfinite(sigma)) {
             if (!isfinite(sigma) || restarted_at == it)
-                return stop(s, sigma, "(rhat, A p)", it);
+                return hpls_breakdown(s, sigma, "(rhat, A p)", it);
             restart = 1;
             it--;
             continue;

@@ -138,3 +138,9 @@ hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_rea
     s->info.reason = HPLS_NOT_RUN;
     return HPLS_NOT_RUN;
 }
+
+hpls_status hpls_breakdown(hpls_solver *s, double value, const char *what, hpls_int it)
+{
+    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
+    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
+}

@@ -23,13 +23,6 @@
 
 #include <math.h>
 
-/* Stops the solve on a vanished (or non-finite) scalar named what. */
-static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
-{
-    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
-    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
-}
-
 hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = s->op.n;
@@ -110,7 +103,7 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
         }
         if (what) {
             if (!isfinite(bad) || restarted_at == it)
-                return stop(s, bad, what, it);
+                return hpls_breakdown(s, bad, what, it);
             restart = 1;
             it--;
             continue;

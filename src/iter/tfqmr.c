@@ -24,13 +24,6 @@
 
 #include <math.h>
 
-/* Stops the solve on a vanished (or non-finite) scalar named what. */
-static hpls_status stop(hpls_solver *s, double value, const char *what, hpls_int it)
-{
-    s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
-    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
-}
-
 hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = s->op.n;
@@ -75,7 +68,7 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
             double sigma = hpls_k_dot(n, rs, v);
             if (sigma == 0.0 || !isfinite(sigma)) {
                 if (!isfinite(sigma) || restarted_at == it)
-                    return stop(s, sigma, "(rs, A u)", it);
+                    return hpls_breakdown(s, sigma, "(rs, A u)", it);
                 hpls_op_residual(s, b, x, r); /* restart from the true residual */
                 restart = 1;
                 it--;
@@ -111,7 +104,7 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
             double rho_new = hpls_k_dot(n, rs, w);
             if (rho_new == 0.0 || !isfinite(rho_new)) {
                 if (!isfinite(rho_new) || restarted_at >= it - 1)
-                    return stop(s, rho_new, "rho = (rs, w)", it);
+                    return hpls_breakdown(s, rho_new, "rho = (rs, w)", it);
                 hpls_op_residual(s, b, x, r); /* restart from the true residual */
                 restart = 1;
                 continue;
