@@ -794,7 +794,7 @@ int hpls_get_threads(void) { return omp_get_max_threads(); }
 
 const char *hpls_solver_help(void)
 {
-    static char text[8192];
+    static char text[16384]; /* every option, method and preconditioner: about 6 KB now */
     size_t len = 0;
 #define ADD(...) len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, __VA_ARGS__)
     ADD("Options (key=value, or --key value on the command line):\n");
