@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # dilu.sh: the DILU benchmark (bench_dilu) at 1 and 2 threads on the real
-# matrices of ../shared/data (largest first) and convdiff3d / poisson3d; writes
-# bench/results/dilu.md with the machine's load (uptime) before and after.
+# matrices of ../shared/data (largest first) and convdiff3d / poisson3d at
+# nx=50 (REPS runs) and nx=100 (1e6 rows, one run each), against PETSc's
+# ILU(0)-BiCGSTAB (bench/peers/petsc_bcgs.c, one process) on the same files;
+# writes bench/results/dilu.md with the machine's load (uptime) before and
+# after, and bench/results/dilu_history_<matrix>.png (BiCGSTAB residual
+# histories with none / dilu / ilu0).
 #
 #   bench/dilu.sh [BUILD_DIR] [REPS]      (default ./build-dilu, 3)
 set -euo pipefail
@@ -11,23 +15,138 @@ build=${1:-$root/build-dilu}
 reps=${2:-3}
 data=${HPLS_DATA_DIR:-$root/../shared/data}/matrices
 out=$here/results/dilu.md
-cmake --build "$build" --target bench_dilu -j2 >/dev/null
-inputs=(convdiff3d:nx=50 poisson3d:nx=50)
-for m in orani678 Chebyshev2 cryg2500 orsreg_1 watt_1 orsirr_1 sherman1 cdde1; do
-    [ -f "$data/$m.mtx" ] && inputs+=("$data/$m.mtx")
+work=${TMPDIR:-/tmp}/hpls_dilu
+mkdir -p "$work" "$here/results"
+cmake --build "$build" --target bench_dilu hpls_cmd -j2 >/dev/null
+hpls=$build/bin/hpls
+
+# PETSc's peer, built as bench/run_all.sh does (mpicc + pkg-config PETSc).
+peer=""
+pcname=""
+for name in PETSc petsc; do
+    if pkg-config --exists "$name" 2>/dev/null; then pcname=$name; break; fi
 done
+if [ -n "$pcname" ] && command -v "${MPICC:-mpicc}" >/dev/null; then
+    # shellcheck disable=SC2046
+    "${MPICC:-mpicc}" -O2 -std=c11 -Wall -Wextra -Werror "$here/peers/petsc_bcgs.c" \
+        -o "$work/petsc_bcgs" $(pkg-config --cflags --libs "$pcname") && peer=$work/petsc_bcgs
+fi
+
+# inputs: "spec-or-file reps"; the peer reads plain .mtx only, so generated
+# matrices are written with `hpls gen` and .mtx.gz are gunzipped to $work.
+inputs=("convdiff3d:nx=50 $reps" "poisson3d:nx=50 $reps" "convdiff3d:nx=100 1" "poisson3d:nx=100 1")
+for m in orani678 Chebyshev2 cryg2500 orsreg_1 watt_1 orsirr_1 sherman1 cdde1; do
+    if [ -f "$data/$m.mtx" ]; then
+        inputs+=("$data/$m.mtx $reps")
+    elif [ -f "$data/$m.mtx.gz" ]; then
+        inputs+=("$data/$m.mtx.gz $reps")
+    fi
+done
+
+# mtx_of INPUT: a plain .mtx file holding INPUT, for the peer.
+mtx_of() {
+    local in=$1 f
+    case $in in
+    *:*)
+        f=$work/$(tr ':=,' '___' <<<"$in").mtx
+        [ -s "$f" ] || "$hpls" gen "$in" -o "$f" >/dev/null
+        ;;
+    *.gz)
+        f=$work/$(basename "${in%.gz}")
+        [ -s "$f" ] || gunzip -c "$in" >"$f"
+        ;;
+    *) f=$in ;;
+    esac
+    echo "$f"
+}
+
+# petsc_cols INPUT: " setup s | its / solve s |" of PETSc ILU(0)-bcgs (median of
+# REPS solves; setup = PCSetUp, the ILU factorisation, from -log_view).
+declare -A petsc_setup petsc_solve petsc_its
+petsc_run() {
+    local in=$1 r=$2 f log line
+    petsc_setup[$in]="-" petsc_solve[$in]="" petsc_its[$in]="-"
+    [ -n "$peer" ] || return 0
+    f=$(mtx_of "$in")
+    log=$(OMP_NUM_THREADS=1 "$peer" "$f" "$r" -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 \
+        -ksp_max_it 5000 -log_view 2>&1) || true
+    line=$(grep '^peer=' <<<"$log" || true)
+    if [ -z "$line" ]; then
+        petsc_its[$in]="error"
+        return 0
+    fi
+    petsc_setup[$in]=$(awk '$1 == "PCSetUp" { printf "%.4f", $4 }' <<<"$log")
+    petsc_solve[$in]=$(sed -n 's/.*solve_s=\([^ ]*\).*/\1/p' <<<"$line")
+    petsc_its[$in]=$(sed -n 's/.*iterations=\([^ ]*\).*/\1/p' <<<"$line")
+    grep -q 'reason=CONVERGED' <<<"$line" || petsc_its[$in]+="*"
+}
+
 {
-    echo "# DILU vs ILU(0) (Wang, Liu 2022, Tables 2, 3, 5 reshaped)"
+    echo "# DILU vs ILU(0) (Wang, Liu 2022, Tables 2, 3, 5 reshaped) and PETSc ILU(0)-BiCGSTAB"
     echo
-    echo "Written by \`bench/dilu.sh $build $reps\`: medians of $reps runs, b = A 1, BiCGSTAB tol 1e-8."
+    echo "Written by \`bench/dilu.sh $build $reps\`: medians of $reps runs (the nx=100 matrices, 1e6 rows: ONE run each), b = A 1, BiCGSTAB tol 1e-8."
+    echo "PETSc $(pkg-config --modversion "${pcname:-PETSc}" 2>/dev/null || echo absent): \`petsc_bcgs A.mtx REPS -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 -ksp_max_it 5000 -log_view\`, one MPI process, OMP_NUM_THREADS=1, right preconditioning, unpreconditioned residual norm; setup = PCSetUp event (the ILU(0) factorisation), solve = median KSPSolve time. The same PETSc figures are repeated in the 2-thread rows."
+    echo "Goal (last column): dilu (auto) BiCGSTAB solve s <= PETSc ilu-bcgs solve s."
+    echo
     echo "Load before: \`$(uptime)\`"
     echo
-    echo "| matrix | threads | n | dilu setup s: serial | levels | syncfree | ilu0 setup s: serial | levels | syncfree | none its / s | jacobi | dilu (auto) | ilu0 (auto) | dilu solve s: serial | levels | syncfree | auto | auto chose |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| matrix | threads | n | dilu setup s: serial | levels | syncfree | ilu0 setup s: serial | levels | syncfree | none its / s | jacobi | dilu (auto) | ilu0 (auto) | dilu solve s: serial | levels | syncfree | auto | auto chose | PETSc ilu setup s | PETSc ilu-bcgs its / s | dilu <= PETSc? |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for t in 1 2; do
-        OMP_PROC_BIND=close OMP_PLACES=cores "$build/bin/bench_dilu" "$reps" "$t" "${inputs[@]}"
+        for e in "${inputs[@]}"; do
+            in=${e% *} r=${e#* }
+            [ "$t" = 2 ] || petsc_run "$in" "$r"
+            row=$(OMP_PROC_BIND=close OMP_PLACES=cores "$build/bin/bench_dilu" "$r" "$t" "$in" || true)
+            [ -n "$row" ] || continue
+            ps=${petsc_solve[$in]:-}
+            met=$(awk -F'|' -v p="$ps" '{
+                split($13, a, " / "); s = a[2] + 0
+                if (p == "" || $13 ~ /error/ || a[1] ~ /\*/) print "-"
+                else print (s <= p + 0 ? "yes" : "**no**") " (" sprintf("%.2f", p > 0 ? s / p : 0) "x)"
+            }' <<<"$row")
+            echo "$row ${petsc_setup[$in]} | ${petsc_its[$in]} / ${ps:--} | $met |"
+        done
     done
     echo
-    echo "Load after: \`$(uptime)\`.  \`*\`: not converged in 5000 iterations."
+    echo "Load after: \`$(uptime)\`.  \`*\`: not converged in 5000 iterations (PETSc: not CONVERGED_*); \`error\`: setup failed (e.g. a zero pivot)."
+    echo "\"dilu <= PETSc?\" compares the dilu (auto) column's solve seconds with PETSc's, ratio ours / PETSc in brackets."
 } >"$out.tmp"
 mv "$out.tmp" "$out"
+echo "wrote $out"
+
+# ---- residual histories: BiCGSTAB with none / dilu / ilu0 ------------------
+if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y python3-matplotlib >/dev/null
+fi
+for in in "$data/sherman1.mtx" "$data/orsreg_1.mtx" "convdiff3d:nx=50"; do
+    case $in in
+    *:*) name=$(tr ':=,' '___' <<<"$in"); src=(--gen "$in") ;;
+    *) name=$(basename "${in%.gz}" .mtx); src=("$in") ;;
+    esac
+    for p in none dilu ilu0; do
+        "$hpls" solve "${src[@]}" --precond "$p" --maxiter 5000 --history "$work/h_${name}_$p.csv" --quiet >/dev/null || true
+    done
+    /usr/bin/python3 - "$work" "$name" "$here/results/dilu_history_$name.png" <<'PY'
+import csv, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+work, name, png = sys.argv[1:4]
+fig, ax = plt.subplots(figsize=(6.4, 4.2))
+for p in ("none", "dilu", "ilu0"):
+    try:
+        with open(f"{work}/h_{name}_{p}.csv") as f:
+            rows = [(int(r["iteration"]), float(r["relres"])) for r in csv.DictReader(f)]
+    except (OSError, ValueError, KeyError):
+        continue
+    ax.semilogy([r[0] for r in rows], [r[1] for r in rows], label=f"{p} ({rows[-1][0] if rows else 0} its)")
+ax.axhline(1e-8, color="grey", lw=0.8, ls="--")
+ax.set_xlabel("iteration")
+ax.set_ylabel("||b - A x|| / ||b||")
+ax.set_title(f"BiCGSTAB residual history: {name}")
+ax.legend()
+fig.tight_layout()
+fig.savefig(png, dpi=100)
+PY
+    echo "wrote $here/results/dilu_history_$name.png"
+done
