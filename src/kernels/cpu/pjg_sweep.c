@@ -17,6 +17,9 @@
 
 /* Multiply-adds a thread should get per block before the barriers pay off. */
 #define PJG_PAR_WORK 32768
+/* Entries ahead whose x is prefetched: scattered columns (gas) would otherwise
+ * make every far gather wait for memory, as in kernels/cpu/spmv.c. */
+#define PF_X 256
 
 /* xhat_i = (b_i - sum_{j != i} a_ij x_j) / a_ii for row i */
 static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
@@ -24,9 +27,13 @@ static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const h
 {
     double s = b[i];
     if (A) {
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+        hpls_int pf_end = A->nnz - PF_X;
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            if (p < pf_end)
+                __builtin_prefetch(x + A->colind[p + PF_X], 0, 0);
             if (A->colind[p] != i)
                 s -= A->val[p] * x[A->colind[p]];
+        }
     } else {
         /* two branch-free ranges around the diagonal (they vectorise), same order */
         const hpls_real *a = Ad->data + i * Ad->ncols;
@@ -96,7 +103,9 @@ double hpls_k_pjg_residual(const hpls_csr *A, const hpls_dense *Ad, const hpls_i
                         h = mid;
                 }
             }
-            for (; p < end; p++) {
+            for (hpls_int pf_end = A->nnz - PF_X; p < end; p++) {
+                if (p < pf_end)
+                    __builtin_prefetch(dx + A->colind[p + PF_X], 0, 0);
                 hpls_int j = A->colind[p];
                 if (j != i && (lo || blockof[j] >= blockof[i]))
                     s += A->val[p] * dx[j];

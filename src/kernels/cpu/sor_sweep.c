@@ -8,6 +8,9 @@
 
 #include <omp.h>
 
+/* Entries ahead whose x is prefetched (scattered columns, as in spmv.c). */
+#define PF_X 256
+
 void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
                       double omega, int backward, const hpls_real *b, hpls_real *x,
                       hpls_real *dx)
@@ -19,6 +22,9 @@ void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_rea
     for (hpls_int k = 0; k < n; k++) {
         hpls_int i = backward ? n - 1 - k : k;
         double s = b[i];
+        if (rp[i + 1] + PF_X < A->nnz && !backward)
+            for (hpls_int p = rp[i]; p < rp[i + 1]; p++)
+                __builtin_prefetch(x + ci[p + PF_X], 0, 0);
         for (hpls_int p = rp[i]; p < diagpos[i]; p++)
             s -= v[p] * x[ci[p]];
         for (hpls_int p = diagpos[i] + 1; p < rp[i + 1]; p++)
