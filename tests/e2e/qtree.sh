@@ -6,21 +6,7 @@ set -u
 HPLS=$1
 pass=0 fail=0
 
-# expect NAME CODE PATTERN -- command...: exit status CODE and output matching PATTERN
-expect() {
-  local name=$1 code=$2 pat=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$code" ]; then
-    echo "FAIL $name: exit $rc, expected $code"; echo "$out" | tail -5; fail=$((fail + 1)); return
-  fi
-  if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
-    echo "FAIL $name: output does not match /$pat/"; echo "$out" | tail -5; fail=$((fail + 1)); return
-  fi
-  pass=$((pass + 1))
-}
+. "$(dirname "$0")/../util/expect.sh"
 
 expect help_lists_qtbicgstab 0 "qtbicgstab" -- "$HPLS" solve --help
 expect qtbicgstab_given_d 0 "format: qtree d=64 \(given\)" -- \

@@ -8,21 +8,7 @@ T=$(mktemp -d "${HPLS_TMP:-/tmp}/e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 
-# expect NAME CODE PATTERN -- command...: exit status CODE and output matching PATTERN
-expect() {
-  local name=$1 code=$2 pat=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$code" ]; then
-    echo "FAIL $name: exit $rc, expected $code"; echo "$out" | tail -5; fail=$((fail + 1)); return
-  fi
-  if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
-    echo "FAIL $name: output does not match /$pat/"; echo "$out" | tail -5; fail=$((fail + 1)); return
-  fi
-  pass=$((pass + 1))
-}
+. "$(dirname "$0")/../util/expect.sh"
 
 expect help_lists_direct 0 "gspike" -- "$HPLS" solve --help
 expect gen_id 0 "" -- "$HPLS" gen tridiag --id 18 --n 2000 -o "$T/A18.mtx" -b "$T/b18.mtx"

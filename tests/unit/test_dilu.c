@@ -15,13 +15,6 @@
 
 static const char *const strategies[] = {"serial", "levels", "syncfree", "auto"};
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 /* Random n x n matrix, about `per_row` entries a row besides the diagonal,
  * some of them without their transposed partner, diagonal `diag` times the row's
  * largest entry (seeded, reproducible). */
@@ -228,8 +221,8 @@ static void strategies_agree_bit_for_bit(void **state)
     char path[1024];
     const char *const files[] = {"matrices/sherman1.mtx", "matrices/orsirr_1.mtx",
                                  "matrices/cdde1.mtx"};
-    hpls_csr *mats[6] = {gen("convdiff3d:nx=9,pe=20"), random_matrix(300, 6, 4.0, 7),
-                         gen("poisson2d:nx=13")};
+    hpls_csr *mats[6] = {tu_gen("convdiff3d:nx=9,pe=20"), random_matrix(300, 6, 4.0, 7),
+                         tu_gen("poisson2d:nx=13")};
     int count = 3;
     for (int f = 0; f < 3; f++)
         if (tu_data_path(files[f], path, sizeof path))
@@ -267,7 +260,7 @@ static void dic_equals_dilu_on_symmetric_matrices(void **state)
     (void)state;
     const char *const specs[] = {"poisson3d:nx=7", "poisson2d:nx=20"};
     for (int m = 0; m < 2; m++) {
-        hpls_csr *A = gen(specs[m]);
+        hpls_csr *A = tu_gen(specs[m]);
         hpls_int n = A->nrows;
         hpls_solver *a = setup(A, "solver=cg precond=dilu"), *b = setup(A, "solver=cg precond=dic");
         assert_memory_equal(fac(a)->vec[0], fac(b)->vec[0], (size_t)n * sizeof(hpls_real));
@@ -357,7 +350,7 @@ static void preconditioned_methods_converge(void **state)
         hpls_csr *A = NULL;
         char path[1024];
         if (strchr(runs[k].what, ':')) {
-            A = gen(runs[k].what);
+            A = tu_gen(runs[k].what);
         } else if (tu_data_path(runs[k].what, path, sizeof path)) {
             assert_int_equal(hpls_mm_read_csr(path, &A), HPLS_OK);
         } else {
@@ -397,7 +390,7 @@ static void preconditioned_methods_converge(void **state)
 static void options_and_strategy_names(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("convdiff3d:nx=5,pe=30");
+    hpls_csr *A = tu_gen("convdiff3d:nx=5,pe=30");
     hpls_solver *s;
     hpls_solver_create(&s);
     assert_int_equal(hpls_solver_set_option(s, "trisolve=fast"), HPLS_ERR_OPTION);
@@ -434,7 +427,7 @@ static void options_and_strategy_names(void **state)
 static void level_sets_are_valid_and_strategies_agree(void **state)
 {
     (void)state;
-    hpls_csr *mats[3] = {gen("convdiff3d:nx=8"), gen("tridiag:n=50"), random_matrix(200, 5, 2, 3)};
+    hpls_csr *mats[3] = {tu_gen("convdiff3d:nx=8"), tu_gen("tridiag:n=50"), random_matrix(200, 5, 2, 3)};
     for (int m = 0; m < 3; m++) {
         const hpls_csr *A = mats[m];
         hpls_int n = A->nrows;

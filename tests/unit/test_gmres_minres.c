@@ -8,13 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 typedef struct run_result {
     hpls_info info;
     double relres, relerr;
@@ -50,7 +43,7 @@ static void gmres_family_solves_the_generated_families(void **state)
         "solver=gmres precond=ssor", "solver=gmres precond=jacobi pc_side=left",
         "solver=fgmres precond=ssor", "solver=fgmres restart=10"};
     for (size_t p = 0; p < sizeof specs / sizeof specs[0]; p++) {
-        hpls_csr *A = gen(specs[p]);
+        hpls_csr *A = tu_gen(specs[p]);
         hpls_vec *xt = tu_vec_random(A->nrows, 3);
         for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
             char opts[160];
@@ -72,7 +65,7 @@ static void gmres_family_solves_the_generated_families(void **state)
 static void gmres_residual_never_increases(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("convdiff3d:nx=12,pe=80");
+    hpls_csr *A = tu_gen("convdiff3d:nx=12,pe=80");
     hpls_vec *b = tu_vec_random(A->nrows, 8), *x;
     hpls_vec_create(A->nrows, &x);
     const char *const opts[] = {"solver=gmres restart=7", "solver=gmres restart=30 precond=ssor"};
@@ -126,7 +119,7 @@ static void gmres_is_exact_after_as_many_steps_as_distinct_eigenvalues(void **st
 static void fgmres_with_fixed_preconditioner_is_gmres(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=4000,k=2");
+    hpls_csr *A = tu_gen("gas:n=4000,k=2");
     hpls_vec *xt = tu_vec_random(A->nrows, 6);
     run_result g = run(A, "solver=gmres restart=8 precond=ssor", xt);
     run_result f = run(A, "solver=fgmres restart=8 precond=ssor", xt);
@@ -140,7 +133,7 @@ static void fgmres_with_fixed_preconditioner_is_gmres(void **state)
 static void minres_solves_symmetric_definite_and_indefinite(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=30");
+    hpls_csr *A = tu_gen("poisson2d:nx=30");
     hpls_vec *xt = tu_vec_random(A->nrows, 2);
     run_result cg = run(A, "solver=cg", xt);
     const char *const opts[] = {"solver=minres", "solver=minres precond=jacobi",
@@ -189,7 +182,7 @@ static void real_symmetric_matrix_from_the_collection(void **state)
 static void restart_and_side_options_are_checked(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=5");
+    hpls_csr *A = tu_gen("poisson2d:nx=5");
     hpls_solver *s;
     hpls_solver_create(&s);
     assert_int_equal(hpls_solver_set_option(s, "restart=0"), HPLS_ERR_OPTION);
@@ -207,7 +200,7 @@ static void restart_and_side_options_are_checked(void **state)
 static void allocation_failures_leave_no_leak(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=300,k=2");
+    hpls_csr *A = tu_gen("gas:n=300,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     const char *const methods[] = {"solver=gmres restart=4 precond=ssor", "solver=fgmres",
                                    "solver=minres", "solver=sor", "solver=ssor"};

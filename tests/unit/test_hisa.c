@@ -11,13 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 typedef struct result {
     hpls_info info;
     double relres, relerr;
@@ -57,7 +50,7 @@ static result run(const hpls_csr *A, const char *options, const hpls_vec *xt)
 static void split_rebuilds_the_matrix(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=1000,k=3");
+    hpls_csr *A = tu_gen("gas:n=1000,k=3");
     const hpls_int blocks[] = {0, 1000, 64, 7};
     for (int b = 0; b < 4; b++) {
         hpls_tridiag *T;
@@ -98,7 +91,7 @@ static void hisa_beats_jacobi_and_gauss_seidel_on_gas(void **state)
     for (int k = 1; k <= 3; k++) {
         char spec[64];
         snprintf(spec, sizeof spec, "gas:n=20000,k=%d", k);
-        hpls_csr *A = gen(spec);
+        hpls_csr *A = tu_gen(spec);
         hpls_vec *xt = tu_vec_random(A->nrows, (unsigned)k);
         result h = run(A, "solver=hisa tol=1e-7", xt);
         result j = run(A, "solver=jacobi tol=1e-7", xt);
@@ -125,7 +118,7 @@ static void hisa_and_bhisa_solve_heavier_off_band_parts(void **state)
                                    "solver=bhisa block=100 tridiag=cr", "solver=hisa tridiag=cr",
                                    "solver=hisa tridiag=gspike", "solver=hisa tridiag=lapack"};
     for (int m = 0; m < 3; m++) {
-        hpls_csr *A = gen(specs[m]);
+        hpls_csr *A = tu_gen(specs[m]);
         hpls_vec *xt = tu_vec_random(A->nrows, 11);
         for (size_t k = 0; k < sizeof methods / sizeof methods[0]; k++) {
             result r = run(A, methods[k], xt);
@@ -143,7 +136,7 @@ static void hisa_and_bhisa_solve_heavier_off_band_parts(void **state)
 static void bhisa_with_one_block_is_hisa_and_thread_independent(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=30000,k=2");
+    hpls_csr *A = tu_gen("gas:n=30000,k=2");
     hpls_vec *xt = tu_vec_random(A->nrows, 5), *x1, *x2;
     hpls_vec_create(A->nrows, &x1);
     hpls_vec_create(A->nrows, &x2);
@@ -216,7 +209,7 @@ static void divergence_is_reported_early_and_tridiag_preconditioner_helps(void *
 static void tridiag_preconditioners_cut_krylov_iterations(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=20000,k=2");
+    hpls_csr *A = tu_gen("gas:n=20000,k=2");
     hpls_vec *xt = tu_vec_random(A->nrows, 3);
     static const char *const methods[] = {"bicgstab", "gmres", "bicg", "qmr", "tfqmr"};
     static const char *const pcs[] = {"precond=tridiag", "precond=btridiag block=2000",
@@ -242,7 +235,7 @@ static void tridiag_preconditioners_cut_krylov_iterations(void **state)
 static void step_test_and_options(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=3000");
+    hpls_csr *A = tu_gen("gas:n=3000");
     hpls_vec *xt = tu_vec_random(A->nrows, 1);
     result r = run(A, "solver=hisa tol=1e-14 xtol=1e-6", xt);
     assert_int_equal(r.info.reason, HPLS_CONVERGED_STEP);
@@ -301,7 +294,7 @@ static void real_quasi_tridiagonal_matrices(void **state)
 static void allocation_failures_leave_no_leak(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=300,k=2");
+    hpls_csr *A = tu_gen("gas:n=300,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     const char *const methods[] = {"solver=hisa", "solver=bhisa block=50 tridiag=cr",
                                    "solver=bicgstab precond=btridiag block=64",

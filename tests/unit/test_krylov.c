@@ -14,13 +14,6 @@
 static const char *const methods[] = {"bicg", "cgs", "tfqmr", "qmr", "bicrstab", "bicgsafe"};
 enum { NMETHODS = sizeof methods / sizeof methods[0] };
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 static hpls_solver *setup_with(const hpls_csr *A, const char *options)
 {
     hpls_solver *s;
@@ -69,7 +62,7 @@ static void every_method_solves_the_generated_families(void **state)
                                         "convdiff3d:nx=10,pe=10", "dense-dd:n=60"};
     static const char *const preconds[] = {"none", "jacobi", "ssor"};
     for (size_t p = 0; p < sizeof specs / sizeof specs[0]; p++) {
-        hpls_csr *A = gen(specs[p]);
+        hpls_csr *A = tu_gen(specs[p]);
         for (int m = 0; m < NMETHODS; m++)
             for (int k = 0; k < 3; k++) {
                 char opts[128];
@@ -133,7 +126,7 @@ static void iteration_counts_match_scipy(void **state)
         if (known == HPLS_ERR_OPTION || !is_mine(solver))
             continue;
         assert_int_equal(known, HPLS_OK);
-        hpls_csr *A = gen(spec);
+        hpls_csr *A = tu_gen(spec);
         char opts[256];
         snprintf(opts, sizeof opts, "solver=%s precond=%s tol=%g maxiter=100000 %s", solver,
                  precond, tol, extra ? extra : "");
@@ -162,7 +155,7 @@ static void bicrstab_and_bicgsafe_count_like_bicgstab(void **state)
     static const char *const preconds[] = {"none", "jacobi"};
     static const char *const product[] = {"bicrstab", "bicgsafe"};
     for (size_t p = 0; p < sizeof specs / sizeof specs[0]; p++) {
-        hpls_csr *A = gen(specs[p]);
+        hpls_csr *A = tu_gen(specs[p]);
         for (int k = 0; k < 2; k++) {
             char opts[128];
             int conv;
@@ -216,7 +209,7 @@ static void real_matrices_converge_with_true_residual(void **state)
 static void zero_rhs_and_converged_guess_take_no_iteration(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=2000,k=2");
+    hpls_csr *A = tu_gen("gas:n=2000,k=2");
     hpls_vec *zero = tu_vec_const(A->nrows, 0.0), *x = tu_vec_const(A->nrows, 3.0);
     hpls_vec *xt = tu_vec_random(A->nrows, 5), *b = tu_rhs(A, xt);
     for (int m = 0; m < NMETHODS; m++) {
@@ -248,7 +241,7 @@ static void zero_rhs_and_converged_guess_take_no_iteration(void **state)
 static void tol_zero_and_maxiter_stop_at_maxiter(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("convdiff3d:nx=12,pe=10");
+    hpls_csr *A = tu_gen("convdiff3d:nx=12,pe=10");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     static const char *const limits[] = {"tol=0 maxiter=15", "tol=1e-14 maxiter=7"};
     for (int m = 0; m < NMETHODS; m++)
@@ -291,7 +284,7 @@ static int watch(void *ctx, hpls_int it, double rn, double rel)
 static void monitor_is_called_once_per_iteration(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=5000,k=2");
+    hpls_csr *A = tu_gen("gas:n=5000,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     for (int m = 0; m < NMETHODS; m++) {
         char opts[128];
@@ -347,7 +340,7 @@ static void breakdown_is_reported_when_rhat_a_rhat_vanishes(void **state)
 static void results_are_bit_repeatable_for_a_thread_count(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=50000,k=2");
+    hpls_csr *A = tu_gen("gas:n=50000,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x1, *x2;
     hpls_vec_create(A->nrows, &x1);
     hpls_vec_create(A->nrows, &x2);
@@ -372,7 +365,7 @@ static void results_are_bit_repeatable_for_a_thread_count(void **state)
 static void allocation_failures_leave_no_leak(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=300,k=2");
+    hpls_csr *A = tu_gen("gas:n=300,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     for (int m = 0; m < NMETHODS; m++) {
         char opts[64];

@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 /* Solves with options (CSR A, or dense Ad when A is NULL); x out, info returned. */
 static hpls_info solve(const hpls_csr *A, const hpls_dense *Ad, const char *options,
                        const hpls_vec *b, hpls_vec *x)
@@ -38,7 +31,7 @@ static void psize_one_is_gauss_seidel_and_psize_n_is_jacobi(void **state)
     (void)state;
     const char *const specs[] = {"gas:n=3000,k=2", "convdiff3d:nx=10,pe=5", "poisson2d:nx=20"};
     for (int m = 0; m < 3; m++) {
-        hpls_csr *A = gen(specs[m]);
+        hpls_csr *A = tu_gen(specs[m]);
         hpls_int n = A->nrows;
         hpls_vec *b = tu_vec_random(n, 3), *x1, *x2;
         hpls_vec_create(n, &x1);
@@ -158,7 +151,7 @@ static void dense_and_csr_give_the_same_iterates(void **state)
 static void results_do_not_depend_on_the_thread_count(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=200000,k=2");
+    hpls_csr *A = tu_gen("gas:n=200000,k=2");
     hpls_vec *b = tu_vec_random(A->nrows, 9), *x1, *x2;
     hpls_vec_create(A->nrows, &x1);
     hpls_vec_create(A->nrows, &x2);
@@ -180,7 +173,7 @@ static void pjg_solves_and_preconditions(void **state)
     (void)state;
     const char *const specs[] = {"gas:n=20000,k=1", "gas:n=20000,k=3", "convdiff3d:nx=15,pe=20"};
     for (int m = 0; m < 3; m++) {
-        hpls_csr *A = gen(specs[m]);
+        hpls_csr *A = tu_gen(specs[m]);
         hpls_vec *xt = tu_vec_random(A->nrows, 2), *b = tu_rhs(A, xt), *x;
         hpls_vec_create(A->nrows, &x);
         hpls_info p = solve(A, NULL, "solver=pjg", b, x);
@@ -202,7 +195,7 @@ static void pjg_solves_and_preconditions(void **state)
 static void bad_partitions_are_reported(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=10");
+    hpls_csr *A = tu_gen("gas:n=10");
     hpls_solver *s;
     hpls_solver_create(&s);
     hpls_solver_set_options(s, "solver=pjg");
@@ -230,7 +223,7 @@ static void bad_partitions_are_reported(void **state)
 static void allocation_failures_leave_no_leak(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=300,k=2");
+    hpls_csr *A = tu_gen("gas:n=300,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     const char *const methods[] = {"solver=pjg psize=7", "solver=gmres precond=pjg"};
     for (int m = 0; m < 2; m++) {

@@ -13,13 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 /* nr x nc with about density*nr*nc random entries; rows and columns whose index
  * is a multiple of 5 (of 7) stay empty. */
 static hpls_csr *random_csr(hpls_int nr, hpls_int nc, double density, unsigned seed)
@@ -118,7 +111,7 @@ static void spmv_equals_csr_on_generated_matrices(void **state)
     }
     const char *const specs[] = {"gas:n=3000,k=2", "convdiff3d:nx=10,pe=5", "poisson2d:nx=33"};
     for (int m = 0; m < 3; m++) {
-        hpls_csr *A = gen(specs[m]);
+        hpls_csr *A = tu_gen(specs[m]);
         for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
             compare(A, ds[k], 1);
             compare(A, ds[k], 2);
@@ -158,7 +151,7 @@ static void spmv_equals_csr_on_real_matrices(void **state)
 static void spmv_is_repeatable_through_the_openmp_team(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=20000,k=3");
+    hpls_csr *A = tu_gen("gas:n=20000,k=3");
     int saved = omp_get_max_threads();
     omp_set_num_threads(2);
     hpls_qtree *Q = NULL;
@@ -186,7 +179,7 @@ static void spmv_is_repeatable_through_the_openmp_team(void **state)
 static void auto_d_follows_eq17_and_declines_when_x_fits(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=50");
+    hpls_csr *A = tu_gen("poisson2d:nx=50");
     assert_int_equal(hpls_qtree_auto_d(A, 1L << 20), 0); /* x is 20 KB */
     hpls_int d = hpls_qtree_auto_d(A, 4096);             /* a tiny cache: x does not fit */
     assert_true(d >= 64 && d <= HPLS_QT_MAX_D && (d & (d - 1)) == 0);
@@ -222,7 +215,7 @@ static void qtbicgstab_iterates_equal_bicgstab(void **state)
     const char *const pcs[] = {"none", "jacobi"};
     char fmt[256], opts[160];
     for (int m = 0; m < 2; m++) {
-        hpls_csr *A = gen(specs[m]);
+        hpls_csr *A = tu_gen(specs[m]);
         hpls_vec *b = tu_vec_random(A->nrows, 5), *x1, *x2;
         hpls_vec_create(A->nrows, &x1);
         hpls_vec_create(A->nrows, &x2);
@@ -246,7 +239,7 @@ static void qtbicgstab_iterates_equal_bicgstab(void **state)
 static void format_qtree_serves_every_krylov_method(void **state)
 {
     (void)state;
-    hpls_csr *P = gen("poisson2d:nx=40"), *G = gen("gas:n=4000,k=2");
+    hpls_csr *P = tu_gen("poisson2d:nx=40"), *G = tu_gen("gas:n=4000,k=2");
     const char *const methods[] = {"cg", "gmres", "bicg", "qmr", "tfqmr", "minres"};
     char opts[128], fmt[256];
     for (int m = 0; m < 6; m++) {
@@ -282,7 +275,7 @@ static void format_qtree_serves_every_krylov_method(void **state)
 static void format_options_are_checked(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=10");
+    hpls_csr *A = tu_gen("poisson2d:nx=10");
     hpls_solver *s;
     assert_int_equal(hpls_solver_create(&s), HPLS_OK);
     assert_int_equal(hpls_solver_set_options(s, "solver=jacobi format=qtree"), HPLS_OK);
@@ -320,7 +313,7 @@ static void check_permutation(const hpls_int *perm, hpls_int n)
 static void rcm_is_a_permutation_that_narrows_the_band(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=30");
+    hpls_csr *A = tu_gen("poisson2d:nx=30");
     hpls_int n = A->nrows;
     hpls_int *scramble = malloc((size_t)n * sizeof *scramble), *perm = malloc((size_t)n * sizeof *perm);
     assert_true(scramble && perm);
@@ -373,7 +366,7 @@ static void rcm_solves_give_the_same_x(void **state)
                                    "solver=qtbicgstab qt_d=16", "solver=bicg format=qtree qt_d=64"};
     char opts[160], fmt[256];
     for (int m = 0; m < 2; m++) {
-        hpls_csr *A = gen(specs[m]);
+        hpls_csr *A = tu_gen(specs[m]);
         hpls_vec *b = tu_vec_random(A->nrows, 9), *x1, *x2;
         hpls_vec_create(A->nrows, &x1);
         hpls_vec_create(A->nrows, &x2);
@@ -408,7 +401,7 @@ static void rcm_solves_give_the_same_x(void **state)
 static void allocation_failures_leave_no_leak(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=300,k=2");
+    hpls_csr *A = tu_gen("gas:n=300,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     const char *const methods[] = {"solver=qtbicgstab qt_d=16",
                                    "solver=bicg format=qtree qt_d=8 reorder=rcm precond=jacobi"};

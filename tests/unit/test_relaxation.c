@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 static double *dense_of(const hpls_csr *A)
 {
     double *D = calloc((size_t)(A->nrows * A->ncols), sizeof *D);
@@ -43,7 +36,7 @@ static void dense_sor(const double *D, hpls_int n, double w, int backward, const
 static void sor_and_ssor_follow_their_definition(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("convdiff3d:nx=4,pe=30");
+    hpls_csr *A = tu_gen("convdiff3d:nx=4,pe=30");
     hpls_int n = A->nrows;
     double *D = dense_of(A);
     hpls_vec *b = tu_vec_random(n, 5), *x;
@@ -87,7 +80,7 @@ static void sor_and_ssor_follow_their_definition(void **state)
 static void sor_with_omega_one_is_gauss_seidel(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=5000,k=3");
+    hpls_csr *A = tu_gen("gas:n=5000,k=3");
     hpls_vec *b = tu_vec_random(A->nrows, 9), *x1, *x2;
     hpls_vec_create(A->nrows, &x1);
     hpls_vec_create(A->nrows, &x2);
@@ -119,7 +112,7 @@ static void sor_with_omega_one_is_gauss_seidel(void **state)
 static void ssor_preconditioner_inverts_its_matrix(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("convdiff3d:nx=3,pe=50");
+    hpls_csr *A = tu_gen("convdiff3d:nx=3,pe=50");
     hpls_int n = A->nrows;
     double *D = dense_of(A);
     hpls_int *pos = malloc((size_t)n * sizeof *pos);
@@ -159,7 +152,7 @@ static void ssor_preconditioner_inverts_its_matrix(void **state)
 static void ssor_preconditions_krylov_methods(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=40");
+    hpls_csr *A = tu_gen("poisson2d:nx=40");
     hpls_vec *xt = tu_vec_random(A->nrows, 2), *b = tu_rhs(A, xt), *x;
     hpls_vec_create(A->nrows, &x);
     hpls_int plain = 0;
@@ -191,7 +184,7 @@ static void ssor_preconditions_krylov_methods(void **state)
 static void omega_is_checked_where_it_applies(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=5");
+    hpls_csr *A = tu_gen("poisson2d:nx=5");
     hpls_solver *s;
     hpls_solver_create(&s);
     assert_int_equal(hpls_solver_set_option(s, "omega=2"), HPLS_ERR_OPTION);

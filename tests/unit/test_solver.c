@@ -11,13 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hpls_csr *gen(const char *spec)
-{
-    hpls_csr *A = NULL;
-    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
-    return A;
-}
-
 /* Solves A x = A xtrue with the given options; checks the status, returns info. */
 static hpls_info solve_known(const hpls_csr *A, const char *options, double *relerr,
                              double *relres)
@@ -67,7 +60,7 @@ static void every_method_solves_the_generated_families(void **state)
         {"dense-dd:n=60", "solver=bicgstab precond=jacobi"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        hpls_csr *A = gen(cases[c].spec);
+        hpls_csr *A = tu_gen(cases[c].spec);
         double err, res;
         hpls_info info = solve_known(A, cases[c].options, &err, &res);
         double tol = strstr(cases[c].options, "1e-10") ? 1e-10 : strstr(cases[c].options, "1e-9") ? 1e-9 : 1e-8;
@@ -248,7 +241,7 @@ static void stationary_methods_report_zero_diagonal_by_row(void **state)
 static void not_converging_is_a_reason_not_an_error(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("poisson2d:nx=30");
+    hpls_csr *A = tu_gen("poisson2d:nx=30");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x;
     hpls_vec_create(A->nrows, &x);
     hpls_solver *s = setup_with(A, "solver=jacobi maxiter=7");
@@ -298,7 +291,7 @@ static void options_are_checked_and_named(void **state)
     assert_non_null(strstr(hpls_solver_message(s), "bicgstab"));
     assert_int_equal(hpls_solver_set_option(s, "tol"), HPLS_ERR_OPTION);
     assert_int_equal(hpls_solver_set_options(s, "solver=cg, omega=1.2"), HPLS_OK);
-    hpls_csr *A = gen("poisson2d:nx=5");
+    hpls_csr *A = tu_gen("poisson2d:nx=5");
     assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION); /* omega does not apply to cg */
     assert_non_null(strstr(hpls_solver_message(s), "omega"));
     assert_int_equal(hpls_solver_set_option(s, "solver=jacobi"), HPLS_OK);
@@ -313,7 +306,7 @@ static void options_are_checked_and_named(void **state)
 static void setup_is_reused_for_many_right_hand_sides(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("convdiff3d:nx=10");
+    hpls_csr *A = tu_gen("convdiff3d:nx=10");
     hpls_solver *s = setup_with(A, "solver=bicgstab precond=jacobi tol=1e-10");
     for (unsigned k = 0; k < 3; k++) {
         hpls_vec *xt = tu_vec_random(A->nrows, 100 + k), *b = tu_rhs(A, xt), *x;
@@ -341,7 +334,7 @@ static void setup_is_reused_for_many_right_hand_sides(void **state)
 static void initial_guess_and_tolerances_are_honoured(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=2000,k=2");
+    hpls_csr *A = tu_gen("gas:n=2000,k=2");
     hpls_vec *xt = tu_vec_random(A->nrows, 3), *b = tu_rhs(A, xt), *x;
     hpls_vec_create(A->nrows, &x);
     /* given x0 = xtrue: converged at iteration 0 */
@@ -383,7 +376,7 @@ static int stop_at_three(void *ctx, hpls_int it, double rn, double rel)
 static void monitor_sees_every_iteration_and_can_stop(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=2000");
+    hpls_csr *A = tu_gen("gas:n=2000");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x;
     hpls_vec_create(A->nrows, &x);
     hpls_solver *s = setup_with(A, "solver=jacobi");
@@ -402,7 +395,7 @@ static void monitor_sees_every_iteration_and_can_stop(void **state)
 static void results_are_bit_repeatable_for_a_thread_count(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=50000,k=2");
+    hpls_csr *A = tu_gen("gas:n=50000,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x1, *x2;
     hpls_vec_create(A->nrows, &x1);
     hpls_vec_create(A->nrows, &x2);
@@ -427,7 +420,7 @@ static void results_are_bit_repeatable_for_a_thread_count(void **state)
 static void allocation_failures_leave_no_leak(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("gas:n=300,k=2");
+    hpls_csr *A = tu_gen("gas:n=300,k=2");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x = tu_vec_const(A->nrows, 0.0);
     const char *const methods[] = {"solver=bicgstab precond=jacobi", "solver=gs", "solver=jacobi",
                                    "solver=cg precond=jacobi"};
@@ -455,7 +448,7 @@ static int count_calls(void *ctx, hpls_int it, double rn, double rel)
 static void every_registered_method_keeps_the_contract(void **state)
 {
     (void)state;
-    hpls_csr *A = gen("tridiag:type=toeplitz,n=500");
+    hpls_csr *A = tu_gen("tridiag:type=toeplitz,n=500");
     hpls_int n = A->nrows;
     hpls_vec *xt = tu_vec_random(n, 4), *b = tu_rhs(A, xt), *zero = tu_vec_const(n, 0.0), *x;
     hpls_vec_create(n, &x);

@@ -61,6 +61,13 @@ hpls_vec *tu_rhs(const hpls_csr *A, const hpls_vec *xtrue)
     return b;
 }
 
+hpls_csr *tu_gen(const char *spec)
+{
+    hpls_csr *A = NULL;
+    assert_int_equal(hpls_gen_csr(spec, &A, NULL), HPLS_OK);
+    return A;
+}
+
 hpls_vec *tu_vec_const(hpls_int n, double a)
 {
     hpls_vec *v;

@@ -24,6 +24,8 @@ double tu_relres(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x);
 double tu_relerr(const hpls_vec *x, const hpls_vec *y);
 /* b = A * xtrue with the reference SpMV (b allocated). */
 hpls_vec *tu_rhs(const hpls_csr *A, const hpls_vec *xtrue);
+/* The generator's CSR matrix for spec (hpls_gen_csr), asserting success. */
+hpls_csr *tu_gen(const char *spec);
 /* Vector of n values: all equal to a. */
 hpls_vec *tu_vec_const(hpls_int n, double a);
 /* Deterministic pseudo-random vector in [-1, 1]. */
