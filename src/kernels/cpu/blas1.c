@@ -11,7 +11,6 @@
 
 int hpls_k_threads(void) { return omp_get_max_threads(); }
 
-static int nthreads_for(hpls_int n) { return n < PAR_MIN ? 1 : omp_get_max_threads(); }
 
 /* [lo, hi) of thread t among p for n items */
 static void span(hpls_int n, int t, int p, hpls_int *lo, hpls_int *hi)
@@ -22,12 +21,17 @@ static void span(hpls_int n, int t, int p, hpls_int *lo, hpls_int *hi)
 
 #define MAX_THREADS 1024
 
+/* Threads for n items: one below PAR_MIN, never more than the partial-sum arrays hold. */
+static int nthreads_for(hpls_int n)
+{
+    int p = n < PAR_MIN ? 1 : omp_get_max_threads();
+    return p > MAX_THREADS ? MAX_THREADS : p;
+}
+
 double hpls_k_dot(hpls_int n, const hpls_real *x, const hpls_real *y)
 {
     double part[MAX_THREADS];
     int p = nthreads_for(n);
-    if (p > MAX_THREADS)
-        p = MAX_THREADS;
 #pragma omp parallel num_threads(p)
     {
         int t = omp_get_thread_num(), q = omp_get_num_threads();
@@ -153,8 +157,6 @@ double hpls_k_waxpy_nrm2(hpls_int n, hpls_real a, const hpls_real *x, const hpls
 {
     double part[MAX_THREADS];
     int p = nthreads_for(n);
-    if (p > MAX_THREADS)
-        p = MAX_THREADS;
 #pragma omp parallel num_threads(p)
     {
         int t = omp_get_thread_num(), q = omp_get_num_threads();
@@ -180,8 +182,6 @@ void hpls_k_dot2(hpls_int n, const hpls_real *x, const hpls_real *y, double *xx,
 {
     double part[MAX_THREADS][2];
     int p = nthreads_for(n);
-    if (p > MAX_THREADS)
-        p = MAX_THREADS;
 #pragma omp parallel num_threads(p)
     {
         int t = omp_get_thread_num(), q = omp_get_num_threads();
@@ -211,8 +211,6 @@ void hpls_k_bicgstab_xr(hpls_int n, hpls_real alpha, const hpls_real *phat, hpls
 {
     double part[MAX_THREADS][2];
     int p = nthreads_for(n);
-    if (p > MAX_THREADS)
-        p = MAX_THREADS;
 #pragma omp parallel num_threads(p)
     {
         int th = omp_get_thread_num(), q = omp_get_num_threads();
