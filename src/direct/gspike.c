@@ -72,6 +72,7 @@ struct hpls_gspike {
     gs_piece *pieces;
     hpls_int *order;      /* pieces in an order where each one's inputs are solved */
     hpls_int nsingular;   /* blocks found singular, this level and below */
+    hpls_int wlen;        /* solve workspace: the reduced unknowns, this level and below */
 };
 
 /* sqrt(a^2 + b^2) without the cost of hypot when no overflow or underflow threatens. */
@@ -328,6 +329,9 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
                                  : HPLS_ERR_NOMEM;
     hpls_free(rdl);
     if (st == HPLS_OK) {
+        /* pieces are solved one after another: they share the workspace */
+        hpls_int need = nr + pc->reduced->wlen;
+        f->wlen = need > f->wlen ? need : f->wlen;
         f->nsingular += nsing + pc->reduced->nsingular;
         f->growth = pc->reduced->growth > f->growth ? pc->reduced->growth : f->growth;
     }
@@ -429,16 +433,15 @@ hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real 
     return HPLS_OK;
 }
 
-static hpls_status solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x);
+static void solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x, hpls_real *work);
 
-/* Steps 2 (on f), 3(i)-(iii) for a piece of p >= 2 blocks; x holds its f on entry. */
-static hpls_status solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x)
+/* Steps 2 (on f), 3(i)-(iii) for a piece of p >= 2 blocks; x holds its f on entry;
+ * work holds f->wlen values (the reduced unknowns y, then the levels below). */
+static void solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x, hpls_real *work)
 {
     hpls_int p = pc->p, nr = 2 * p - 2 + pc->last_singular;
     const hpls_int *bs = pc->bs;
-    hpls_real *y = hpls_malloc(nr, sizeof *y);
-    if (!y)
-        return HPLS_ERR_NOMEM;
+    hpls_real *y = work;
 #pragma omp parallel for schedule(static)
     for (hpls_int j = 0; j < p; j++) { /* g_j = R~_j^{-1} Q_j^T f_j */
         apply_qt(f, bs[j], bs[j + 1], x);
@@ -450,11 +453,7 @@ static hpls_status solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_r
     }
     if (pc->last_singular)
         y[nr - 1] = x[bs[p] - 1];
-    hpls_status st = solve_level(pc->reduced, y, y);
-    if (st != HPLS_OK) {
-        hpls_free(y);
-        return st;
-    }
+    solve_level(pc->reduced, y, y, work + nr);
 #pragma omp parallel for schedule(static)
     for (hpls_int j = 0; j < p; j++) { /* x~_j = g_j - v_j t_{j+1} - w_j b_{j-1} */
         hpls_int a = bs[j], e = bs[j + 1];
@@ -469,12 +468,10 @@ static hpls_status solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_r
     for (hpls_int j = 0; j + 1 < p; j++) /* x = P_mu x~ (Prop. 2.3) */
         if (pc->zeta[j] != 0.0)
             x[bs[j + 1]] += pc->zeta[j] * x[bs[j + 1] - 1];
-    hpls_free(y);
-    return HPLS_OK;
 }
 
 /* Algorithm 1 on one level: the pieces in dependency order. */
-static hpls_status solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x)
+static void solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x, hpls_real *work)
 {
     if (x != b)
         memcpy(x, b, (size_t)f->n * sizeof *x);
@@ -485,15 +482,12 @@ static hpls_status solve_level(const hpls_gspike *f, const hpls_real *b, hpls_re
         if (pc->cu != 0.0)
             x[pc->hi - 1] -= pc->cu * x[pc->hi];
         if (pc->p > 1) {
-            hpls_status st = solve_blocks(f, pc, x);
-            if (st != HPLS_OK)
-                return st;
+            solve_blocks(f, pc, x, work);
         } else {
             apply_qt(f, pc->lo, pc->hi, x);
             back_subst(f, pc->lo, pc->hi, x, 0);
         }
     }
-    return HPLS_OK;
 }
 
 /* r = b - T x; returns the normwise backward error ||r||_inf / (||T||_inf ||x||_inf + ||b||_inf). */
@@ -528,38 +522,29 @@ static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real
  * step no longer halves it, or after GS_REFINE_MAX steps. */
 hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_real *x)
 {
-    hpls_real *b0 = NULL;
-    if (f->ad && x == b) { /* the refinement needs b after x overwrote it */
-        b0 = hpls_malloc(f->n, sizeof *b0);
-        if (!b0)
-            return HPLS_ERR_NOMEM;
-        memcpy(b0, b, (size_t)f->n * sizeof *b0);
+    /* everything is allocated before x is written: a failure leaves x (and b) as
+     * they were; b0 keeps b when x overwrites it, r is the refinement's residual */
+    hpls_int n = f->n, nb0 = f->ad && x == b ? n : 0, nr = f->ad ? n : 0;
+    hpls_real *work = hpls_malloc(f->wlen + nb0 + nr + 1, sizeof *work);
+    if (!work)
+        return HPLS_ERR_NOMEM;
+    hpls_real *b0 = work + f->wlen, *r = b0 + nb0;
+    if (nb0) {
+        memcpy(b0, b, (size_t)n * sizeof *b0);
         b = b0;
     }
-    hpls_status st = solve_level(f, b, x);
-    if (st != HPLS_OK || !f->ad) {
-        hpls_free(b0);
-        return st;
-    }
-    hpls_real *r = hpls_malloc(f->n, sizeof *r);
-    if (!r) {
-        hpls_free(b0);
-        return HPLS_ERR_NOMEM;
-    }
+    solve_level(f, b, x, work);
     double last = INFINITY;
-    for (int it = 0; it < GS_REFINE_MAX && st == HPLS_OK; it++) {
+    for (int it = 0; f->ad && it < GS_REFINE_MAX; it++) {
         double berr = residual(f, b, x, r);
         if (!(berr > DBL_EPSILON) || !(berr <= 0.5 * last))
             break;
         last = berr;
-        st = solve_level(f, r, r); /* the correction */
-        if (st == HPLS_OK) {
+        solve_level(f, r, r, work); /* the correction */
 #pragma omp parallel for schedule(static)
-            for (hpls_int i = 0; i < f->n; i++)
-                x[i] += r[i];
-        }
+        for (hpls_int i = 0; i < n; i++)
+            x[i] += r[i];
     }
-    hpls_free(r);
-    hpls_free(b0);
-    return st;
+    hpls_free(work);
+    return HPLS_OK;
 }
