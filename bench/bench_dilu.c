@@ -5,15 +5,26 @@
  *
  *   bench_dilu REPS THREADS (A.mtx | gen-spec) ...
  *
- * One markdown table row per matrix; every time is the median of REPS runs. */
+ * One markdown table row per matrix; every time is the median of REPS runs.
+ * The setup columns time the preconditioner's own setup (the counterpart of
+ * PETSc's PCSetUp), not the solver's work vectors and checks around it.
+ *
+ *   bench_dilu --apply REPS THREADS (A.mtx | gen-spec) ...
+ *
+ * The apply against its memory-traffic bound: GB/s of a triad, of the SpMV
+ * and of one dilu / ilu0 application (serial sweeps), each from its bytes:
+ * SpMV 12 nnz + 8 (n+1) + 16 n; one application (split copies of L and U)
+ * 12 (nnz - n) + 16 (n+1) + 40 n (r, 1/E or 1/U_ii, z written, read, written). */
 #include "solver.h"
+
+#include <omp.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct run {
-    double setup, solve;
+    double setup, solve; /* setup: the preconditioner's own */
     hpls_int its;
     int converged;
     char strategy[32];
@@ -45,6 +56,14 @@ static run measure(const hpls_csr *A, const hpls_vec *b, const char *opts, int r
         }
         hpls_solver_get_info(s, &info);
         setup[k] = info.setup_s;
+        if (s->opt.pc_type->setup) { /* the same setup again, timed alone */
+            hpls_pc pc;
+            double t0 = hpls_wtime();
+            hpls_status pst = s->opt.pc_type->setup(s, &pc);
+            setup[k] = hpls_wtime() - t0;
+            if (pst == HPLS_OK)
+                pc.destroy(pc.ctx);
+        }
         solve[k] = info.solve_s;
         r.its = info.iterations;
         r.converged = hpls_reason_converged(info.reason);
@@ -62,14 +81,94 @@ static run measure(const hpls_csr *A, const hpls_vec *b, const char *opts, int r
     return r;
 }
 
+/* Median seconds of reps calls of what(ctx) (one warm-up call first). */
+static double median_time(void (*what)(void *), void *ctx, int reps)
+{
+    double t[64];
+    what(ctx);
+    for (int k = 0; k < reps; k++) {
+        double t0 = hpls_wtime();
+        what(ctx);
+        t[k] = hpls_wtime() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    return t[reps / 2];
+}
+
+typedef struct kctx {
+    const hpls_csr *A;
+    hpls_solver *s;
+    hpls_real *x, *y, *z;
+} kctx;
+
+static void do_triad(void *p)
+{
+    kctx *c = p;
+    hpls_int n = c->A->nnz; /* three arrays of nnz, well beyond the caches */
+#pragma omp parallel for schedule(static)
+    for (hpls_int i = 0; i < n; i++)
+        c->z[i] = c->x[i] + 3.0 * c->y[i];
+}
+
+static void do_spmv(void *p)
+{
+    kctx *c = p;
+    hpls_k_spmv(c->A, c->x, c->y);
+}
+
+static void do_apply(void *p)
+{
+    kctx *c = p;
+    hpls_pc_apply(c->s, c->x, c->y);
+}
+
+/* One row: triad, SpMV and dilu / ilu0 application GB/s (see the head). */
+static void apply_row(const char *name, const hpls_csr *A, int reps, int threads)
+{
+    hpls_int n = A->nrows, nnz = A->nnz;
+    kctx c = {.A = A};
+    c.x = hpls_malloc(nnz, sizeof *c.x);
+    c.y = hpls_malloc(nnz, sizeof *c.y);
+    c.z = hpls_malloc(nnz, sizeof *c.z);
+    hpls_k_set(nnz, 1.0, c.x);
+    hpls_k_set(nnz, 2.0, c.y);
+    hpls_k_set(nnz, 0.0, c.z);
+    double ttriad = median_time(do_triad, &c, reps), gb = 1e-9;
+    double tspmv = median_time(do_spmv, &c, reps);
+    double bspmv = 12.0 * nnz + 8.0 * (n + 1) + 16.0 * n, bapply = 12.0 * (nnz - n) + 16.0 * (n + 1) + 40.0 * n;
+    printf("| %s | %d | %lld | %.1f | %.4f / %.1f |", name, threads, (long long)n,
+           24.0 * nnz / ttriad * gb, tspmv, bspmv / tspmv * gb);
+    static const char *const pcs[] = {"dilu", "ilu0"};
+    for (int p = 0; p < 2; p++) {
+        char opts[128];
+        snprintf(opts, sizeof opts, "precond=%s trisolve=serial threads=%d", pcs[p], threads);
+        hpls_solver_create(&c.s);
+        if (hpls_solver_set_options(c.s, opts) != HPLS_OK || hpls_solver_setup(c.s, A) != HPLS_OK) {
+            printf(" error |");
+        } else {
+            double t = median_time(do_apply, &c, reps);
+            printf(" %.4f / %.1f (%.2fx SpMV) |", t, bapply / t * gb, t / tspmv);
+        }
+        hpls_solver_destroy(c.s);
+    }
+    printf("\n");
+    hpls_free(c.x);
+    hpls_free(c.y);
+    hpls_free(c.z);
+}
+
 int main(int argc, char **argv)
 {
+    int apply = argc > 1 && strcmp(argv[1], "--apply") == 0;
+    argv += apply;
+    argc -= apply;
     if (argc < 4) {
-        fprintf(stderr, "usage: bench_dilu REPS THREADS (A.mtx | gen-spec) ...\n");
+        fprintf(stderr, "usage: bench_dilu [--apply] REPS THREADS (A.mtx | gen-spec) ...\n");
         return 2;
     }
     int reps = atoi(argv[1]), threads = atoi(argv[2]);
     reps = reps < 1 ? 1 : reps > 64 ? 64 : reps;
+    omp_set_num_threads(threads);
     static const char *const strat[] = {"serial", "levels", "syncfree", "auto"};
     static const char *const pcs[] = {"none", "jacobi", "dilu", "ilu0"};
     for (int a = 3; a < argc; a++) {
@@ -87,6 +186,13 @@ int main(int argc, char **argv)
             one->data[i] = 1.0;
         hpls_csr_spmv(A, one, b);
         const char *name = strrchr(argv[a], '/') ? strrchr(argv[a], '/') + 1 : argv[a];
+        if (apply) {
+            apply_row(name, A, reps, threads);
+            hpls_vec_destroy(one);
+            hpls_vec_destroy(b);
+            hpls_csr_destroy(A);
+            continue;
+        }
         char opts[256];
         printf("| %s | %d | %lld |", name, threads, (long long)A->nrows);
         for (int p = 2; p < 4; p++) /* Table 2: setup by construction strategy */

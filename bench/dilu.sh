@@ -4,8 +4,10 @@
 # nx=50 (REPS runs) and nx=100 (1e6 rows, one run each), against PETSc's
 # ILU(0)-BiCGSTAB (bench/peers/petsc_bcgs.c, one process) on the same files;
 # writes bench/results/dilu.md with the machine's load (uptime) before and
-# after, and bench/results/dilu_history_<matrix>.png (BiCGSTAB residual
-# histories with none / dilu / ilu0).
+# after (keeping its hand-written "## Findings" section), and
+# bench/results/dilu_history_<matrix>.png (BiCGSTAB residual histories with
+# none / dilu / ilu0).  Every timed run holds /tmp/hpls-bench.lock, one matrix
+# at a time, so that timings never overlap another engineer's.
 #
 #   bench/dilu.sh [BUILD_DIR] [REPS]      (default ./build-dilu, 3)
 set -euo pipefail
@@ -16,7 +18,10 @@ reps=${2:-3}
 data=${HPLS_DATA_DIR:-$root/../shared/data}/matrices
 out=$here/results/dilu.md
 work=${TMPDIR:-/tmp}/hpls_dilu
+lock=(flock /tmp/hpls-bench.lock)
 mkdir -p "$work" "$here/results"
+findings=""
+[ -f "$out" ] && findings=$(sed -n '/^## Findings/,$p' "$out")
 cmake --build "$build" --target bench_dilu hpls_cmd -j2 >/dev/null
 hpls=$build/bin/hpls
 
@@ -68,7 +73,7 @@ petsc_run() {
     petsc_setup[$in]="-" petsc_solve[$in]="" petsc_its[$in]="-"
     [ -n "$peer" ] || return 0
     f=$(mtx_of "$in")
-    log=$(OMP_NUM_THREADS=1 "$peer" "$f" "$r" -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 \
+    log=$(OMP_NUM_THREADS=1 "${lock[@]}" "$peer" "$f" "$r" -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 \
         -ksp_max_it 5000 -log_view 2>&1) || true
     line=$(grep '^peer=' <<<"$log" || true)
     if [ -z "$line" ]; then
@@ -85,6 +90,7 @@ petsc_run() {
     echo "# DILU vs ILU(0) (Wang, Liu 2022, Tables 2, 3, 5 reshaped) and PETSc ILU(0)-BiCGSTAB"
     echo
     echo "Written by \`bench/dilu.sh $build $reps\`: medians of $reps runs (the nx=100 matrices, 1e6 rows: ONE run each), b = A 1, BiCGSTAB tol 1e-8."
+    echo "Setup columns: the preconditioner's own setup (what PETSc's PCSetUp times), run a second time on the set-up solver and timed alone: for dilu the E pass with its pivot check and the split copies of L and U (scaled by 1/E) the sweeps read; for ilu0 the factorisation on A's pattern, its pivot check and the same split copies (U scaled by 1/U_ii)."
     echo "PETSc $(pkg-config --modversion "${pcname:-PETSc}" 2>/dev/null || echo absent): \`petsc_bcgs A.mtx REPS -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 -ksp_max_it 5000 -log_view\`, one MPI process, OMP_NUM_THREADS=1, right preconditioning, unpreconditioned residual norm; setup = PCSetUp event (the ILU(0) factorisation), solve = median KSPSolve time. The same PETSc figures are repeated in the 2-thread rows."
     echo "Goal (last column): dilu (auto) BiCGSTAB solve s <= PETSc ilu-bcgs solve s."
     echo
@@ -96,7 +102,7 @@ petsc_run() {
         for e in "${inputs[@]}"; do
             in=${e% *} r=${e#* }
             [ "$t" = 2 ] || petsc_run "$in" "$r"
-            row=$(OMP_PROC_BIND=close OMP_PLACES=cores "$build/bin/bench_dilu" "$r" "$t" "$in" || true)
+            row=$(OMP_PROC_BIND=close OMP_PLACES=cores "${lock[@]}" "$build/bin/bench_dilu" "$r" "$t" "$in" || true)
             [ -n "$row" ] || continue
             ps=${petsc_solve[$in]:-}
             met=$(awk -F'|' -v p="$ps" '{
@@ -108,8 +114,25 @@ petsc_run() {
         done
     done
     echo
+    echo
+    echo "## The application against its memory-traffic bound"
+    echo
+    echo "\`bench_dilu --apply 9 THREADS A\` (medians of 9): GB/s of a triad z = x + 3y over 3 arrays of nnz, of the SpMV (12 nnz + 8 (n+1) + 16 n bytes) and of one M^-1 application with the serial sweeps (12 (nnz - n) + 16 (n+1) + 40 n bytes: the split copies of L and U, r, the scaling, z), its time as a multiple of the SpMV's."
+    echo
+    echo "| matrix | threads | n | triad GB/s | SpMV s / GB/s | dilu apply s / GB/s | ilu0 apply s / GB/s |"
+    echo "|---|---|---|---|---|---|---|"
+    for t in 1 2; do
+        for in in convdiff3d:nx=100 poisson3d:nx=100; do
+            OMP_PROC_BIND=close OMP_PLACES=cores "${lock[@]}" "$build/bin/bench_dilu" --apply 9 "$t" "$in" || true
+        done
+    done
+    echo
     echo "Load after: \`$(uptime)\`.  \`*\`: not converged in 5000 iterations (PETSc: not CONVERGED_*); \`error\`: setup failed (e.g. a zero pivot)."
     echo "\"dilu <= PETSc?\" compares the dilu (auto) column's solve seconds with PETSc's, ratio ours / PETSc in brackets."
+    if [ -n "$findings" ]; then
+        echo
+        echo "$findings"
+    fi
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "wrote $out"

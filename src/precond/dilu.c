@@ -3,10 +3,17 @@
  * A = L + D + U, M = (E + L) E^-1 (E + U) with E diagonal such that
  * diag(M) = diag(A):
  *     E_ii = A_ii - sum_{j<i} K_ij / E_jj,   K = L o U^T (Hadamard product),
- * so E_ii waits only for the E_jj with K_ij != 0.  Construction by strategy:
- * serial (i = 0..n-1), levels (Alg. 3: level sets of K by Alg. 7, one parallel
- * loop per level) or syncfree (Alg. 5: ready flags).  Application (Sec. 2.2.4):
- * (E + L) g1 = r, then (E + U) z = E g1, by the sweeps of trisolve.c.
+ * so E_ii waits only for the E_jj with K_ij != 0.  K is never stored: one pass
+ * over A's rows finds each lower entry's mirror A_ji, serially by a cursor per
+ * row j that only moves forward (the rows i reading row j come in increasing
+ * order: O(nnz) in all), in parallel by binary search in row j.  The same
+ * pass checks E_ii and writes row i of the split copies of L and U, scaled by
+ * rD_i = 1/E_ii, that the sweeps stream.  Construction by strategy: serial,
+ * levels (Alg. 3, one parallel loop per level; K's pattern lies within L's,
+ * so L's level sets, which the forward sweep needs anyway, are a valid
+ * schedule) or syncfree (Alg. 5: ready flags).  Application (Sec. 2.2.4):
+ *     (E + L) y = r:      y_i = rD_i r_i - sum_{j<i} (rD_i A_ij) y_j,
+ *     (E + U) z = E y:    z_i = y_i - sum_{j>i} (rD_i A_ij) z_j.
  * M^T = (E + U^T) E^-1 (E + L^T) is the DILU of A^T with the same E, so M^-T
  * is the same two sweeps over A^T.  DIC: A symmetric, U = L^T, K_ij = A_ij^2,
  * and M is positive definite iff every E_ii > 0, which is checked at setup. */
@@ -14,116 +21,133 @@
 
 #include <omp.h>
 
-/* K = L o U^T, stored by rows: row i holds the j < i with A_ij, A_ji both stored. */
-typedef struct kmat {
-    hpls_int *ptr; /* n+1 offsets */
-    hpls_idx *col;
-    hpls_real *val; /* A_ij A_ji */
-} kmat;
+typedef struct dilu_ctx {
+    hpls_trifac *F;
+    double shift;
+    int symmetric;  /* dic: check that A is symmetric and E positive */
+    hpls_real *E, *rD;
+    hpls_idx *cur;  /* serial: per row j, the offset in j's upper part to match next */
+} dilu_ctx;
 
-/* Position of column c in A's positions [lo, hi), or -1. */
-static hpls_int find_col(const hpls_csr *A, hpls_int lo, hpls_int end, hpls_int c)
+/* What the pass found: the first row (0-based, n: none) whose E_ii is
+ * unusable, the first whose lower part does not mirror its column (dic), and
+ * the count of lower entries with a mirror. */
+typedef struct dilu_report {
+    hpls_int bad, asym, pairs;
+} dilu_report;
+
+/* Position of A_ji (j < i) in row j's upper part, or -1: binary search. */
+static inline hpls_int mirror_search(const hpls_trisplit *t, hpls_int j, hpls_int i)
 {
-    hpls_int hi = end;
+    const hpls_csr *A = t->A;
+    hpls_int lo = t->upbeg[j], end = A->rowptr[j + 1], hi = end;
     while (lo < hi) {
         hpls_int mid = lo + (hi - lo) / 2;
-        if (A->colind[mid] < c)
+        if (A->colind[mid] < i)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < end && A->colind[lo] == c ? lo : -1;
+    return lo < end && A->colind[lo] == i ? lo : -1;
 }
 
-/* Alg. 3 line 1.  For dic, *asym receives the first row (1-based) whose lower
- * part does not mirror the upper part in pattern and values (0: symmetric). */
-static hpls_status build_k(const hpls_trisplit *t, int parallel, kmat *K, hpls_int *asym)
+/* The same by row j's cursor, for rows i visited in increasing order. */
+static inline hpls_int mirror_cursor(const hpls_trisplit *t, hpls_idx *cur, hpls_int j, hpls_int i)
 {
     const hpls_csr *A = t->A;
-    hpls_int n = A->nrows, nupper = 0, first_asym = n;
-    K->ptr = hpls_calloc(n + 1, sizeof *K->ptr);
-    if (!K->ptr)
-        return HPLS_ERR_NOMEM;
-#pragma omp parallel for schedule(static) if (parallel) reduction(+ : nupper) reduction(min : first_asym)
-    for (hpls_int i = 0; i < n; i++) {
-        hpls_int count = 0;
-        for (hpls_int p = A->rowptr[i]; p < t->lowend[i]; p++) {
-            hpls_int j = A->colind[p];
-            hpls_int q = find_col(A, t->upbeg[j], A->rowptr[j + 1], i);
-            count += q >= 0;
-            if ((q < 0 || A->val[q] != A->val[p]) && i < first_asym)
-                first_asym = i;
-        }
-        K->ptr[i + 1] = count;
-        nupper += A->rowptr[i + 1] - t->upbeg[i];
-    }
-    for (hpls_int i = 0; i < n; i++)
-        K->ptr[i + 1] += K->ptr[i];
-    /* every lower entry mirrored and as many upper entries: symmetric */
-    *asym = first_asym < n ? first_asym + 1 : (K->ptr[n] != nupper ? n : 0);
-    K->col = hpls_malloc(K->ptr[n], sizeof *K->col);
-    K->val = hpls_malloc(K->ptr[n], sizeof *K->val);
-    if (!K->col || !K->val)
-        return HPLS_ERR_NOMEM;
-#pragma omp parallel for schedule(static) if (parallel)
-    for (hpls_int i = 0; i < n; i++) {
-        hpls_int k = K->ptr[i];
-        for (hpls_int p = A->rowptr[i]; p < t->lowend[i]; p++) {
-            hpls_int j = A->colind[p];
-            hpls_int q = find_col(A, t->upbeg[j], A->rowptr[j + 1], i);
-            if (q >= 0) {
-                K->col[k] = (hpls_idx)j;
-                K->val[k++] = A->val[p] * A->val[q];
-            }
-        }
-    }
-    return HPLS_OK;
+    hpls_int q = t->upbeg[j] + cur[j], end = A->rowptr[j + 1];
+    while (q < end && A->colind[q] < i)
+        q++;
+    cur[j] = (hpls_idx)(q - t->upbeg[j]);
+    return q < end && A->colind[q] == i ? q : -1;
 }
 
-/* E_ii = d_i - sum_j K_ij / E_jj (Alg. 3 line 6, Alg. 5 lines 3-10); E holds d on entry. */
-static inline void e_row(const kmat *K, hpls_int i, hpls_real *E, hpls_real *rD)
+/* Row i: E_ii = shifted A_ii - sum (A_ij A_ji) rD_j (Alg. 3 line 6, Alg. 5
+ * lines 3-10), its check, and row i of the scaled copies.  serial is a
+ * constant after inlining. */
+static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_report *r)
 {
-    double s = E[i];
-    for (hpls_int k = K->ptr[i]; k < K->ptr[i + 1]; k++)
-        s -= K->val[k] * rD[K->col[k]];
-    E[i] = s;
-    rD[i] = 1.0 / s;
+    const hpls_trisplit *t = &c->F->a;
+    const hpls_csr *A = t->A;
+    const hpls_real *v = A->val;
+    hpls_int p0 = A->rowptr[i], le = t->lowend[i], end = A->rowptr[i + 1];
+    double big = 0, sum = 0;
+    int asym = 0;
+    for (hpls_int p = p0; p < le; p++) {
+        hpls_int j = A->colind[p];
+        hpls_int q = serial ? mirror_cursor(t, c->cur, j, i) : mirror_search(t, j, i);
+        double a = fabs(v[p]);
+        big = a > big ? a : big;
+        if (q >= 0) {
+            sum += v[p] * v[q] * c->rD[j];
+            r->pairs++;
+        }
+        if (c->symmetric)
+            asym |= q < 0 || v[q] != v[p];
+    }
+    for (hpls_int p = le; p < end; p++) {
+        double a = fabs(v[p]);
+        big = a > big ? a : big;
+    }
+    double e = hpls_trifac_shifted(t->upbeg[i] > le ? v[le] : 0.0, big, c->shift) - sum;
+    c->E[i] = e;
+    c->rD[i] = 1.0 / e;
+    hpls_trifac_copy_row(c->F, i, v, c->rD[i], c->rD[i]);
+    if (hpls_trifac_bad_pivot(e, big, c->symmetric) && i < r->bad)
+        r->bad = i;
+    if (asym && i < r->asym)
+        r->asym = i;
 }
 
-static hpls_status build_e(int strategy, hpls_sync *S, const kmat *K, hpls_int n, hpls_real *E,
-                           hpls_real *rD)
+static void report_merge(dilu_report *to, const dilu_report *from)
 {
-    if (strategy == HPLS_TRI_SERIAL) {
+    to->bad = from->bad < to->bad ? from->bad : to->bad;
+    to->asym = from->asym < to->asym ? from->asym : to->asym;
+    to->pairs += from->pairs;
+}
+
+static hpls_status build_e(dilu_ctx *c, dilu_report *out)
+{
+    hpls_trifac *F = c->F;
+    const hpls_trisplit *t = &F->a;
+    hpls_int n = F->n;
+    *out = (dilu_report){.bad = n, .asym = n};
+    if (F->build == HPLS_TRI_SERIAL) {
+        c->cur = hpls_calloc(n, sizeof *c->cur);
+        if (!c->cur)
+            return HPLS_ERR_NOMEM;
         for (hpls_int i = 0; i < n; i++)
-            e_row(K, i, E, rD);
-    } else if (strategy == HPLS_TRI_LEVELS) { /* Alg. 3 */
-        hpls_tri T = {.n = n, .lo = K->ptr, .hi = K->ptr + 1, .col = K->col};
-        hpls_levels L;
-        hpls_status st = hpls_levels_build(&T, omp_get_max_threads() > 1, &L);
-        if (st != HPLS_OK)
-            return st;
+            dilu_row(c, i, 1, out);
+        hpls_free(c->cur);
+        c->cur = NULL;
+        return HPLS_OK;
+    }
+    const hpls_levels *L = &F->fwd.lev; /* levels: Alg. 3 over L's level sets (built with the copies) */
+    unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
 #pragma omp parallel
-        for (hpls_int l = 0; l < L.nlev; l++) {
+    {
+        dilu_report mine = {.bad = n, .asym = n};
+        if (F->build == HPLS_TRI_LEVELS) {
+            for (hpls_int l = 0; l < L->nlev; l++) {
 #pragma omp for schedule(static)
-            for (hpls_int off = L.off[l]; off < L.off[l + 1]; off++)
-                e_row(K, L.order[off], E, rD);
-        }
-        hpls_levels_free(&L);
-    } else { /* Alg. 5 */
-        unsigned epoch = hpls_sync_begin(S);
-#pragma omp parallel
-        {
+                for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
+                    dilu_row(c, L->order[off], 0, &mine);
+            }
+        } else { /* Alg. 5: rows of earlier chunks are waited for, this chunk's are done in order */
             hpls_int k;
-            while ((k = hpls_sync_claim(S)) < n) {
-                hpls_int kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
+            while ((k = hpls_sync_claim(&F->sync)) < n) {
+                hpls_int first = k, kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
                 for (hpls_int i = k; i < kend; i++) {
-                    for (hpls_int q = K->ptr[i]; q < K->ptr[i + 1]; q++)
-                        hpls_sync_wait(S, K->col[q], epoch);
-                    e_row(K, i, E, rD);
-                    hpls_sync_post(S, i, epoch);
+                    for (hpls_int p = t->A->rowptr[i]; p < t->lowend[i]; p++)
+                        if (t->A->colind[p] < first)
+                            hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
+                    dilu_row(c, i, 0, &mine);
+                    hpls_sync_post(&F->sync, i, epoch);
                 }
             }
         }
+#pragma omp critical
+        report_merge(out, &mine);
     }
     return HPLS_OK;
 }
@@ -131,49 +155,44 @@ static hpls_status build_e(int strategy, hpls_sync *S, const kmat *K, hpls_int n
 static hpls_status setup_dilu(const hpls_solver *s, hpls_pc *pc, int symmetric)
 {
     hpls_trifac *F;
-    kmat K = {0};
-    hpls_int asym = 0;
     hpls_status st = hpls_trifac_create(s, symmetric ? "dic" : "dilu", &F);
     if (st != HPLS_OK)
         return st;
     hpls_int n = F->n;
-    hpls_real *E = F->vec[0] = hpls_malloc(n, sizeof *E);
-    hpls_real *rD = F->vec[1] = hpls_malloc(n, sizeof *rD);
-    if (!E || !rD) {
+    dilu_ctx c = {.F = F, .shift = s->opt.shift, .symmetric = symmetric};
+    c.E = F->vec[0] = hpls_malloc(n, sizeof *c.E);
+    c.rD = F->vec[1] = hpls_malloc(n, sizeof *c.rD);
+    if (!c.E || !c.rD) {
         st = HPLS_ERR_NOMEM;
         goto done;
     }
-    if ((st = build_k(&F->a, F->build != HPLS_TRI_SERIAL, &K, &asym)) != HPLS_OK)
+    if ((st = hpls_trifac_copies(F)) != HPLS_OK)
         goto done;
-    if (symmetric && asym) {
+    F->fwd.bscale = c.rD; /* y_i = rD_i r_i - ...; the backward sweep is unscaled */
+    dilu_report r;
+    if ((st = build_e(&c, &r)) != HPLS_OK)
+        goto done;
+    /* every lower entry mirrored by an equal one and as many upper entries: symmetric */
+    if (symmetric && (r.asym < n || r.pairs != F->up.ptr[n])) {
         st = hpls_fail(HPLS_ERR_UNSUPPORTED,
                        "dic: A is not symmetric (row %lld differs from its column): use dilu",
-                       (long long)asym);
+                       (long long)(r.asym < n ? r.asym + 1 : n));
         goto done;
     }
-    for (hpls_int i = 0; i < n; i++)
-        E[i] = hpls_trifac_diag(&F->a, i, s->opt.shift);
-    if ((st = build_e(F->build, &F->sync, &K, n, E, rD)) != HPLS_OK)
+    if (r.bad < n) {
+        st = hpls_trifac_pivot_error(F, r.bad, c.E[r.bad], "E_ii", symmetric);
         goto done;
-    if ((st = hpls_trifac_check(F, E, "E_ii", symmetric)) != HPLS_OK)
-        goto done;
-    /* (E + L) g1 = r: g1_i = (r_i - sum L_ij g1_j) / E_ii; (E + U) z = E g1 */
-    F->fwd = (hpls_sweep){.T = hpls_tri_of(s->A, 0, F->a.lowend, F->a.upbeg, s->A->val), .dinv = rD};
-    F->bwd = (hpls_sweep){.T = hpls_tri_of(s->A, 1, F->a.lowend, F->a.upbeg, s->A->val),
-                          .bscale = E,
-                          .dinv = rD};
-    if (F->at.A) {
+    }
+    if (F->at.A) { /* over A^T, unscaled: (E + U^T) y = r, (E + L^T) z = E y */
         const hpls_csr *At = F->at.A;
-        F->fwd_t = F->fwd;
-        F->bwd_t = F->bwd;
-        F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, At->val);
-        F->bwd_t.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, At->val);
+        F->fwd_t = (hpls_sweep){.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, At->val),
+                                .dinv = c.rD};
+        F->bwd_t = (hpls_sweep){.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, At->val),
+                                .bscale = c.E,
+                                .dinv = c.rD};
     }
     st = hpls_trifac_finish(F, pc);
 done:
-    hpls_free(K.ptr);
-    hpls_free(K.col);
-    hpls_free(K.val);
     if (st != HPLS_OK)
         hpls_trifac_destroy(F);
     return st;

@@ -11,22 +11,34 @@
 #include <omp.h>
 
 typedef struct ilu_ctx {
-    const hpls_trisplit *t;
+    hpls_trifac *F;
+    double shift;
     hpls_real *lu;   /* factor values on A's pattern */
     hpls_real *uinv; /* 1 / U_ii */
     hpls_int *iw;    /* per thread: n positions of the current row, -1 outside it */
 } ilu_ctx;
 
-/* Row i of L and U (IKJ): a_ik /= u_kk, a_ij -= a_ik u_kj on the pattern; S
- * non-NULL: wait for each row k first (the syncfree schedule). */
-static void ilu_row(const ilu_ctx *c, hpls_int *iw, hpls_int i, hpls_sync *S, unsigned epoch)
+/* Row i of L and U (IKJ): A's row with its shifted diagonal, then a_ik /= u_kk,
+ * a_ij -= a_ik u_kj on the pattern; its pivot check (*bad: the first bad row
+ * seen) and row i of the split copies (U scaled by 1/u_ii).  S non-NULL: wait
+ * for each row k first (the syncfree schedule). */
+static void ilu_row(const ilu_ctx *c, hpls_int *iw, hpls_int i, hpls_sync *S, unsigned epoch,
+                    hpls_int *bad)
 {
-    const hpls_csr *A = c->t->A;
-    const hpls_int *upbeg = c->t->upbeg;
+    const hpls_trisplit *t = &c->F->a;
+    const hpls_csr *A = t->A;
+    const hpls_int *upbeg = t->upbeg;
     hpls_real *lu = c->lu;
-    for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+    hpls_int p0 = A->rowptr[i], end = A->rowptr[i + 1], diag = t->lowend[i];
+    double big = 0;
+    for (hpls_int p = p0; p < end; p++) {
+        double a = fabs(A->val[p]);
+        big = a > big ? a : big;
         iw[A->colind[p]] = p;
-    for (hpls_int p = A->rowptr[i]; p < c->t->lowend[i]; p++) {
+        lu[p] = A->val[p];
+    }
+    lu[diag] = hpls_trifac_shifted(A->val[diag], big, c->shift);
+    for (hpls_int p = p0; p < diag; p++) {
         hpls_int k = A->colind[p];
         if (S)
             hpls_sync_wait(S, k, epoch);
@@ -38,41 +50,46 @@ static void ilu_row(const ilu_ctx *c, hpls_int *iw, hpls_int i, hpls_sync *S, un
                 lu[w] -= lik * lu[q];
         }
     }
-    for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+    for (hpls_int p = p0; p < end; p++)
         iw[A->colind[p]] = -1;
-    c->uinv[i] = 1.0 / lu[c->t->lowend[i]];
+    c->uinv[i] = 1.0 / lu[diag];
+    hpls_trifac_copy_row(c->F, i, lu, 1.0, c->uinv[i]);
+    if (hpls_trifac_bad_pivot(lu[diag], big, 0) && i < *bad)
+        *bad = i;
 }
 
-static void factor(hpls_trifac *F, const ilu_ctx *c)
+/* Returns the first row with a bad pivot (n: none). */
+static hpls_int factor(hpls_trifac *F, const ilu_ctx *c)
 {
-    hpls_int n = F->n;
+    hpls_int n = F->n, bad = n;
     if (F->build == HPLS_TRI_SERIAL) {
         for (hpls_int i = 0; i < n; i++)
-            ilu_row(c, c->iw, i, NULL, 0);
-        return;
+            ilu_row(c, c->iw, i, NULL, 0, &bad);
+        return bad;
     }
-    const hpls_levels *L = &F->fwd.lev;
+    const hpls_levels *L = &F->fwd.lev; /* built with the copies */
     unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
-#pragma omp parallel
+#pragma omp parallel reduction(min : bad)
     {
         hpls_int *iw = c->iw + (hpls_int)omp_get_thread_num() * n;
         if (F->build == HPLS_TRI_LEVELS) {
             for (hpls_int l = 0; l < L->nlev; l++) {
 #pragma omp for schedule(static)
                 for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-                    ilu_row(c, iw, L->order[off], NULL, 0);
+                    ilu_row(c, iw, L->order[off], NULL, 0, &bad);
             }
         } else {
             hpls_int k;
             while ((k = hpls_sync_claim(&F->sync)) < n) {
                 hpls_int kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
                 for (hpls_int i = k; i < kend; i++) {
-                    ilu_row(c, iw, i, &F->sync, epoch);
+                    ilu_row(c, iw, i, &F->sync, epoch, &bad);
                     hpls_sync_post(&F->sync, i, epoch);
                 }
             }
         }
     }
+    return bad;
 }
 
 /* tlu = the factor values on A^T's pattern. */
@@ -106,7 +123,7 @@ hpls_status hpls_pc_setup_ilu0(const hpls_solver *s, hpls_pc *pc)
     if (st != HPLS_OK)
         return st;
     hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : omp_get_max_threads();
-    ilu_ctx c = {.t = &F->a};
+    ilu_ctx c = {.F = F, .shift = s->opt.shift};
     hpls_real *lu = c.lu = F->vec[0] = hpls_malloc(A->nnz, sizeof *lu);
     hpls_real *uinv = c.uinv = F->vec[1] = hpls_malloc(n, sizeof *uinv);
     c.iw = hpls_malloc(nt * n, sizeof *c.iw);
@@ -122,27 +139,17 @@ hpls_status hpls_pc_setup_ilu0(const hpls_solver *s, hpls_pc *pc)
                            (long long)i + 1);
             goto done;
         }
-    hpls_k_copy(A->nnz, A->val, lu);
-    for (hpls_int i = 0; i < n; i++)
-        lu[F->a.lowend[i]] = hpls_trifac_diag(&F->a, i, s->opt.shift);
     for (hpls_int k = 0; k < nt * n; k++)
         c.iw[k] = -1;
-    /* L y = r (unit); U z = y */
-    F->fwd = (hpls_sweep){.T = hpls_tri_of(A, 0, F->a.lowend, F->a.upbeg, lu)};
-    F->bwd = (hpls_sweep){.T = hpls_tri_of(A, 1, F->a.lowend, F->a.upbeg, lu), .dinv = uinv};
-    if (F->build == HPLS_TRI_LEVELS &&
-        (st = hpls_levels_build(&F->fwd.T, omp_get_max_threads() > 1, &F->fwd.lev)) != HPLS_OK)
+    /* L y = r (unit); U z = y as z_i = y_i / u_ii - sum_j (U_ij / u_ii) z_j */
+    if ((st = hpls_trifac_copies(F)) != HPLS_OK)
         goto done;
-    factor(F, &c);
-    hpls_real *piv = F->vec[3] = hpls_malloc(n, sizeof *piv);
-    if (!piv) {
-        st = HPLS_ERR_NOMEM;
+    F->bwd.bscale = uinv;
+    hpls_int bad = factor(F, &c);
+    if (bad < n) {
+        st = hpls_trifac_pivot_error(F, bad, lu[F->a.lowend[bad]], "U_ii", 0);
         goto done;
     }
-    for (hpls_int i = 0; i < n; i++)
-        piv[i] = lu[F->a.lowend[i]];
-    if ((st = hpls_trifac_check(F, piv, "U_ii", 0)) != HPLS_OK)
-        goto done;
     if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
         const hpls_csr *At = F->at.A;
         hpls_real *tlu = F->vec[2] = hpls_malloc(At->nnz, sizeof *tlu);

@@ -1,8 +1,10 @@
 /* trisolve.c: the machinery the factored preconditioners dilu, dic and ilu0
  * share (Wang, Liu 2022, Sec. 2.2.4 and 2.3.5): z = M^-1 r as a forward and a
- * backward sweep by the chosen strategy, M^-T r by the same sweeps over A^T,
- * and `auto`, the paper's advice made automatic (end of Sec. 2.3.5): the first
- * applications alternate between the strategies, the fastest is kept. */
+ * backward sweep by the chosen strategy over split copies of M's triangles
+ * (rows in level order when a level strategy may run, Alg. 4), M^-T r by the
+ * same sweeps over A^T, and `auto`, the paper's advice made automatic (end of
+ * Sec. 2.3.5): the first applications alternate between the strategies, the
+ * fastest is kept; on one thread serial is kept at once. */
 #include "precond/trisolve.h"
 
 #include <math.h>
@@ -11,10 +13,24 @@
 /* Applications of each strategy timed by auto before it decides. */
 #define AUTO_TRIALS 2
 
+/* auto has strategies still to time */
+static int undecided(const hpls_trifac *F)
+{
+    return F->strategy == HPLS_TRI_AUTO && F->trials < 3 * AUTO_TRIALS;
+}
+
 static void trisplit_free(hpls_trisplit *t)
 {
     hpls_free(t->lowend);
     hpls_free(t->upbeg);
+}
+
+static void tricopy_free(hpls_tricopy *c)
+{
+    hpls_free(c->ptr);
+    hpls_free(c->col);
+    hpls_free(c->val);
+    hpls_free(c->slot);
 }
 
 void hpls_trifac_destroy(void *ctx)
@@ -24,6 +40,8 @@ void hpls_trifac_destroy(void *ctx)
         return;
     trisplit_free(&F->a);
     trisplit_free(&F->at);
+    tricopy_free(&F->low);
+    tricopy_free(&F->up);
     hpls_levels_free(&F->fwd.lev);
     hpls_levels_free(&F->bwd.lev);
     hpls_levels_free(&F->fwd_t.lev);
@@ -56,7 +74,14 @@ hpls_status hpls_trifac_create(const hpls_solver *s, const char *name, hpls_trif
     F->strategy = s->opt.trisolve;
     F->build = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SYNCFREE : F->strategy;
     F->chosen = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SERIAL : F->strategy;
-    hpls_status st = hpls_sync_init(&F->sync, F->n);
+    if (F->strategy == HPLS_TRI_AUTO && omp_get_max_threads() == 1) {
+        /* one thread: nothing runs beside serial, whose sweeps do the least work */
+        F->build = HPLS_TRI_SERIAL;
+        F->trials = 3 * AUTO_TRIALS;
+    }
+    hpls_status st = HPLS_OK;
+    if (F->build == HPLS_TRI_SYNCFREE || undecided(F))
+        st = hpls_sync_init(&F->sync, F->n);
     if (st == HPLS_OK)
         st = trisplit_init(&F->a, s->A);
     if (st == HPLS_OK && s->op.At)
@@ -69,40 +94,73 @@ hpls_status hpls_trifac_create(const hpls_solver *s, const char *name, hpls_trif
     return HPLS_OK;
 }
 
-hpls_real hpls_trifac_diag(const hpls_trisplit *t, hpls_int i, double shift)
+/* c's offsets (by slot) and slot map for the rows in lev's order (NULL:
+ * natural), row i having end[i] - beg[i] entries. */
+static hpls_status tricopy_alloc(hpls_tricopy *c, hpls_int n, const hpls_levels *lev,
+                                 const hpls_int *beg, const hpls_int *end)
 {
-    const hpls_csr *A = t->A;
-    hpls_real d = t->upbeg[i] > t->lowend[i] ? A->val[t->lowend[i]] : 0.0;
-    if (shift == 0)
-        return d;
+    c->ptr = hpls_malloc(n + 1, sizeof *c->ptr);
+    if (!c->ptr)
+        return HPLS_ERR_NOMEM;
+    if (lev && !(c->slot = hpls_malloc(n, sizeof *c->slot)))
+        return HPLS_ERR_NOMEM;
+    c->ptr[0] = 0;
+    for (hpls_int s = 0; s < n; s++) {
+        hpls_int i = lev ? lev->order[s] : s;
+        c->ptr[s + 1] = c->ptr[s] + (end[i] - beg[i]);
+        if (lev)
+            c->slot[i] = s;
+    }
+    c->col = hpls_malloc(c->ptr[n], sizeof *c->col);
+    c->val = hpls_malloc(c->ptr[n], sizeof *c->val);
+    return c->col && c->val ? HPLS_OK : HPLS_ERR_NOMEM;
+}
+
+hpls_status hpls_trifac_copies(hpls_trifac *F)
+{
+    const hpls_trisplit *t = &F->a;
+    hpls_int n = F->n;
+    hpls_status st;
+    int by_level = F->strategy == HPLS_TRI_LEVELS || undecided(F);
+    if (by_level) { /* coloured by Alg. 7 as the paper advises (Sec. 2.3.4); one thread: serially */
+        int syncfree = omp_get_max_threads() > 1;
+        hpls_tri Tl = hpls_tri_of(t->A, 0, t->lowend, t->upbeg, NULL);
+        hpls_tri Tu = hpls_tri_of(t->A, 1, t->lowend, t->upbeg, NULL);
+        if ((st = hpls_levels_build(&Tl, syncfree, &F->fwd.lev)) != HPLS_OK ||
+            (st = hpls_levels_build(&Tu, syncfree, &F->bwd.lev)) != HPLS_OK)
+            return st;
+    }
+    if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->A->rowptr, t->lowend)) !=
+            HPLS_OK ||
+        (st = tricopy_alloc(&F->up, n, by_level ? &F->bwd.lev : NULL, t->upbeg, t->A->rowptr + 1)) !=
+            HPLS_OK)
+        return st;
+    F->fwd.T = (hpls_tri){.n = n, .lo = F->low.ptr, .hi = F->low.ptr + 1, .col = F->low.col,
+                          .val = F->low.val, .row = by_level ? F->fwd.lev.order : NULL};
+    F->bwd.T = (hpls_tri){.n = n, .lo = F->up.ptr, .hi = F->up.ptr + 1, .col = F->up.col,
+                          .val = F->up.val, .row = by_level ? F->bwd.lev.order : NULL,
+                          .upper = 1};
+    return HPLS_OK;
+}
+
+hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv,
+                                    const char *what, int positive)
+{
+    const hpls_csr *A = F->a.A;
     double big = 0;
     for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
         big = fmax(big, fabs(A->val[p]));
-    return d + (d < 0 ? -shift : shift) * big;
-}
-
-hpls_status hpls_trifac_check(const hpls_trifac *F, const hpls_real *piv, const char *what,
-                              int positive)
-{
-    const hpls_csr *A = F->a.A;
-    for (hpls_int i = 0; i < F->n; i++) {
-        double big = 0;
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-            big = fmax(big, fabs(A->val[p]));
-        if (positive && !(piv[i] > 0))
-            return hpls_fail(HPLS_ERR_SINGULAR,
-                             "%s: %s = %g <= 0 at row %lld: M is not positive definite "
-                             "(A is not an M-matrix?), cg would diverge; retry with a diagonal "
-                             "shift (shift=1 or more) or use dilu with bicgstab",
-                             F->name, what, piv[i], (long long)i + 1);
-        if (!isfinite(piv[i]) || fabs(piv[i]) <= 1e-14 * big)
-            return hpls_fail(HPLS_ERR_SINGULAR,
-                             "%s: %s = %g at row %lld is zero or tiny against the row's largest "
-                             "entry %g: M is singular; retry with a diagonal shift "
-                             "(e.g. shift=1e-2: A_ii + shift*max_j|A_ij|)",
-                             F->name, what, piv[i], (long long)i + 1, big);
-    }
-    return HPLS_OK;
+    if (positive && !(piv > 0))
+        return hpls_fail(HPLS_ERR_SINGULAR,
+                         "%s: %s = %g <= 0 at row %lld: M is not positive definite "
+                         "(A is not an M-matrix?), cg would diverge; retry with a diagonal "
+                         "shift (shift=1 or more) or use dilu with bicgstab",
+                         F->name, what, piv, (long long)i + 1);
+    return hpls_fail(HPLS_ERR_SINGULAR,
+                     "%s: %s = %g at row %lld is zero or tiny against the row's largest "
+                     "entry %g: M is singular; retry with a diagonal shift "
+                     "(e.g. shift=1e-2: A_ii + shift*max_j|A_ij|)",
+                     F->name, what, piv, (long long)i + 1, big);
 }
 
 static void sweep(hpls_trifac *F, const hpls_sweep *w, int strategy, const hpls_real *b,
@@ -120,7 +178,7 @@ static void sweep(hpls_trifac *F, const hpls_sweep *w, int strategy, const hpls_
 static void apply_trifac(const hpls_pc *pc, const hpls_real *r, hpls_real *z)
 {
     hpls_trifac *F = pc->ctx;
-    int timing = F->strategy == HPLS_TRI_AUTO && F->trials < 3 * AUTO_TRIALS;
+    int timing = undecided(F);
     int strategy = timing ? F->trials % 3 : F->chosen;
     double t0 = timing ? hpls_wtime() : 0;
     sweep(F, &F->fwd, strategy, r, z);
@@ -146,13 +204,12 @@ static void apply_t_trifac(const hpls_pc *pc, const hpls_real *r, hpls_real *z)
 
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
 {
-    if (F->strategy == HPLS_TRI_LEVELS || F->strategy == HPLS_TRI_AUTO) {
-        /* coloured by Alg. 7 as the paper advises (Sec. 2.3.4); one thread: serially */
+    if (F->strategy == HPLS_TRI_LEVELS || undecided(F)) { /* fwd, bwd: see hpls_trifac_copies */
         int syncfree = omp_get_max_threads() > 1;
         hpls_sweep *w[4] = {&F->fwd, &F->bwd, &F->fwd_t, &F->bwd_t};
         for (int k = 0; k < (F->at.A ? 4 : 2); k++) {
             if (w[k]->lev.order)
-                continue; /* ilu0 built it for its construction */
+                continue; /* built for the construction */
             hpls_status st = hpls_levels_build(&w[k]->T, syncfree, &w[k]->lev);
             if (st != HPLS_OK)
                 return st;
@@ -174,5 +231,5 @@ const char *hpls_pc_strategy(const hpls_solver *s)
     const hpls_trifac *F = s->pc.ctx;
     if (F->strategy != HPLS_TRI_AUTO)
         return fixed[F->chosen];
-    return F->trials < 3 * AUTO_TRIALS ? "auto: undecided" : picked[F->chosen];
+    return undecided(F) ? "auto: undecided" : picked[F->chosen];
 }

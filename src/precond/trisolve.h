@@ -1,12 +1,14 @@
 /* trisolve.h: what the factored preconditioners dilu, dic (dilu.c) and ilu0
- * (ilu0.c) share: M = (forward sweep) (backward sweep), the choice of strategy
- * (trisolve=serial|levels|syncfree|auto), the M^-T sweeps over A^T, the
- * diagonal shift and the pivot check at setup. */
+ * (ilu0.c) share: M = (forward sweep) (backward sweep) over split copies of
+ * M's triangles, the choice of strategy (trisolve=serial|levels|syncfree|auto),
+ * the M^-T sweeps over A^T, the diagonal shift and the pivot check. */
 #ifndef HPLS_TRISOLVE_H
 #define HPLS_TRISOLVE_H
 
 #include "kernels/cpu/sptrsv.h"
 #include "solver.h"
+
+#include <math.h>
 
 /* The order of the trisolve option's choices. */
 enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO };
@@ -17,33 +19,85 @@ typedef struct hpls_trisplit {
     hpls_int *lowend, *upbeg; /* see hpls_k_tri_split */
 } hpls_trisplit;
 
+/* One strictly triangular part of M stored on its own (split storage): row i
+ * is col/val[ptr[s] .. ptr[s+1]) of its slot s, values already multiplied by
+ * the sweep's row factor, so a sweep streams this triangle only, not the whole
+ * of A.  Slots are rows, or (slot given) the rows sorted by level (Alg. 4), so
+ * that a level's parallel loop streams memory too. */
+typedef struct hpls_tricopy {
+    hpls_int *ptr;  /* n+1 offsets, by slot */
+    hpls_idx *col;
+    hpls_real *val;
+    hpls_int *slot; /* n: the slot of each row, or NULL (slot = row) */
+} hpls_tricopy;
+
 typedef struct hpls_trifac {
     const char *name;      /* "dilu", "dic", "ilu0" */
     hpls_int n;
     int strategy;          /* what the user chose */
-    int build;             /* strategy of the construction: auto builds syncfree (Table 2) */
+    int build;             /* strategy of the construction (auto: syncfree, Table 2; serial on one thread) */
     int chosen;            /* strategy of the sweeps; auto: the winner once decided */
     int trials;            /* auto: applications timed so far */
     double best[3];        /* auto: fastest application per strategy */
     hpls_trisplit a, at;   /* A, and A^T (at.A NULL unless the method needs M^-T) */
+    hpls_tricopy low, up;  /* M's scaled triangles, read by fwd and bwd */
     hpls_sweep fwd, bwd;   /* z = M^-1 r: forward sweep r -> z, backward z -> z */
     hpls_sweep fwd_t, bwd_t; /* z = M^-T r, over A^T */
-    hpls_sync sync;        /* ready flags of the syncfree strategies */
+    hpls_sync sync;        /* ready flags of the syncfree strategies (allocated only for them) */
     hpls_real *vec[4];     /* numbers owned (E, 1/E, factor values ...), freed by destroy */
 } hpls_trifac;
 
 /* Allocates F for s (strategy, shift from s->opt), splits A (and s->op.At). */
 hpls_status hpls_trifac_create(const hpls_solver *s, const char *name, hpls_trifac **F);
 void hpls_trifac_destroy(void *F);
+/* Allocates F->low and F->up with the pattern of A's strictly lower and upper
+ * parts and points fwd.T, bwd.T at them; the values are the caller's to fill
+ * (hpls_trifac_copy_row).  When a level strategy may run (levels, or auto
+ * still to decide) it first builds fwd.lev and bwd.lev and lays the copies
+ * out in level order. */
+hpls_status hpls_trifac_copies(hpls_trifac *F);
 /* Builds the level sets the sweeps need and hands F to pc (apply, apply_t). */
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc);
-/* The diagonal M must keep: A_ii + shift sgn(A_ii) max_j |A_ij| (the shift
- * is the remedy for zero or tiny pivots). */
-hpls_real hpls_trifac_diag(const hpls_trisplit *t, hpls_int i, double shift);
-/* First row (in order) whose pivot piv[i] is not finite, tiny against the
- * row's largest entry, or (positive = 1) not positive: an HPLS_ERR_SINGULAR
- * naming the 1-based row and the remedy; HPLS_OK when there is none. */
-hpls_status hpls_trifac_check(const hpls_trifac *F, const hpls_real *piv, const char *what,
-                              int positive);
+
+/* Row i of the copies from values v on A's pattern: lower entries times
+ * lscale, upper entries times uscale. */
+static inline void hpls_trifac_copy_row(hpls_trifac *F, hpls_int i, const hpls_real *v,
+                                        double lscale, double uscale)
+{
+    const hpls_csr *A = F->a.A;
+    hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
+    hpls_int ls = F->low.slot ? F->low.slot[i] : i, us = F->up.slot ? F->up.slot[i] : i;
+    hpls_idx *lc = F->low.col + F->low.ptr[ls] - p0;
+    hpls_real *lv = F->low.val + F->low.ptr[ls] - p0;
+    for (hpls_int p = p0; p < le; p++) {
+        lc[p] = A->colind[p];
+        lv[p] = v[p] * lscale;
+    }
+    hpls_idx *uc = F->up.col + F->up.ptr[us] - ub;
+    hpls_real *uv = F->up.val + F->up.ptr[us] - ub;
+    for (hpls_int p = ub; p < A->rowptr[i + 1]; p++) {
+        uc[p] = A->colind[p];
+        uv[p] = v[p] * uscale;
+    }
+}
+
+/* The pivot M must keep for diagonal entry d of a row whose largest |A_ij| is
+ * big: d + shift sgn(d) big (the shift is the remedy for zero or tiny pivots). */
+static inline double hpls_trifac_shifted(double d, double big, double shift)
+{
+    return shift == 0 ? d : d + (d < 0 ? -shift : shift) * big;
+}
+
+/* Whether pivot piv is unusable: not finite, tiny against the row's largest
+ * entry big, or (positive = 1) not positive. */
+static inline int hpls_trifac_bad_pivot(double piv, double big, int positive)
+{
+    return !isfinite(piv) || fabs(piv) <= 1e-14 * big || (positive && !(piv > 0));
+}
+
+/* The HPLS_ERR_SINGULAR of the bad pivot piv of (0-based) row i: names the
+ * 1-based row and the remedy. */
+hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv,
+                                    const char *what, int positive);
 
 #endif /* HPLS_TRISOLVE_H */

@@ -386,7 +386,8 @@ static void preconditioned_methods_converge(void **state)
 }
 
 /* trisolve and shift apply to dilu, dic and ilu0 only; dic needs a symmetric A;
- * hpls_pc_strategy names the strategy, auto's once decided. */
+ * hpls_pc_strategy names the strategy, auto's once decided (at setup on one
+ * thread). */
 static void options_and_strategy_names(void **state)
 {
     (void)state;
@@ -401,7 +402,10 @@ static void options_and_strategy_names(void **state)
     assert_int_equal(hpls_solver_set_options(s, "precond=dilu"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
     assert_string_equal(hpls_pc_strategy(s), "levels");
-    assert_int_equal(hpls_solver_set_options(s, "trisolve=auto"), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, "trisolve=auto threads=1"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_string_equal(hpls_pc_strategy(s), "auto: serial"); /* nothing to time on one thread */
+    assert_int_equal(hpls_solver_set_options(s, "threads=2"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
     assert_string_equal(hpls_pc_strategy(s), "auto: undecided");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x;
@@ -419,6 +423,67 @@ static void options_and_strategy_names(void **state)
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
     assert_null(hpls_pc_strategy(s));
     hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
+/* An upper entry without its lower mirror makes A nonsymmetric for dic even
+ * though every lower entry is mirrored. */
+static void dic_rejects_an_upper_entry_without_mirror(void **state)
+{
+    (void)state;
+    const hpls_int r[] = {0, 0, 0, 1, 1, 2};
+    const hpls_int c[] = {0, 1, 2, 0, 1, 2};
+    const double v[] = {4, 1, 1, 1, 4, 4}; /* A_13 = 1, A_31 not stored */
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(3, 3, 6, r, c, v, &A), HPLS_OK);
+    for (int k = 0; k < 3; k++) {
+        char opts[96];
+        snprintf(opts, sizeof opts, "solver=cg precond=dic trisolve=%s", strategies[k]);
+        hpls_solver *s;
+        hpls_solver_create(&s);
+        assert_int_equal(hpls_solver_set_options(s, opts), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_UNSUPPORTED);
+        assert_non_null(strstr(hpls_solver_message(s), "not symmetric"));
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(A);
+}
+
+/* levels (and auto on two threads) keep the split copies in level order: slot
+ * s holds row fwd.lev.order[s], with A's lower (upper) entries of that row
+ * times rD_i; serial keeps them in row order. */
+static void level_strategies_store_the_copies_in_level_order(void **state)
+{
+    (void)state;
+    hpls_csr *A = random_matrix(120, 5, 3.0, 21);
+    const char *const opts[] = {"precond=dilu trisolve=serial threads=2",
+                                "precond=dilu trisolve=levels threads=2",
+                                "precond=dilu trisolve=auto threads=2"};
+    for (int k = 0; k < 3; k++) {
+        hpls_solver *s = setup(A, opts[k]);
+        const hpls_trifac *F = fac(s);
+        const hpls_real *rD = F->vec[1];
+        for (int upper = 0; upper < 2; upper++) {
+            const hpls_sweep *w = upper ? &F->bwd : &F->fwd;
+            if (k == 0)
+                assert_null(w->T.row);
+            else
+                assert_ptr_equal(w->T.row, w->lev.order);
+            for (hpls_int sl = 0; sl < A->nrows; sl++) {
+                hpls_int i = w->T.row ? w->T.row[sl] : sl, q = w->T.lo[sl];
+                for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+                    hpls_int j = A->colind[p];
+                    if (upper ? j <= i : j >= i)
+                        continue;
+                    assert_true(q < w->T.hi[sl]);
+                    assert_int_equal(w->T.col[q], j);
+                    assert_true(w->T.val[q++] == A->val[p] * rD[i]);
+                }
+                assert_int_equal(q, w->T.hi[sl]);
+            }
+        }
+        hpls_solver_destroy(s);
+    }
     hpls_csr_destroy(A);
 }
 
@@ -476,6 +541,8 @@ int main(void)
         cmocka_unit_test(preconditioned_methods_converge),
         cmocka_unit_test(options_and_strategy_names),
         cmocka_unit_test(level_sets_are_valid_and_strategies_agree),
+        cmocka_unit_test(dic_rejects_an_upper_entry_without_mirror),
+        cmocka_unit_test(level_strategies_store_the_copies_in_level_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,35 +3,54 @@
  * in one parallel loop, a barrier between levels) and the synchronization-free
  * sweep (Alg. 6: each row waits only for the rows it reads, through per-row
  * ready flags; rows handed out in dependency order, see hpls_sync).  One row
- * body for the three, so they agree bit for bit. */
+ * body for the three, so they agree bit for bit.  On a level-ordered T (row
+ * given) every strategy walks the slots in order, which is a dependency
+ * order, so the matrix is read as one stream. */
 #include "kernels/cpu/sptrsv.h"
 
 #include <omp.h>
 
-static inline void sweep_row(const hpls_sweep *w, hpls_int i, const hpls_real *b, hpls_real *x)
+#define PF_STREAM 1024 /* entries ahead whose val and col are prefetched */
+
+/* Slot s (row i) of the sweep: the matrix streams are prefetched ahead, as the
+ * SpMV does (one core's hardware prefetcher does not run far enough). */
+static inline void sweep_row(const hpls_sweep *w, hpls_int s, hpls_int i, const hpls_real *b,
+                             hpls_real *x)
 {
     const hpls_tri *T = &w->T;
-    double s = w->bscale ? w->bscale[i] * b[i] : b[i];
-    for (hpls_int p = T->lo[i]; p < T->hi[i]; p++)
-        s -= T->val[p] * x[T->col[p]];
-    x[i] = w->dinv ? s * w->dinv[i] : s;
+    hpls_int p = T->lo[s], end = T->hi[s];
+    __builtin_prefetch(T->val + p + (T->upper && !T->row ? -PF_STREAM : PF_STREAM), 0, 0);
+    __builtin_prefetch(T->col + p + (T->upper && !T->row ? -PF_STREAM : PF_STREAM), 0, 0);
+    double v = w->bscale ? w->bscale[i] * b[i] : b[i];
+    for (; p < end; p++)
+        v -= T->val[p] * x[T->col[p]];
+    x[i] = w->dinv ? v * w->dinv[i] : v;
+}
+
+/* The slot done k-th by a walk in dependency order. */
+static inline hpls_int slot_of(const hpls_tri *T, hpls_int k)
+{
+    return T->upper && !T->row ? T->n - 1 - k : k;
 }
 
 void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
 {
-    hpls_int n = w->T.n;
-    for (hpls_int k = 0; k < n; k++)
-        sweep_row(w, w->T.upper ? n - 1 - k : k, b, x);
+    const hpls_tri *T = &w->T;
+    for (hpls_int k = 0; k < T->n; k++) {
+        hpls_int s = slot_of(T, k);
+        sweep_row(w, s, T->row ? T->row[s] : s, b, x);
+    }
 }
 
 void hpls_k_sweep_levels(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
 {
     const hpls_levels *L = &w->lev;
+    const hpls_int *row = w->T.row;
 #pragma omp parallel
     for (hpls_int l = 0; l < L->nlev; l++) { /* Alg. 4 line 1; the loop ends in a barrier */
 #pragma omp for schedule(static)
         for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-            sweep_row(w, L->order[off], b, x);
+            sweep_row(w, row ? off : L->order[off], L->order[off], b, x);
     }
 }
 
@@ -45,15 +64,17 @@ void hpls_k_sweep_syncfree(const hpls_sweep *w, hpls_sync *S, const hpls_real *b
         hpls_int k;
         while ((k = hpls_sync_claim(S)) < n) {
             hpls_int kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
-            hpls_int first = T->upper ? n - 1 - k : k; /* rows of this chunk are done in order */
+            hpls_int first = slot_of(T, k); /* natural rows of this chunk are done in order */
             for (; k < kend; k++) {
-                hpls_int i = T->upper ? n - 1 - k : k;
-                for (hpls_int p = T->lo[i]; p < T->hi[i]; p++) {
+                hpls_int s = slot_of(T, k), i = T->row ? T->row[s] : s;
+                for (hpls_int p = T->lo[s]; p < T->hi[s]; p++) {
                     hpls_int j = T->col[p];
-                    if (T->upper ? j > first : j < first) /* Alg. 6 lines 5-7 */
+                    /* Alg. 6 lines 5-7; level order: any row may be elsewhere, waits
+                     * on rows already done return at once */
+                    if (T->row || (T->upper ? j > first : j < first))
                         hpls_sync_wait(S, j, epoch);
                 }
-                sweep_row(w, i, b, x);
+                sweep_row(w, s, i, b, x);
                 hpls_sync_post(S, i, epoch);
             }
         }

@@ -12,14 +12,18 @@
 #include <stdatomic.h>
 #include <threads.h>
 
-/* One triangular part of a matrix: row i's dependencies are col[lo[i] .. hi[i]),
+/* One triangular part of a matrix, its rows stored in n slots: slot s holds
+ * row i = row[s] (row NULL: i = s), whose dependencies are col[lo[s] .. hi[s])
  * with values val[...] (val may be NULL when only the pattern matters).  upper:
- * the dependencies are later rows, so the rows are done from n-1 down to 0. */
+ * the dependencies are later rows, so natural rows are done from n-1 down to 0.
+ * With row given, the slots are in level order (a copy sorted by level, Alg. 4),
+ * so a level's rows are contiguous and every sweep walks the slots in order. */
 typedef struct hpls_tri {
     hpls_int n;
     const hpls_int *lo, *hi; /* n entries each */
     const hpls_idx *col;
     const hpls_real *val;
+    const hpls_int *row; /* n entries, or NULL */
     int upper;
 } hpls_tri;
 
@@ -81,7 +85,7 @@ void hpls_k_tri_split(const hpls_csr *A, hpls_int *lowend, hpls_int *upbeg);
 hpls_tri hpls_tri_of(const hpls_csr *A, int upper, const hpls_int *lowend, const hpls_int *upbeg,
                      const hpls_real *val);
 
-/* Level sets of T's DAG: serially (one pass in dependency order), or by the
+/* Level sets of T's DAG (T in natural order, row NULL): serially (one pass in dependency order), or by the
  * synchronization-free colouring of Alg. 7 (syncfree = 1); same result. */
 hpls_status hpls_levels_build(const hpls_tri *T, int syncfree, hpls_levels *L);
 void hpls_levels_free(hpls_levels *L);
@@ -89,7 +93,9 @@ void hpls_levels_free(hpls_levels *L);
 void hpls_levels_stats(const hpls_levels *L, hpls_int *min, hpls_int *median, hpls_int *max);
 
 /* A triangular solve x_i = (bscale_i b_i - sum_{j in T_i} T_ij x_j) dinv_i
- * (bscale, dinv NULL: 1).  x may be b: row i reads b_i before writing x_i. */
+ * (bscale, dinv NULL: 1).  x may be b: row i reads b_i before writing x_i.
+ * lev: the level sets of T's rows; when T is stored in level order they are
+ * its slot order (T.row == lev.order). */
 typedef struct hpls_sweep {
     hpls_tri T;
     const hpls_real *bscale, *dinv;
