@@ -98,17 +98,15 @@ double hpls_k_dense_residual(const hpls_dense *A, const hpls_real *b, const hpls
 /* One PJG sweep (src/kernels/cpu/pjg_sweep.c; Ahmadi et al. 2021, Eqs. 3-5, Alg. 1):
  * blocks k = 0..nblocks-1 in order, block k the rows idx[ptr[k] .. ptr[k+1]-1];
  * inside a block every row is updated in parallel from the block's old values:
- * x_i = (b_i - sum_{j!=i} a_ij x_j) / a_ii; dx = x_old - x_new.  Exactly one of
- * A (CSR) and Ad (dense) is non-NULL. */
+ * x_i = (b_i - sum_{j!=i} a_ij x_j) / a_ii.  On return xold holds the x the sweep
+ * started from and, when r is non-NULL, r = b - A xold, computed in the same pass
+ * (blockof[j]: the block of unknown j; lo[i]: the first row of i's block when
+ * blocks are contiguous, else NULL).  Exactly one of A (CSR) and Ad (dense) is
+ * non-NULL. */
 void hpls_k_pjg_sweep(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                       hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
-                      const hpls_real *b, hpls_real *x, hpls_real *dx);
-/* After a PJG sweep, b - A x_new = sum over j in row i's block or a later block
- * (j != i) of a_ij dx_j: computed here from blockof[j] (the block of unknown j),
- * returns ||r||_2.  For contiguous blocks (lo != NULL: row i's block starts at
- * lo[i]) a CSR row is entered at column lo[i] by binary search. */
-double hpls_k_pjg_residual(const hpls_csr *A, const hpls_dense *Ad, const hpls_int *blockof,
-                           const hpls_int *lo, const hpls_real *dx, hpls_real *r);
+                      const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
+                      hpls_real *x, hpls_real *xold, hpls_real *r);
 /* First row of thread t's block when nrows rows are split into p blocks of about
  * equal nonzeros (+ rows, so empty rows still count). */
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);

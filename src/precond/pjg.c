@@ -7,7 +7,7 @@
 typedef struct pjg_pc {
     const hpls_csr *A;
     hpls_pjg_partition *P;
-    hpls_real *dinv, *dx;
+    hpls_real *dinv, *zold; /* zold: the sweep's copy of the previous z */
     hpls_int n, sweeps;
 } pjg_pc;
 
@@ -16,7 +16,8 @@ static void apply_pjg(const hpls_pc *pc, const hpls_real *r, hpls_real *z)
     const pjg_pc *M = pc->ctx;
     hpls_k_set(M->n, 0.0, z);
     for (hpls_int k = 0; k < M->sweeps; k++)
-        hpls_k_pjg_sweep(M->A, NULL, M->dinv, M->P->nblocks, M->P->ptr, M->P->idx, r, z, M->dx);
+        hpls_k_pjg_sweep(M->A, NULL, M->dinv, M->P->nblocks, M->P->ptr, M->P->idx, M->P->blockof,
+                         M->P->lo, r, z, M->zold, NULL); /* no residual wanted */
 }
 
 static void destroy_pjg(void *ctx)
@@ -26,7 +27,7 @@ static void destroy_pjg(void *ctx)
         return;
     hpls_pjg_partition_free(M->P);
     hpls_free(M->dinv);
-    hpls_free(M->dx);
+    hpls_free(M->zold);
     hpls_free(M);
 }
 
@@ -39,7 +40,7 @@ hpls_status hpls_pc_setup_pjg(const hpls_solver *s, hpls_pc *pc)
     hpls_int *pos = hpls_malloc(n, sizeof *pos);
     hpls_status st = HPLS_ERR_NOMEM;
     if (!M || !pos || !(M->dinv = hpls_malloc(n, sizeof *M->dinv)) ||
-        !(M->dx = hpls_malloc(n, sizeof *M->dx)))
+        !(M->zold = hpls_malloc(n, sizeof *M->zold)))
         goto done;
     if ((st = hpls_csr_diag_positions(s->A, pos)) != HPLS_OK ||
         (st = hpls_pjg_partition_build(s, &M->P)) != HPLS_OK)

@@ -1,53 +1,152 @@
-/* pjg_sweep.c: the PJG sweep and its residual (Ahmadi et al., IEEE TPDS 32(7),
- * 2021, Eqs. 3-5, Alg. 1).  Blocks run in order (Gauss-Seidel between blocks);
- * inside a block every row reads only the old values of the block (Jacobi), so
- * the rows of a block are independent and split statically among threads: no
- * locks, two barriers per block.  A block too small to pay for the barriers runs
- * on one thread; the arithmetic per row is the same either way, so results do not
- * depend on the thread count.
+/* pjg_sweep.c: the PJG sweep (Ahmadi et al., IEEE TPDS 32(7), 2021, Eqs. 3-5,
+ * Alg. 1) with the residual of the iterate it started from, in one pass over A.
+ * Blocks run in order (Gauss-Seidel between blocks); inside a block every row
+ * reads only the old values of the block (Jacobi), so the rows of a block are
+ * independent and split statically among threads: no locks, two barriers per
+ * block.  A block too small to pay for the barriers runs on one thread; the
+ * arithmetic per row is the same either way, so results do not depend on the
+ * thread count.
  *
- * The residual after a sweep: row i (in block B) solved
- *   a_ii x_i^new = b_i - sum_{j in earlier blocks} a_ij x_j^new - sum_{j in B or later, j != i} a_ij x_j^old,
- * so b_i - (A x^new)_i = sum_{j in B or later, j != i} a_ij (x_j^old - x_j^new):
- * only the entries at or right of the block, times dx, instead of a whole SpMV. */
+ * The residual rides along.  When row i (block B) is reached, x holds x_new in
+ * the blocks before B (F, "finished") and x_old elsewhere, and xold holds x_old
+ * in F.  The sweep's own sum s_i = b_i - sum_{j != i} a_ij x_j gives
+ *   x_i^new       = s_i / a_ii                                   (Eq. 3)
+ *   (b - A x_old)_i = s_i - a_ii x_i^old - sum_{j in F} a_ij (x_j^old - x_j^new)
+ * since x and x_old differ only in F.  The correction reads xold beside x over
+ * the columns of F only, entries the sweep reads anyway: the residual costs no
+ * second read of A, where b - A x_new after the sweep would cost half of A.
+ * The caller runs one sweep more than it reports and takes x_old back from xold
+ * (iter/pjg.c).  Traffic per sweep: A once, x, xold, b, r. */
 #include "core/internal.h"
 
-#include <math.h>
 #include <omp.h>
+#include <string.h>
 
 /* Multiply-adds a thread should get per block before the barriers pay off. */
 #define PJG_PAR_WORK 32768
 /* Entries ahead whose x is prefetched: scattered columns (gas) would otherwise
  * make every far gather wait for memory, as in kernels/cpu/spmv.c. */
 #define PF_X 256
+/* Dense rows are summed in 8 interleaved partial sums, held as 4 pairs (GCC's
+ * vector extension: SSE2 registers on x86-64): independent chains hide the
+ * adds' latency, so a row streams at memory speed; the order is fixed, the
+ * same on every machine and thread count.  (Left to the auto-vectoriser, the
+ * two-vector dot below was spilled to the stack.) */
+typedef double pair __attribute__((vector_size(16)));
+#define NP 4 /* pairs */
 
-/* xhat_i = (b_i - sum_{j != i} a_ij x_j) / a_ii for row i */
+static inline pair load2(const hpls_real *p)
+{
+    pair v;
+    memcpy(&v, p, sizeof v); /* unaligned */
+    return v;
+}
+
+static inline double hsum(const pair *acc)
+{
+    double s = 0.0;
+    for (int k = 0; k < NP; k++)
+        s += acc[k][0] + acc[k][1];
+    return s;
+}
+
+/* sum_{j in [lo, hi)} a_j x_j */
+static double dot(const hpls_real *a, const hpls_real *x, hpls_int lo, hpls_int hi)
+{
+    pair acc[NP] = {{0.0, 0.0}};
+    hpls_int j = lo;
+    for (; j + 2 * NP <= hi; j += 2 * NP)
+        for (int k = 0; k < NP; k++)
+            acc[k] += load2(a + j + 2 * k) * load2(x + j + 2 * k);
+    for (int l = 0; j < hi; j++, l++)
+        acc[l / 2][l % 2] += a[j] * x[j];
+    return hsum(acc);
+}
+
+/* dot over [0, hi) of a with x and, from the same loads of a, with xo (into *o) */
+static double dot2(const hpls_real *a, const hpls_real *x, const hpls_real *xo, hpls_int hi,
+                   double *o)
+{
+    pair p[NP] = {{0.0, 0.0}}, q[NP] = {{0.0, 0.0}};
+    hpls_int j = 0;
+    for (; j + 2 * NP <= hi; j += 2 * NP)
+        for (int k = 0; k < NP; k++) {
+            pair va = load2(a + j + 2 * k);
+            p[k] += va * load2(x + j + 2 * k);
+            q[k] += va * load2(xo + j + 2 * k);
+        }
+    for (int l = 0; j < hi; j++, l++) {
+        p[l / 2][l % 2] += a[j] * x[j];
+        q[l / 2][l % 2] += a[j] * xo[j];
+    }
+    *o = hsum(q);
+    return hsum(p);
+}
+
+/* Row i of the sweep: returns x_i^new = s_i / a_ii and, when r is non-NULL,
+ * stores r_i = (b - A x_old)_i.  Row i's finished columns: j < lo[i] when lo
+ * is given (contiguous blocks), else blockof[j] < blockof[i]. */
 static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
-                                hpls_int i, const hpls_real *b, const hpls_real *x)
+                                const hpls_int *blockof, const hpls_int *lo, hpls_int i,
+                                const hpls_real *b, const hpls_real *x, const hpls_real *xold,
+                                hpls_real *r)
 {
     double s = b[i];
-    if (A) {
-        hpls_int pf_end = A->nnz - PF_X;
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+    if (A) { /* s in column order, as the gs sweep sums it (psize 1 == gs, bit for bit) */
+        hpls_int p = A->rowptr[i], end = A->rowptr[i + 1], pf_end = A->nnz - PF_X;
+        double aii = 0.0, c = 0.0; /* c = sum over finished j of a_ij (xold_j - x_j) */
+        if (r && lo) { /* columns are sorted: the finished ones, j < lo_i, come first */
+            for (; p < end && A->colind[p] < lo[i]; p++) {
+                hpls_int j = A->colind[p];
+                if (p < pf_end) {
+                    __builtin_prefetch(x + A->colind[p + PF_X], 0, 0);
+                    __builtin_prefetch(xold + A->colind[p + PF_X], 0, 0);
+                }
+                s -= A->val[p] * x[j];
+                c += A->val[p] * (xold[j] - x[j]);
+            }
+        }
+        for (; p < end; p++) {
+            hpls_int j = A->colind[p];
             if (p < pf_end)
                 __builtin_prefetch(x + A->colind[p + PF_X], 0, 0);
-            if (A->colind[p] != i)
-                s -= A->val[p] * x[A->colind[p]];
+            if (j == i) {
+                aii = A->val[p];
+                continue;
+            }
+            s -= A->val[p] * x[j];
+            if (r && !lo && blockof[j] < blockof[i])
+                c += A->val[p] * (xold[j] - x[j]);
         }
+        if (r)
+            r[i] = s - aii * x[i] - c;
     } else {
-        /* two branch-free ranges around the diagonal (they vectorise), same order */
         const hpls_real *a = Ad->data + i * Ad->ncols;
-        for (hpls_int j = 0; j < i; j++)
-            s -= a[j] * x[j];
-        for (hpls_int j = i + 1; j < Ad->ncols; j++)
-            s -= a[j] * x[j];
+        hpls_int n = Ad->ncols;
+        if (!r) {
+            s -= dot(a, x, 0, i) + dot(a, x, i + 1, n);
+        } else if (lo) { /* [0, lo_i): finished, x new and xold old; [lo_i, n): x old */
+            double old_left, new_left = dot2(a, x, xold, lo[i], &old_left);
+            double rest = dot(a, x, lo[i], i) + dot(a, x, i + 1, n);
+            s -= new_left + rest;
+            r[i] = b[i] - (old_left + rest + a[i] * x[i]);
+        } else { /* a general partition: finished columns picked by blockof */
+            hpls_int bi = blockof[i];
+            double c = 0.0;
+            s -= dot(a, x, 0, i) + dot(a, x, i + 1, n);
+            for (hpls_int j = 0; j < n; j++)
+                if (blockof[j] < bi)
+                    c += a[j] * (xold[j] - x[j]);
+            r[i] = s - a[i] * x[i] - c;
+        }
     }
     return s * dinv[i];
 }
 
 void hpls_k_pjg_sweep(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                       hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
-                      const hpls_real *b, hpls_real *x, hpls_real *dx)
+                      const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
+                      hpls_real *x, hpls_real *xold, hpls_real *r)
 {
     hpls_int n = A ? A->nrows : Ad->nrows;
     double row_work = A ? (double)(A->nnz + n) / (double)(n ? n : 1) : (double)n;
@@ -55,75 +154,32 @@ void hpls_k_pjg_sweep(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *
     int p = omp_get_max_threads();
     if (block_work < (double)p * PJG_PAR_WORK)
         p = 1;
+    /* Per block: each row puts x_new into xold (not read for its own block),
+     * then x and xold swap, so that x holds x_new and xold x_old. */
     if (p == 1) { /* the same arithmetic without the worksharing constructs */
         for (hpls_int k = 0; k < nblocks; k++) {
             for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++)
-                dx[idx[q]] = row_update(A, Ad, dinv, idx[q], b, x);
+                xold[idx[q]] = row_update(A, Ad, dinv, blockof, lo, idx[q], b, x, xold, r);
             for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++) {
                 hpls_int i = idx[q];
-                double xnew = dx[i];
-                dx[i] = x[i] - xnew;
+                double xnew = xold[i];
+                xold[i] = x[i];
                 x[i] = xnew;
             }
         }
         return;
     }
-    /* dx holds x_new first, then x_old - x_new once the block is done */
 #pragma omp parallel num_threads(p)
     for (hpls_int k = 0; k < nblocks; k++) {
 #pragma omp for schedule(static)
         for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++)
-            dx[idx[q]] = row_update(A, Ad, dinv, idx[q], b, x);
+            xold[idx[q]] = row_update(A, Ad, dinv, blockof, lo, idx[q], b, x, xold, r);
 #pragma omp for schedule(static)
         for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++) {
             hpls_int i = idx[q];
-            double xnew = dx[i];
-            dx[i] = x[i] - xnew;
+            double xnew = xold[i];
+            xold[i] = x[i];
             x[i] = xnew;
         }
     }
-}
-
-double hpls_k_pjg_residual(const hpls_csr *A, const hpls_dense *Ad, const hpls_int *blockof,
-                           const hpls_int *lo, const hpls_real *dx, hpls_real *r)
-{
-    hpls_int n = A ? A->nrows : Ad->nrows;
-#pragma omp parallel for schedule(static) num_threads(n > 4096 ? omp_get_max_threads() : 1)
-    for (hpls_int i = 0; i < n; i++) {
-        double s = 0.0;
-        if (A) {
-            hpls_int p = A->rowptr[i], end = A->rowptr[i + 1];
-            if (lo) { /* columns are sorted: enter the row at column lo[i] */
-                hpls_int h = end;
-                while (p < h) {
-                    hpls_int mid = p + (h - p) / 2;
-                    if (A->colind[mid] < lo[i])
-                        p = mid + 1;
-                    else
-                        h = mid;
-                }
-            }
-            for (hpls_int pf_end = A->nnz - PF_X; p < end; p++) {
-                if (p < pf_end)
-                    __builtin_prefetch(dx + A->colind[p + PF_X], 0, 0);
-                hpls_int j = A->colind[p];
-                if (j != i && (lo || blockof[j] >= blockof[i]))
-                    s += A->val[p] * dx[j];
-            }
-        } else {
-            const hpls_real *a = Ad->data + i * Ad->ncols;
-            if (lo) { /* contiguous blocks: the ranges [lo_i, i) and (i, n) */
-                for (hpls_int j = lo[i]; j < i; j++)
-                    s += a[j] * dx[j];
-                for (hpls_int j = i + 1; j < Ad->ncols; j++)
-                    s += a[j] * dx[j];
-            } else {
-                for (hpls_int j = 0; j < Ad->ncols; j++)
-                    if (j != i && blockof[j] >= blockof[i])
-                        s += a[j] * dx[j];
-            }
-        }
-        r[i] = s;
-    }
-    return hpls_k_nrm2(n, r);
 }
