@@ -95,6 +95,11 @@ double hpls_k_hisa_update(hpls_int n, const hpls_real *b, const hpls_real *y,
 void hpls_k_gemv(const hpls_dense *A, const hpls_real *x, hpls_real *y);
 double hpls_k_dense_residual(const hpls_dense *A, const hpls_real *b, const hpls_real *x,
                              hpls_real *r);
+/* sum_{j in [lo, hi)} a_j x_j in 8 interleaved partial sums (a fixed order) */
+double hpls_k_dense_dot(const hpls_real *a, const hpls_real *x, hpls_int lo, hpls_int hi);
+/* The same over [0, hi) with x, returned, and with xo, in *o, from one load of a. */
+double hpls_k_dense_dot2(const hpls_real *a, const hpls_real *x, const hpls_real *xo, hpls_int hi,
+                         double *o);
 /* One PJG sweep (src/kernels/cpu/pjg_sweep.c; Ahmadi et al. 2021, Eqs. 3-5, Alg. 1):
  * blocks k = 0..nblocks-1 in order, block k the rows idx[ptr[k] .. ptr[k+1]-1];
  * inside a block every row is updated in parallel from the block's old values:

@@ -20,69 +20,12 @@
 #include "core/internal.h"
 
 #include <omp.h>
-#include <string.h>
 
 /* Multiply-adds a thread should get per block before the barriers pay off. */
 #define PJG_PAR_WORK 32768
 /* Entries ahead whose x is prefetched: scattered columns (gas) would otherwise
  * make every far gather wait for memory, as in kernels/cpu/spmv.c. */
 #define PF_X 256
-/* Dense rows are summed in 8 interleaved partial sums, held as 4 pairs (GCC's
- * vector extension: SSE2 registers on x86-64): independent chains hide the
- * adds' latency, so a row streams at memory speed; the order is fixed, the
- * same on every machine and thread count.  (Left to the auto-vectoriser, the
- * two-vector dot below was spilled to the stack.) */
-typedef double pair __attribute__((vector_size(16)));
-#define NP 4 /* pairs */
-
-static inline pair load2(const hpls_real *p)
-{
-    pair v;
-    memcpy(&v, p, sizeof v); /* unaligned */
-    return v;
-}
-
-static inline double hsum(const pair *acc)
-{
-    double s = 0.0;
-    for (int k = 0; k < NP; k++)
-        s += acc[k][0] + acc[k][1];
-    return s;
-}
-
-/* sum_{j in [lo, hi)} a_j x_j */
-static double dot(const hpls_real *a, const hpls_real *x, hpls_int lo, hpls_int hi)
-{
-    pair acc[NP] = {{0.0, 0.0}};
-    hpls_int j = lo;
-    for (; j + 2 * NP <= hi; j += 2 * NP)
-        for (int k = 0; k < NP; k++)
-            acc[k] += load2(a + j + 2 * k) * load2(x + j + 2 * k);
-    for (int l = 0; j < hi; j++, l++)
-        acc[l / 2][l % 2] += a[j] * x[j];
-    return hsum(acc);
-}
-
-/* dot over [0, hi) of a with x and, from the same loads of a, with xo (into *o) */
-static double dot2(const hpls_real *a, const hpls_real *x, const hpls_real *xo, hpls_int hi,
-                   double *o)
-{
-    pair p[NP] = {{0.0, 0.0}}, q[NP] = {{0.0, 0.0}};
-    hpls_int j = 0;
-    for (; j + 2 * NP <= hi; j += 2 * NP)
-        for (int k = 0; k < NP; k++) {
-            pair va = load2(a + j + 2 * k);
-            p[k] += va * load2(x + j + 2 * k);
-            q[k] += va * load2(xo + j + 2 * k);
-        }
-    for (int l = 0; j < hi; j++, l++) {
-        p[l / 2][l % 2] += a[j] * x[j];
-        q[l / 2][l % 2] += a[j] * xo[j];
-    }
-    *o = hsum(q);
-    return hsum(p);
-}
-
 /* Row i of the sweep: returns x_i^new = s_i / a_ii and, when r is non-NULL,
  * stores r_i = (b - A x_old)_i.  Row i's finished columns: j < lo[i] when lo
  * is given (contiguous blocks), else blockof[j] < blockof[i]. */
@@ -124,16 +67,16 @@ static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const h
         const hpls_real *a = Ad->data + i * Ad->ncols;
         hpls_int n = Ad->ncols;
         if (!r) {
-            s -= dot(a, x, 0, i) + dot(a, x, i + 1, n);
+            s -= hpls_k_dense_dot(a, x, 0, i) + hpls_k_dense_dot(a, x, i + 1, n);
         } else if (lo) { /* [0, lo_i): finished, x new and xold old; [lo_i, n): x old */
-            double old_left, new_left = dot2(a, x, xold, lo[i], &old_left);
-            double rest = dot(a, x, lo[i], i) + dot(a, x, i + 1, n);
+            double old_left, new_left = hpls_k_dense_dot2(a, x, xold, lo[i], &old_left);
+            double rest = hpls_k_dense_dot(a, x, lo[i], i) + hpls_k_dense_dot(a, x, i + 1, n);
             s -= new_left + rest;
             r[i] = b[i] - (old_left + rest + a[i] * x[i]);
         } else { /* a general partition: finished columns picked by blockof */
             hpls_int bi = blockof[i];
             double c = 0.0;
-            s -= dot(a, x, 0, i) + dot(a, x, i + 1, n);
+            s -= hpls_k_dense_dot(a, x, 0, i) + hpls_k_dense_dot(a, x, i + 1, n);
             for (hpls_int j = 0; j < n; j++)
                 if (blockof[j] < bi)
                     c += a[j] * (xold[j] - x[j]);
