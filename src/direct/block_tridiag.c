@@ -49,6 +49,8 @@ hpls_status hpls_btri_factor(const hpls_tridiag *T, hpls_int block, hpls_tridiag
     hpls_status st = HPLS_OK;
     if (B->nblocks <= 1) {
         st = hpls_tridiag_factor(T, m, opts, &B->whole);
+        if (st == HPLS_OK)
+            st = hpls_tridiag_factors_check(B->whole);
     } else if (m == HPLS_TRIDIAG_THOMAS) {
         st = hpls_thomas_factor(n, T->dl, T->d, T->du, &B->thomas);
     } else if (m == HPLS_TRIDIAG_CR) {

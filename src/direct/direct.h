@@ -58,16 +58,27 @@ hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_rea
 void hpls_gspike_free(hpls_gspike *f);
 /* Blocks the factorization found singular and repaired (all levels). */
 hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f);
+/* min |R_mm| / ||T_piece||_inf over the sequentially factored pieces (all levels):
+ * an upper bound on 1/cond(T) up to a modest factor (sigma_min(R) <= |R_mm|). */
+double hpls_gspike_rcond_bound(const hpls_gspike *f);
+
+/* HPLS_ERR_SINGULAR when the factors show T singular to working precision
+ * (gspike, lapack; thomas and cr refuse tiny pivots as they factor).  The
+ * solver framework calls it; the hpls_tridiag_* API solves such T regardless. */
+hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F);
 
 /* ---- LAPACK (lapack_gtsv.c): dgttrf / dgttrs, partial pivoting ---------- */
 typedef struct hpls_lapack_gt {
     hpls_int n;
     hpls_real *dl, *d, *du, *du2; /* LU factors of dgttrf */
     int *ipiv;
+    double anorm; /* ||T||_1 */
 } hpls_lapack_gt;
 
 hpls_status hpls_lapack_gt_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
                                   const hpls_real *du, hpls_lapack_gt *f);
+/* dgtcon's estimate of 1 / cond_1(T) from the factors. */
+hpls_status hpls_lapack_gt_rcond(const hpls_lapack_gt *f, double *rcond);
 /* x = T^{-1} b for nrhs columns of n values (x may be b). */
 hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, hpls_int nrhs, const hpls_real *b,
                                  hpls_real *x);

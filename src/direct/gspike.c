@@ -73,6 +73,7 @@ struct hpls_gspike {
     hpls_int *order;      /* pieces in an order where each one's inputs are solved */
     hpls_int nsingular;   /* blocks found singular, this level and below */
     hpls_int wlen;        /* solve workspace: the reduced unknowns, this level and below */
+    double rmm_rel;       /* min |R_mm| / ||T_piece||_inf of the sequential pieces, all levels */
 };
 
 /* sqrt(a^2 + b^2) without the cost of hypot when no overflow or underflow threatens. */
@@ -168,6 +169,8 @@ void hpls_gspike_free(hpls_gspike *f)
     free_levels(f);
     hpls_free(f);
 }
+
+double hpls_gspike_rcond_bound(const hpls_gspike *f) { return f->rmm_rel; }
 
 hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f) { return f ? f->nsingular : 0; }
 
@@ -333,6 +336,7 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         hpls_int need = nr + pc->reduced->wlen;
         f->wlen = need > f->wlen ? need : f->wlen;
         f->nsingular += nsing + pc->reduced->nsingular;
+        f->rmm_rel = pc->reduced->rmm_rel < f->rmm_rel ? pc->reduced->rmm_rel : f->rmm_rel;
         f->growth = pc->reduced->growth > f->growth ? pc->reduced->growth : f->growth;
     }
     return st;
@@ -376,15 +380,27 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
         return HPLS_ERR_NOMEM;
     /* sequential pieces are independent: factor them in parallel */
     hpls_int bad = -1;
-#pragma omp parallel for schedule(dynamic, 64) reduction(max : bad)
+    double rmin = 1.0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(max : bad) reduction(min : rmin)
     for (hpls_int i = 0; i < f->npieces; i++) {
         gs_piece *pc = &f->pieces[i];
         if (pc->p > 1)
             continue;
         block_qr(dl, d, du, pc->lo, pc->hi, f);
-        if (f->r0[pc->hi - 1] == 0.0 || !isfinite(f->r0[pc->hi - 1]))
+        /* R_kk >= |dl_k+1| > 0 for k < m in an irreducible piece: only R_mm can
+         * vanish; its size against the piece's norm says how near it comes */
+        double tn = 0.0;
+        for (hpls_int k = pc->lo; k < pc->hi; k++) {
+            double rs = fabs(d[k]) + (k > pc->lo ? fabs(dl[k]) : 0.0) +
+                        (k + 1 < pc->hi ? fabs(du[k]) : 0.0);
+            tn = rs > tn ? rs : tn;
+        }
+        double rmm = fabs(f->r0[pc->hi - 1]), rel = tn > 0.0 ? rmm / tn : 0.0;
+        rmin = rel < rmin ? rel : rmin;
+        if (rmm == 0.0 || !isfinite(rmm))
             bad = i > bad ? i : bad;
     }
+    f->rmm_rel = rmin;
     if (bad >= 0) {
         if (level > 0)
             return hpls_fail(HPLS_ERR_SINGULAR, "gspike: the reduced system (level %d) is "

@@ -5,6 +5,7 @@
 #include "direct/direct.h"
 
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 /* Fortran interfaces (LP64 LAPACK; gfortran passes the length of a character
@@ -13,6 +14,9 @@ void dgttrf_(const int *n, double *dl, double *d, double *du, double *du2, int *
 void dgttrs_(const char *trans, const int *n, const int *nrhs, const double *dl, const double *d,
              const double *du, const double *du2, const int *ipiv, double *b, const int *ldb,
              int *info, size_t trans_len);
+void dgtcon_(const char *norm, const int *n, const double *dl, const double *d, const double *du,
+             const double *du2, const int *ipiv, const double *anorm, double *rcond, double *work,
+             int *iwork, int *info, size_t norm_len);
 void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, double *b,
             const int *ldb, int *info);
 
@@ -63,7 +67,31 @@ hpls_status hpls_lapack_gt_factor(hpls_int n, const hpls_real *dl, const hpls_re
         return hpls_fail(HPLS_ERR_SINGULAR,
                          "lapack: U(%d, %d) is exactly zero: the matrix is singular", info, info);
     }
-    return info == 0 ? HPLS_OK : hpls_fail(HPLS_ERR_INTERNAL, "dgttrf: info = %d", info);
+    if (info < 0) {
+        hpls_lapack_gt_free(f);
+        return hpls_fail(HPLS_ERR_INTERNAL, "dgttrf: info = %d", info);
+    }
+    for (hpls_int j = 0; j < n; j++) { /* ||T||_1, the largest column sum, for dgtcon */
+        double c = fabs(d[j]) + (j + 1 < n ? fabs(dl[j + 1]) : 0.0) + (j > 0 ? fabs(du[j - 1]) : 0.0);
+        f->anorm = c > f->anorm ? c : f->anorm;
+    }
+    return HPLS_OK;
+}
+
+hpls_status hpls_lapack_gt_rcond(const hpls_lapack_gt *f, double *rcond)
+{
+    *rcond = 1.0;
+    if (f->n == 0)
+        return HPLS_OK;
+    double *work = hpls_malloc(2 * f->n, sizeof *work);
+    int *iwork = hpls_malloc(f->n, sizeof *iwork), in = (int)f->n, info = 0;
+    if (work && iwork)
+        dgtcon_("1", &in, f->dl, f->d, f->du, f->du2, f->ipiv, &f->anorm, rcond, work, iwork, &info, 1);
+    hpls_free(work);
+    hpls_free(iwork);
+    if (!work || !iwork)
+        return HPLS_ERR_NOMEM;
+    return info == 0 ? HPLS_OK : hpls_fail(HPLS_ERR_INTERNAL, "dgtcon: info = %d", info);
 }
 
 hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, hpls_int nrhs, const hpls_real *b,

@@ -5,6 +5,7 @@
 #include "direct/direct.h"
 #include "solver.h"
 
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -96,6 +97,28 @@ void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F)
     hpls_gspike_free(F->gspike);
     hpls_lapack_gt_free(&F->lapack);
     hpls_free(F);
+}
+
+hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F)
+{
+    /* gspike's QR and LAPACK's partial pivoting keep the residual small even when
+     * x has no correct digit: below eps these bounds say exactly that */
+    double rcond = 1.0;
+    if (F->method == HPLS_TRIDIAG_GSPIKE)
+        rcond = hpls_gspike_rcond_bound(F->gspike);
+    if (F->method == HPLS_TRIDIAG_LAPACK) {
+        hpls_status st = hpls_lapack_gt_rcond(&F->lapack, &rcond);
+        if (st != HPLS_OK)
+            return st;
+    }
+    if (!(rcond > DBL_EPSILON))
+        return hpls_fail(HPLS_ERR_SINGULAR,
+                         "%s: the matrix is numerically singular (%s = %.2g is below the machine "
+                         "epsilon)",
+                         method_names[F->method],
+                         F->method == HPLS_TRIDIAG_GSPIKE ? "|R(m,m)| / ||T||" : "dgtcon's 1/cond_1",
+                         rcond);
+    return HPLS_OK;
 }
 
 hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F)
@@ -221,8 +244,12 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
     const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta};
     st = hpls_tridiag_factor(T, m, &o, &F);
     hpls_tridiag_destroy(T);
-    if (st != HPLS_OK)
+    if (st == HPLS_OK)
+        st = hpls_tridiag_factors_check(F);
+    if (st != HPLS_OK) {
+        hpls_tridiag_factors_destroy(F);
         return st;
+    }
     s->mdata = F;
     return HPLS_OK;
 }
