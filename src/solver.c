@@ -78,10 +78,10 @@ static const opt_def opts[] = {
      .help = "OpenMP threads (0: OpenMP's default; process-wide)"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
-             "by column block, Xu et al. 2015)"},
+             "panel by panel, Xu et al. 2015)"},
     {"qt_d", OPT_INT, "0", HPLS_M_FORMAT, OFF(qt_d), .lo = 0, .hi = HPLS_QT_MAX_D,
-     .help = "qtree target division length d (0: from the L2 size by Eq. 17, csr kept when "
-             "the quad-tree measures slower)"},
+     .help = "qtree target division length d (0: Eq. 17 for L2 and its neighbours timed at "
+             "setup; csr kept unless a tree is 5% faster)"},
     {"reorder", OPT_CHOICE, "none", OFF(reorder), .choices = "none,rcm",
      .help = "none, or rcm: every method solves P A P^T (reverse Cuthill-McKee) and x is "
              "permuted back"},
@@ -412,25 +412,14 @@ static hpls_status check_options(hpls_solver *s)
     return HPLS_OK;
 }
 
-/* Seconds of the fastest of 5 products y = A x with apply (x: ones). */
-static double time_apply(const hpls_solver *s, const hpls_real *x, hpls_real *y)
-{
-    double best = HUGE_VAL;
-    for (int r = 0; r < 5; r++) {
-        double t = hpls_wtime();
-        s->op.apply(&s->op, x, y);
-        t = hpls_wtime() - t;
-        best = t < best ? t : best;
-    }
-    return best;
-}
-
 /* format=qtree (or solver qtbicgstab): the operator walks the quad-tree of A
  * (Xu et al. 2015, Alg. 2), one row band per thread; the true residual stays
- * CSR's.  qt_d = 0: d from the L2 size by Eq. 17 (hpls_qtree_auto_d), and CSR
- * is kept when x fits in L2 or when one SpMV on the tree measures slower than
- * on CSR.  Either product gives the same y bit for bit (qtree_spmv.c), so the
- * choice changes speed only, never the iterates.  Uses s->work[0]. */
+ * CSR's.  qt_d = 0: hpls_qtree_create_auto starts from Eq. 17's d for the L2
+ * size, times one product on the trees of that d and its neighbours against
+ * CSR's and keeps the fastest; CSR is kept when x fits in L2 or no tree beat
+ * it by 5%, and the format line says which and why.  Either product gives the same
+ * y bit for bit (qtree_spmv.c), so the choice changes speed only, never the
+ * iterates. */
 static hpls_status setup_format(hpls_solver *s)
 {
     const hpls_options *o = &s->opt;
@@ -442,49 +431,51 @@ static hpls_status setup_format(hpls_solver *s)
     if (o->format == 0 && format_set)
         return hpls_fail(HPLS_ERR_OPTION, "solver %s always uses format=qtree (not csr)",
                          o->method->name);
-    hpls_int n = s->op.n, d = o->qt_d;
     size_t used = strlen(s->fmt);
     char *fmt = s->fmt + used;
     size_t room = sizeof s->fmt - used;
-    long l2 = hpls_qtree_l2_bytes();
-    if (d == 0 && (d = hpls_qtree_auto_d(s->A, l2)) == 0) {
-        snprintf(fmt, room, "%scsr (auto: x fits in L2 = %ld KiB, no quad-tree)", used ? ", " : "",
-                 l2 / 1024);
-        return HPLS_OK;
-    }
-    hpls_status st = hpls_qtree_create(s->A, d, hpls_k_threads(), &s->qt);
-    if (st != HPLS_OK)
-        return st;
-    double tcsr = 0, tqt = 0;
-    if (o->qt_d == 0) {
-        hpls_real *x = hpls_malloc(n, sizeof *x);
-        if (!x)
-            return HPLS_ERR_NOMEM;
-        hpls_k_set(n, 1.0, x);
-        tcsr = time_apply(s, x, s->work[0]);
-        s->op.qt = s->qt;
-        s->op.apply = qt_apply;
-        tqt = time_apply(s, x, s->work[0]);
-        hpls_free(x);
-        if (tqt >= tcsr) {
-            snprintf(fmt, room, "%scsr (auto: qtree d=%lld measured %.2fx csr's SpMV time)",
-                     used ? ", " : "", (long long)d, tqt / tcsr);
-            s->op.apply = csr_apply;
-            s->op.qt = NULL;
-            hpls_qtree_destroy(s->qt);
-            s->qt = NULL;
+    const char *sep = used ? ", " : "";
+    hpls_status st;
+    if (o->qt_d > 0) {
+        st = hpls_qtree_create(s->A, o->qt_d, 0, hpls_k_threads(), &s->qt);
+        if (st != HPLS_OK)
+            return st;
+        snprintf(fmt, room, "%sqtree d=%lld (given)", sep, (long long)o->qt_d);
+    } else {
+        hpls_qt_choice c;
+        st = hpls_qtree_create_auto(s->A, hpls_k_threads(), &s->qt, &c);
+        if (st != HPLS_OK)
+            return st;
+        if (c.d0 == 0) {
+            snprintf(fmt, room, "%scsr (auto: x fits in L2 = %ld KiB, no quad-tree)", sep,
+                     c.l2 / 1024);
             return HPLS_OK;
         }
+        double tbest = HUGE_VAL;
+        for (int k = 0; k < c.ncand; k++)
+            tbest = c.t_cand[k] < tbest ? c.t_cand[k] : tbest;
+        if (!s->qt) {
+            snprintf(fmt, room,
+                     "%scsr (auto: no quad-tree beat csr by 5%%, d=%lld..%lld (Eq. 17 d=%lld) best %.2fx "
+                     "csr's SpMV time)",
+                     sep, (long long)c.cand[0], (long long)c.cand[c.ncand - 1], (long long)c.d0,
+                     tbest / c.t_csr);
+            return HPLS_OK;
+        }
+        snprintf(fmt, room, "%sqtree d=%lld (auto: Eq. 17 d=%lld, best of %lld..%lld, %.2fx csr's "
+                            "SpMV, built %.2f s)",
+                 sep, (long long)c.d, (long long)c.d0, (long long)c.cand[0],
+                 (long long)c.cand[c.ncand - 1], tbest / c.t_csr, c.t_build);
     }
     s->op.qt = s->qt;
     s->op.apply = qt_apply;
     if (s->op.apply_t)
         s->op.apply_t = qt_apply_t;
-    int len = snprintf(fmt, room, "%sqtree d=%lld (%s), leaves of side %lld, %lld leaves, %d bands",
-                       used ? ", " : "", (long long)d, o->qt_d ? "given" : "auto, Eq. 17",
-                       (long long)s->qt->side, (long long)s->qt->nleaves, s->qt->nbands);
-    if (o->qt_d == 0 && len > 0 && (size_t)len < room)
-        snprintf(fmt + len, room - (size_t)len, ", SpMV %.2fx csr's time", tqt / tcsr);
+    used = strlen(s->fmt);
+    snprintf(s->fmt + used, sizeof s->fmt - used,
+             ", side %lld, %lld leaves, panel %lld, %d bands",
+             (long long)s->qt->side, (long long)s->qt->nleaves, (long long)s->qt->panel,
+             s->qt->nbands);
     return HPLS_OK;
 }
 

@@ -10,7 +10,8 @@
 #include <threads.h>
 
 static const gen_def *const generators[] = {&gen_gas,        &gen_poisson2d, &gen_poisson3d,
-                                            &gen_convdiff3d, &gen_dense_dd,  &gen_tridiag};
+                                            &gen_convdiff3d, &gen_dense_dd,  &gen_tridiag,
+                                            &gen_random};
 #define NGEN ((int)(sizeof generators / sizeof generators[0]))
 #define VALUE_MAX 64 /* longest value text accepted */
 

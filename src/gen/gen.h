@@ -57,7 +57,7 @@ typedef struct gen_def {
 } gen_def;
 
 extern const gen_def gen_gas, gen_poisson2d, gen_poisson3d, gen_convdiff3d, gen_dense_dd,
-    gen_tridiag;
+    gen_tridiag, gen_random;
 
 /* Fails with an HPLS_ERR_OPTION if option j was written in the spec although the
  * other options make it meaningless (STYLE: such keys are reported, not ignored). */

@@ -13,6 +13,8 @@ expect qtbicgstab_given_d 0 "format: qtree d=64 \(given\)" -- \
   "$HPLS" solve --gen gas:n=5000,k=2 --solver qtbicgstab --qt-d 64 -q
 expect qtbicgstab_auto_keeps_csr 0 "format: csr \(auto: x fits in L2" -- \
   "$HPLS" solve --gen gas:n=5000,k=2 --solver qtbicgstab -q
+expect qtbicgstab_random_pattern 0 "format: qtree d=256 \(given\), side 256" -- \
+  "$HPLS" solve --gen random:n=4000,k=4 --solver qtbicgstab --qt-d 256 -q
 expect gmres_qtree 0 "format: qtree d=128 \(given\)" -- \
   "$HPLS" solve --gen convdiff3d:nx=10 --solver gmres --format qtree --qt-d 128 -q
 expect cg_rcm 0 "format: rcm: bandwidth" -- \

@@ -38,35 +38,69 @@ static hpls_csr *random_csr(hpls_int nr, hpls_int nc, double density, unsigned s
     return A;
 }
 
+/* Row offsets of leaf f's entries, decoded from either form into r[]. */
+static void leaf_rows(const hpls_qtree *Q, const hpls_qt_leaf *f, hpls_int *r)
+{
+    const uint16_t *w = Q->rinfo + f->aux;
+    hpls_int m = 0;
+    if (f->nrun == 0) {
+        for (; m < f[1].off - f->off; m++)
+            r[m] = w[m];
+        assert_int_equal(f[1].aux - f->aux, m); /* one row word an entry */
+        return;
+    }
+    for (int32_t j = 0; j < f->nrun; j++) {
+        assert_true(w[2 * j + 1] > 0);
+        if (j > 0) /* a row continues only after a run of the longest length */
+            assert_true(w[2 * j] > w[2 * j - 2] || w[2 * j - 1] == 65535);
+        for (unsigned c = 0; c < w[2 * j + 1]; c++)
+            r[m++] = w[2 * j];
+    }
+    assert_int_equal(m, f[1].off - f->off);
+    assert_int_equal(f[1].aux - f->aux, 2 * f->nrun);
+    assert_true(2 * f->nrun < m); /* the runs form only where it is the smaller */
+}
+
 /* The tree's invariants: every entry once, leaves inside their band, aligned,
- * of side L <= d, ordered by column block then row (Fig. 3). */
+ * of side L <= d, ordered by panel, row block, then column block; entries
+ * of a leaf row by row with columns increasing. */
 static void check_tree(const hpls_qtree *Q, hpls_int d)
 {
     assert_true(Q->side <= d && Q->side * 2 > d);
+    assert_true(Q->panel >= Q->side && Q->panel % Q->side == 0);
     assert_int_equal(Q->leaf[Q->nleaves].off, Q->nnz);
+    hpls_int *r = malloc(((size_t)Q->nnz + 1) * sizeof *r);
+    assert_non_null(r);
     for (int b = 0; b < Q->nbands; b++)
         for (hpls_int l = Q->band_leaf[b]; l < Q->band_leaf[b + 1]; l++) {
             const hpls_qt_leaf *f = &Q->leaf[l];
             assert_true(f[1].off > f->off); /* never an empty leaf */
             assert_int_equal(f->row0 % Q->side, 0);
             assert_int_equal(f->col0 % Q->side, 0);
-            if (l > Q->band_leaf[b])
-                assert_true(f[-1].col0 < f->col0 || (f[-1].col0 == f->col0 && f[-1].row0 < f->row0));
+            if (l > Q->band_leaf[b]) { /* by panel, row block, column block */
+                hpls_int p0 = f[-1].col0 / Q->panel, p1 = f->col0 / Q->panel;
+                assert_true(p0 < p1 || (p0 == p1 && (f[-1].row0 < f->row0 ||
+                                                     (f[-1].row0 == f->row0 && f[-1].col0 < f->col0))));
+            }
+            leaf_rows(Q, f, r);
             for (hpls_int k = f->off; k < f[1].off; k++) {
-                hpls_int i = f->row0 + Q->pos[k].r, j = f->col0 + Q->pos[k].c;
+                hpls_int m = k - f->off, i = f->row0 + r[m], j = f->col0 + Q->col[k];
                 assert_true(i >= Q->band_row[b] && i < Q->band_row[b + 1]);
-                assert_true(j < Q->ncols && Q->pos[k].r < Q->side && Q->pos[k].c < Q->side);
+                assert_true(j < Q->ncols && r[m] < Q->side && Q->col[k] < Q->side);
+                if (m > 0)
+                    assert_true(r[m] > r[m - 1] || (r[m] == r[m - 1] && Q->col[k] > Q->col[k - 1]));
             }
         }
+    free(r);
 }
 
 /* y = A x and A^T x on the tree against the reference CSR products: A x bit for
- * bit (a row is summed in CSR's order for any d and band count), A^T x bit for
- * bit with one band, to rounding with several. */
-static void compare(const hpls_csr *A, hpls_int d, int nbands)
+ * bit (a row is summed in CSR's order for any d, panel and band count), A^T x
+ * bit for bit with one band, to rounding with several. */
+static void compare(const hpls_csr *A, hpls_int d, hpls_int panel, int nbands)
 {
     hpls_qtree *Q = NULL;
-    assert_int_equal(hpls_qtree_create(A, d, nbands, &Q), HPLS_OK);
+    assert_int_equal(hpls_qtree_create(A, d, panel, nbands, &Q), HPLS_OK);
     check_tree(Q, d);
     hpls_vec *x = tu_vec_random(A->ncols, 7), *xt = tu_vec_random(A->nrows, 8), *y, *yr, *z, *zr;
     hpls_vec_create(A->nrows, &y);
@@ -105,16 +139,19 @@ static void spmv_equals_csr_on_generated_matrices(void **state)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         hpls_csr *A = random_csr(sizes[s][0], sizes[s][1], 0.02, (unsigned)s + 1);
         for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++)
-            for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++)
-                compare(A, ds[k], bands[b]);
+            for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
+                compare(A, ds[k], 0, bands[b]);
+                compare(A, ds[k], 4 * ds[k], bands[b]); /* several panels */
+            }
         hpls_csr_destroy(A);
     }
     const char *const specs[] = {"gas:n=3000,k=2", "convdiff3d:nx=10,pe=5", "poisson2d:nx=33"};
     for (int m = 0; m < 3; m++) {
         hpls_csr *A = tu_gen(specs[m]);
         for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
-            compare(A, ds[k], 1);
-            compare(A, ds[k], 2);
+            compare(A, ds[k], 0, 1);
+            compare(A, ds[k], 0, 2);
+            compare(A, ds[k], 2 * ds[k], 2);
         }
         hpls_csr_destroy(A);
     }
@@ -137,10 +174,11 @@ static void spmv_equals_csr_on_real_matrices(void **state)
         if (hpls_mm_read_csr(path, &A) != HPLS_OK)
             continue; /* not a real sparse matrix (complex, ...): not ours to test */
         hpls_int n = A->nrows > A->ncols ? A->nrows : A->ncols;
-        compare(A, 1, 2);
-        compare(A, 64, 1);
-        compare(A, 100, 2);
-        compare(A, n < HPLS_QT_MAX_D ? n : HPLS_QT_MAX_D, 1);
+        compare(A, 1, 0, 2);
+        compare(A, 64, 0, 1);
+        compare(A, 64, 256, 1);
+        compare(A, 100, 0, 2);
+        compare(A, n < HPLS_QT_MAX_D ? n : HPLS_QT_MAX_D, 0, 1);
         hpls_csr_destroy(A);
         seen++;
     }
@@ -155,7 +193,7 @@ static void spmv_is_repeatable_through_the_openmp_team(void **state)
     int saved = omp_get_max_threads();
     omp_set_num_threads(2);
     hpls_qtree *Q = NULL;
-    assert_int_equal(hpls_qtree_create(A, 512, 2, &Q), HPLS_OK);
+    assert_int_equal(hpls_qtree_create(A, 512, 2048, 2, &Q), HPLS_OK);
     hpls_vec *x = tu_vec_random(A->nrows, 1), *y1, *y2;
     hpls_vec_create(A->nrows, &y1);
     hpls_vec_create(A->nrows, &y2);
@@ -186,8 +224,141 @@ static void auto_d_follows_eq17_and_declines_when_x_fits(void **state)
     /* 12 rho d^2 + 16 d <= cache < the same for 2d (unless clamped at 64) */
     double rho = (double)A->nnz / ((double)A->nrows * (double)A->ncols);
     assert_true(d == 64 || 12 * rho * d * d + 16.0 * d <= 4096);
-    assert_true(hpls_qtree_l2_bytes() > 0);
+    assert_true(hpls_qtree_cache_bytes(2) > 0 && hpls_qtree_cache_bytes(3) > 0);
+    assert_int_equal(hpls_qtree_panel_cols(32L << 20), 1 << 21); /* 16 MB of x */
+    hpls_qt_choice c;
+    hpls_qtree *Q = (hpls_qtree *)&c; /* must come back NULL */
+    assert_int_equal(hpls_qtree_create_auto(A, 1, &Q, &c), HPLS_OK);
+    assert_null(Q);
+    assert_int_equal(c.d0, 0);
     hpls_csr_destroy(A);
+}
+
+/* On a matrix whose x exceeds L2 the automatic format tries Eq. 17's d and
+ * its neighbours and keeps the fastest, or CSR when none is 5% faster: whichever
+ * way the timing falls, the choice must agree with the times it records. */
+static void auto_format_keeps_the_fastest_of_its_candidates(void **state)
+{
+    (void)state;
+    hpls_int n = (hpls_int)(hpls_qtree_cache_bytes(2) / 4); /* x = twice L2 */
+    char spec[64];
+    snprintf(spec, sizeof spec, "random:n=%lld,k=4", (long long)n);
+    hpls_csr *A = tu_gen(spec);
+    hpls_qtree *Q = NULL;
+    hpls_qt_choice c;
+    assert_int_equal(hpls_qtree_create_auto(A, 2, &Q, &c), HPLS_OK);
+    assert_int_equal(c.d0, hpls_qtree_auto_d(A, c.l2));
+    assert_true(c.d0 >= 64 && c.ncand >= 2 && c.ncand <= HPLS_QT_NCAND && c.t_csr > 0);
+    double best = 0.95 * c.t_csr; /* a tree must beat CSR by 5% */
+    int k_best = -1;
+    for (int k = 0; k < c.ncand; k++) {
+        assert_true(c.cand[k] >= 64 && c.cand[k] <= HPLS_QT_MAX_D && c.t_cand[k] > 0);
+        if (k > 0)
+            assert_int_equal(c.cand[k], 2 * c.cand[k - 1]);
+        if (c.t_cand[k] < best) {
+            best = c.t_cand[k];
+            k_best = k;
+        }
+    }
+    if (k_best < 0) {
+        assert_null(Q);
+        assert_int_equal(c.d, 0);
+    } else {
+        assert_non_null(Q);
+        assert_int_equal(c.d, c.cand[k_best]);
+        assert_int_equal(Q->d, c.d);
+        assert_int_equal(Q->nbands, 2);
+        check_tree(Q, c.d);
+    }
+    hpls_qtree_destroy(Q);
+    hpls_csr_destroy(A);
+}
+
+/* A row of a leaf longer than a 16-bit count holds is stored as several runs;
+ * dense leaves take the runs form, scattered ones the coo form. */
+static void long_rows_split_into_runs_and_forms_follow_the_bytes(void **state)
+{
+    (void)state;
+    hpls_int nc = 70000, m = 0, cap = nc + 40;
+    hpls_int *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
+    double *v = malloc((size_t)cap * sizeof *v);
+    assert_true(ri && ci && v);
+    for (hpls_int j = 0; j < nc; j++, m++) { /* row 0 full */
+        ri[m] = 0;
+        ci[m] = j;
+        v[m] = 1.0 + (double)(j % 13) / 7.0;
+    }
+    for (hpls_int i = 1; i < 40; i++, m++) { /* one entry in each of rows 1..39 */
+        ri[m] = i;
+        ci[m] = (i * 7919) % nc;
+        v[m] = -0.5 * (double)i;
+    }
+    hpls_csr *A = NULL;
+    assert_int_equal(hpls_csr_from_coo(40, nc, m, ri, ci, v, &A), HPLS_OK);
+    hpls_qtree *Q = NULL;
+    assert_int_equal(hpls_qtree_create(A, HPLS_QT_MAX_D, 0, 1, &Q), HPLS_OK);
+    check_tree(Q, HPLS_QT_MAX_D);
+    int runs_leaf_split = 0;
+    for (hpls_int l = 0; l < Q->nleaves; l++)
+        runs_leaf_split |= Q->leaf[l].nrun >= 2 && Q->rinfo[Q->leaf[l].aux] == 0 &&
+                           Q->rinfo[Q->leaf[l].aux + 2] == 0; /* row 0 twice */
+    assert_true(runs_leaf_split);
+    hpls_qtree_destroy(Q);
+    compare(A, HPLS_QT_MAX_D, 0, 1);
+    compare(A, HPLS_QT_MAX_D, 0, 2);
+    hpls_csr_destroy(A);
+    /* scattered: one entry a row in every leaf of side 64 -> coo; a stencil's
+     * leaves of side 4096 hold full rows -> runs */
+    hpls_csr *R = tu_gen("random:n=50000,k=3"), *P = tu_gen("poisson2d:nx=200");
+    assert_int_equal(hpls_qtree_create(R, 64, 0, 1, &Q), HPLS_OK);
+    assert_true(Q->nruns * 100 < R->nnz); /* coo, but for a rare row of 3 in one leaf */
+    hpls_qtree_destroy(Q);
+    assert_int_equal(hpls_qtree_create(P, 4096, 0, 1, &Q), HPLS_OK);
+    assert_true(Q->nruns > 0 && Q->nruns < P->nrows * 2);
+    /* 10 bytes an entry and 4 a run: below CSR's 12 and 8 */
+    assert_true(hpls_qtree_bytes(Q) < 12.0 * (double)P->nnz + 8.0 * (double)P->nrows);
+    hpls_qtree_destroy(Q);
+    hpls_csr_destroy(R);
+    hpls_csr_destroy(P);
+    free(ri);
+    free(ci);
+    free(v);
+}
+
+/* gen random: k off-diagonal entries a row at distinct columns, a diagonal of
+ * their absolute sum / q, different seeds giving different patterns. */
+static void random_generator_has_k_entries_and_a_dominant_diagonal(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("random:n=3000,k=5,q=0.5"), *B = tu_gen("random:n=3000,k=5,seed=2");
+    assert_int_equal(A->nrows, 3000);
+    assert_int_equal(A->nnz, 3000 * 6);
+    assert_int_equal(hpls_csr_check(A), HPLS_OK);
+    hpls_int far = 0, differ = 0;
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        double off = 0.0, dg = 0.0;
+        for (hpls_int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+            if (k > A->rowptr[i])
+                assert_true(A->colind[k] > A->colind[k - 1]); /* distinct, sorted */
+            if (A->colind[k] == i) {
+                dg = A->val[k];
+            } else {
+                assert_true(A->val[k] >= -1.0 && A->val[k] < 1.0);
+                off += fabs(A->val[k]);
+                far += llabs((long long)(A->colind[k] - i)) > 100;
+            }
+            differ += A->colind[k] != B->colind[k];
+        }
+        assert_true(fabs(dg - off / 0.5) <= 1e-14 * off);
+    }
+    assert_true(far > 4 * 3000 * 5 / 5); /* uniform columns: almost all far away */
+    assert_true(differ > 3000);
+    hpls_csr_destroy(A);
+    hpls_csr_destroy(B);
+    hpls_csr *S = NULL;
+    assert_int_equal(hpls_gen_csr("random:n=5,k=5", &S, NULL), HPLS_ERR_OPTION);
+    assert_non_null(strstr(hpls_last_error(), "needs n >= 6"));
+    assert_null(S);
 }
 
 /* Solves with options; x out (zero start), info returned. */
@@ -420,6 +591,9 @@ int main(void)
         cmocka_unit_test(spmv_equals_csr_on_real_matrices),
         cmocka_unit_test(spmv_is_repeatable_through_the_openmp_team),
         cmocka_unit_test(auto_d_follows_eq17_and_declines_when_x_fits),
+        cmocka_unit_test(auto_format_keeps_the_fastest_of_its_candidates),
+        cmocka_unit_test(long_rows_split_into_runs_and_forms_follow_the_bytes),
+        cmocka_unit_test(random_generator_has_k_entries_and_a_dominant_diagonal),
         cmocka_unit_test(qtbicgstab_iterates_equal_bicgstab),
         cmocka_unit_test(format_qtree_serves_every_krylov_method),
         cmocka_unit_test(format_options_are_checked),

@@ -2,47 +2,101 @@
  * al. 2015, Sec. 2.1 step 3 "sparse matrix vector multiplication", and the
  * parallel Type (1) product of Sec. 3.1, Alg. 3).
  *
- *   y = A x:   each thread takes whole row bands; per band: y = 0, then leaf
- *              by leaf (column blocks in order, Fig. 3) y[row0 + r] += a x[col0 + c]
+ *   y = A x:   each thread takes whole row bands; per band, leaf by leaf
+ *              (panels in order, row blocks inside a panel, column blocks
+ *              inside a row block): y[row0 + r] += a x[col0 + c], a row block
+ *              of y zeroed just before the first panel's leaves reach it
+ *              (while it is in cache: no separate pass over y)
  *   y = A^T x: band b adds into its own buffer (band 0 into y), then the
  *              buffers are summed in band order
  * A row's entries are met in column order (leaves by column block, a leaf
  * row by row), and a run of one row inside a leaf is summed in a register
  * started from y, so every y_i = ((0 + a_1 x_1) + a_2 x_2) + ..., CSR's own
  * sum: the products are identical to hpls_k_spmv for any d and thread count.
- * Only the transpose product with several bands sums in another order. */
+ * Only the transpose product with several bands sums in another order.
+ *
+ * Software prefetch, as in spmv.c: the leaf streams (values, offsets, row
+ * words) PF_STREAM entries ahead; in a coo leaf, whose rows and columns are
+ * scattered, also x and y PF_X entries ahead inside the leaf (x comes from
+ * the panel in the last-level cache, y from the row block in L2).  A runs
+ * leaf reads x and y nearly in order: the hardware prefetcher keeps up. */
 #include "la/qtree.h"
 
 #include <omp.h>
 
+#define PF_X 32        /* entries ahead whose x and y are prefetched (coo leaves) */
+#define PF_STREAM 512  /* entries ahead whose values and offsets are prefetched */
+_Static_assert(PF_STREAM <= HPLS_QT_PAD, "prefetches stay inside the padded arrays");
+
+/* Streams of entry k onward: one line of values, offsets and row words. */
+static inline void pf_streams(const hpls_qtree *Q, hpls_int k, hpls_int w)
+{
+    __builtin_prefetch(Q->val + k + PF_STREAM, 0, 0);
+    __builtin_prefetch(Q->col + k + PF_STREAM, 0, 0);
+    __builtin_prefetch(Q->rinfo + w + PF_STREAM, 0, 0);
+}
+
+/* yl[r] += sum over the runs of leaf f (runs form) */
+static inline void leaf_runs(const hpls_qtree *Q, const hpls_qt_leaf *f, const hpls_real *xl,
+                             hpls_real *yl)
+{
+    const uint16_t *col = Q->col, *w = Q->rinfo + f->aux;
+    const hpls_real *val = Q->val;
+    hpls_int k = f->off;
+    for (int32_t j = 0; j < f->nrun; j++) {
+        unsigned r = w[2 * j];
+        hpls_int e = k + w[2 * j + 1];
+        pf_streams(Q, k, f->aux + 2 * j);
+        double s = yl[r];
+        for (; k < e; k++)
+            s += val[k] * xl[col[k]];
+        yl[r] = s;
+    }
+}
+
+/* yl[row word] += a x, entry by entry (coo form); x and y prefetched PF_X
+ * entries ahead while that stays inside the leaf, streams every 8 entries */
+static inline void leaf_coo(const hpls_qtree *Q, const hpls_qt_leaf *f, const hpls_real *xl,
+                            hpls_real *yl)
+{
+    const uint16_t *col = Q->col, *w = Q->rinfo + f->aux - f->off;
+    const hpls_real *val = Q->val;
+    hpls_int k = f->off, e = f[1].off;
+    for (; k + 8 + PF_X <= e; k += 8) {
+        pf_streams(Q, k, f->aux + (k - f->off));
+        for (int m = 0; m < 8; m++) {
+            __builtin_prefetch(xl + col[k + m + PF_X], 0, 1);
+            __builtin_prefetch(yl + w[k + m + PF_X], 1, 1);
+            yl[w[k + m]] += val[k + m] * xl[col[k + m]];
+        }
+    }
+    for (; k < e; k++)
+        yl[w[k]] += val[k] * xl[col[k]];
+}
+
 /* y[lo, hi) of one band = A x */
 static void band_mv(const hpls_qtree *Q, int b, const hpls_real *x, hpls_real *y)
 {
-    const hpls_qt_pos *pos = Q->pos;
-    const hpls_real *val = Q->val;
-    for (hpls_int i = Q->band_row[b]; i < Q->band_row[b + 1]; i++)
-        y[i] = 0.0;
+    hpls_int z = Q->band_row[b], hi = Q->band_row[b + 1]; /* y[lo, z) is zeroed */
     for (hpls_int l = Q->band_leaf[b]; l < Q->band_leaf[b + 1]; l++) {
         const hpls_qt_leaf *f = &Q->leaf[l];
-        hpls_real *yl = y + f->row0;
-        const hpls_real *xl = x + f->col0;
-        hpls_int k = f->off, e = f[1].off;
-        while (k < e) { /* one row's run inside the leaf */
-            unsigned r = pos[k].r;
-            double s = yl[r];
-            do {
-                s += val[k] * xl[pos[k].c];
-                k++;
-            } while (k < e && pos[k].r == r);
-            yl[r] = s;
-        }
+        /* the first panel's leaves come row block by row block */
+        hpls_int e = f->col0 < Q->panel ? f->row0 + Q->side : hi;
+        for (e = e < hi ? e : hi; z < e; z++)
+            y[z] = 0.0;
+        if (f->nrun)
+            leaf_runs(Q, f, x + f->col0, y + f->row0);
+        else
+            leaf_coo(Q, f, x + f->col0, y + f->row0);
     }
+    for (; z < hi; z++)
+        y[z] = 0.0;
 }
 
 /* yb = (rows of band b)^T x, yb zeroed first (ncols values) */
 static void band_mv_t(const hpls_qtree *Q, int b, const hpls_real *x, hpls_real *yb)
 {
-    const hpls_qt_pos *pos = Q->pos;
+    const uint16_t *col = Q->col;
     const hpls_real *val = Q->val;
     for (hpls_int j = 0; j < Q->ncols; j++)
         yb[j] = 0.0;
@@ -50,8 +104,18 @@ static void band_mv_t(const hpls_qtree *Q, int b, const hpls_real *x, hpls_real 
         const hpls_qt_leaf *f = &Q->leaf[l];
         hpls_real *yl = yb + f->col0;
         const hpls_real *xl = x + f->row0;
-        for (hpls_int k = f->off; k < f[1].off; k++)
-            yl[pos[k].c] += val[k] * xl[pos[k].r];
+        const uint16_t *w = Q->rinfo + f->aux;
+        hpls_int k = f->off;
+        if (f->nrun) {
+            for (int32_t j = 0; j < f->nrun; j++) {
+                double xr = xl[w[2 * j]];
+                for (hpls_int e = k + w[2 * j + 1]; k < e; k++)
+                    yl[col[k]] += val[k] * xr;
+            }
+        } else {
+            for (hpls_int m = 0; k < f[1].off; k++, m++)
+                yl[col[k]] += val[k] * xl[w[m]];
+        }
     }
 }
 
