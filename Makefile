@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan install bench clean
+.PHONY: all deps build demo check asan valgrind install bench clean
 
 all: build
 
@@ -25,6 +25,12 @@ check: build
 asan:
 	@$(MAKE) --no-print-directory check BUILD=build-asan CMAKE_FLAGS="-DHPLS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
 
+# A subset of the tests under valgrind memcheck (scripts/valgrind.sh).
+valgrind:
+	@scripts/deps.sh --valgrind
+	@$(MAKE) --no-print-directory build BUILD=build-vg CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=Debug"
+	scripts/valgrind.sh build-vg
+
 install: build
 	cmake --install $(BUILD)
 
@@ -33,4 +39,4 @@ bench: build
 	bench/run_all.sh $(BUILD)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-vg

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
 # needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK and cmocka.
-# Usage: scripts/deps.sh [--bench]   (--bench also brings the benchmark peers)
+# Usage: scripts/deps.sh [--bench | --valgrind]   (also the benchmark peers / valgrind)
 set -euo pipefail
 
 need_pkgs=()
@@ -15,6 +15,9 @@ have_header zlib.h || need_pkgs+=(zlib1g-dev)
 have_header omp.h || need_pkgs+=(libgomp1)
 compgen -G '/usr/lib/*/liblapack.so' >/dev/null || [ -e /usr/lib/liblapack.so ] || ldconfig -p 2>/dev/null | grep -q 'liblapack\.so ' || need_pkgs+=(liblapack-dev)
 { have_header setjmp.h && printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || need_pkgs+=(libcmocka-dev)
+if [ "${1:-}" = "--valgrind" ]; then
+  command -v valgrind >/dev/null 2>&1 || need_pkgs+=(valgrind)
+fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)
   pkg-config --exists PETSc 2>/dev/null || [ -d /usr/lib/petsc ] || need_pkgs+=(petsc-dev)
