@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind install bench clean
+.PHONY: all deps build demo check asan valgrind tsan install bench clean
 
 all: build
 
@@ -31,6 +31,10 @@ valgrind:
 	@$(MAKE) --no-print-directory build BUILD=build-vg CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=Debug"
 	scripts/valgrind.sh build-vg
 
+# The OpenMP paths that share data under ThreadSanitizer (clang + libomp + Archer).
+tsan: deps
+	scripts/tsan.sh build-tsan
+
 install: build
 	cmake --install $(BUILD)
 
@@ -39,4 +43,4 @@ bench: build
 	bench/run_all.sh $(BUILD)
 
 clean:
-	rm -rf build build-asan build-vg
+	rm -rf build build-asan build-vg build-tsan

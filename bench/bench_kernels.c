@@ -36,7 +36,7 @@
 /* kernels up to K_BICG_G have a bound; the small SpMV only explains gas's gap */
 enum { K_TRIAD, K_SPMV_P, K_SPMV_G, K_BICG_P, K_BICG_G, K_SPMV_SMALL, NK };
 
-static void die(const char *what)
+static _Noreturn void die(const char *what)
 {
     fprintf(stderr, "bench_kernels: %s\n", what);
     exit(1);

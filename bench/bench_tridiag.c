@@ -28,7 +28,7 @@ static const hpls_tridiag_method methods[] = {HPLS_TRIDIAG_THOMAS, HPLS_TRIDIAG_
                                               HPLS_TRIDIAG_GSPIKE, HPLS_TRIDIAG_LAPACK};
 enum { NM = 4, UNIT_ROUNDOFF_EXP = -53 };
 
-static void die(const char *what)
+static _Noreturn void die(const char *what)
 {
     fprintf(stderr, "bench_tridiag: %s: %s\n", what, hpls_last_error());
     exit(1);
