@@ -707,7 +707,11 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->info.resnorm = s->perm ? hpls_k_residual(s->Auser, b->data, x->data, r)
                               : hpls_op_residual(s, b->data, x->data, r);
     s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
-    if (hpls_reason_converged(s->info.reason) && !isfinite(s->info.resnorm))
+    /* an empty column of A hides a NaN or Inf of x from the residual: check x too */
+    int finite = isfinite(s->info.resnorm);
+    for (hpls_int i = 0; finite && i < n; i++)
+        finite = isfinite(x->data[i]);
+    if (hpls_reason_converged(s->info.reason) && !finite)
         s->info.reason = HPLS_DIVERGED_NAN;
     return HPLS_OK;
 }

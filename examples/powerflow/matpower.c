@@ -4,10 +4,12 @@
  * "%" comments to end of line, rows ended by ";" or a newline, values separated by
  * blanks or commas, "..." continues a line. Errors name the file and the line. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "powerflow.h"
 
@@ -21,6 +23,7 @@ typedef struct cursor {
 
 static int fail(cursor *c, int line, const char *fmt, ...) {
   int k = snprintf(c->err, PF_ERRLEN, "%s:%d: ", c->file, line);
+  if (k < 0 || k >= PF_ERRLEN) return -1; /* the file name alone fills err: no room left */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(c->err + k, PF_ERRLEN - (size_t)k, fmt, ap);
@@ -91,7 +94,9 @@ static int read_number(cursor *c, const char *what, double *out) {
   char *end;
   char tok[64];
   *out = strtod(c->p, &end);
-  if (end == c->p || !ends_number(*end))
+  /* NaN is never data; Inf only as a generator limit (MATPOWER's "no limit") */
+  int inf_ok = strcmp(what, "mpc.gen") == 0;
+  if (end == c->p || !ends_number(*end) || isnan(*out) || (isinf(*out) && !inf_ok))
     return fail(c, c->line, "%s: bad number '%s'", what, token(c->p, tok, sizeof tok));
   c->p = end;
   return 0;
@@ -166,6 +171,11 @@ static int read_matrix(cursor *c, const char *what, pf_matrix *m) {
 
 /* Read the whole file into a NUL-terminated buffer. */
 static char *slurp(const char *file, char *err) {
+  struct stat sb; /* a directory reads as an error, a FIFO may never end */
+  if (stat(file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    snprintf(err, PF_ERRLEN, "%s: %s", file, S_ISDIR(sb.st_mode) ? "is a directory" : "not a regular file");
+    return NULL;
+  }
   FILE *f = fopen(file, "rb");
   if (!f) {
     snprintf(err, PF_ERRLEN, "%s:0: cannot open (%s)", file, strerror(errno));

@@ -22,6 +22,7 @@ enum { F_BUS = 0, T_BUS = 1, BR_R = 2, BR_X = 3, BR_B = 4, TAP = 8, SHIFT = 9, B
 
 static int fail(char *err, const char *file, int line, const char *fmt, ...) {
   int k = snprintf(err, PF_ERRLEN, "%s:%d: ", file, line);
+  if (k < 0 || k >= PF_ERRLEN) return -1; /* the file name alone fills err: no room left */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err + k, PF_ERRLEN - (size_t)k, fmt, ap);
@@ -44,9 +45,11 @@ static int cmp_key(const void *a, const void *b) {
 /* The internal index of bus number x read from `what` on `line`: 0 and *idx set, or -1. */
 static int lookup(const bus_key *keys, int nkeys, double x, const pf_case *c, const char *what,
                   int line, int *idx, char *err) {
-  bus_key k = {(int)x, 0};
   const bus_key *hit = NULL;
-  if (x == floor(x) && fabs(x) < 2e9) hit = bsearch(&k, keys, (size_t)nkeys, sizeof k, cmp_key);
+  if (x == floor(x) && fabs(x) < 2e9) { /* converted only once it fits an int */
+    bus_key k = {(int)x, 0};
+    hit = bsearch(&k, keys, (size_t)nkeys, sizeof k, cmp_key);
+  }
   if (!hit) return fail(err, c->file, line, "%s: bus %g is not in mpc.bus", what, x);
   *idx = hit->idx;
   return 0;

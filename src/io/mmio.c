@@ -416,21 +416,31 @@ static hpls_status read_header(reader *r, mm_header *h)
     return st == HPLS_OK ? read_size_line(r, h) : st;
 }
 
-/* Fails with HPLS_ERR_NOMEM, before anything is allocated, when the declared
- * sizes need more bytes than one allocation may hold or the machine has. */
+/* Fails, before anything is allocated, when the file is too short for the
+ * entries it declares (each takes 2 bytes at least, a digit and a separator;
+ * deflate packs at most 1032 bytes into one), or when the declared sizes need
+ * more bytes than one allocation may hold or the machine has (HPLS_ERR_NOMEM). */
 static hpls_status check_memory(const reader *r, const mm_header *h, double bytes)
 {
     double limit = (double)HPLS_MAX_ALLOC;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0 && (double)pages * (double)page < limit)
         limit = (double)pages * (double)page;
-    if (bytes <= limit)
-        return HPLS_OK;
-    return hpls_fail(HPLS_ERR_NOMEM,
-                     "%s:%ld: declared size %lld x %lld with %lld entries needs %.3g GB, more than "
-                     "the %.3g GB this machine can hold",
-                     r->path, h->size_line, (long long)h->nrows, (long long)h->ncols,
-                     (long long)h->entries, bytes / 1e9, limit / 1e9);
+    if (bytes > limit)
+        return hpls_fail(HPLS_ERR_NOMEM,
+                         "%s:%ld: declared size %lld x %lld with %lld entries needs %.3g GB, more "
+                         "than the %.3g GB this machine can hold",
+                         r->path, h->size_line, (long long)h->nrows, (long long)h->ncols,
+                         (long long)h->entries, bytes / 1e9, limit / 1e9);
+    struct stat sb;
+    if (stat(r->path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (double)h->entries > (double)sb.st_size * (gzdirect(r->gz) ? 1.0 : 1032.0) / 2.0)
+        return hpls_fail(HPLS_ERR_PARSE,
+                         "%s:%ld: declared size %lld x %lld with %lld entries, more than a file "
+                         "of %lld bytes can hold",
+                         r->path, h->size_line, (long long)h->nrows, (long long)h->ncols,
+                         (long long)h->entries, (long long)sb.st_size);
+    return HPLS_OK;
 }
 
 /* ---- reading: entries ---------------------------------------------------- */
@@ -521,33 +531,43 @@ static hpls_status file_end(reader *r, const mm_header *h)
     return HPLS_OK;
 }
 
-static inline void sink_add(sink *s, hpls_int i, hpls_int j, hpls_real v)
+/* Returns 0 when summing a coordinate duplicate overflowed the place's value. */
+static inline int sink_add(sink *s, hpls_int i, hpls_int j, hpls_real v)
 {
     if (s->dense) {
-        if (s->assign)
-            s->dense[i * s->ncols + j] = v;
-        else
-            s->dense[i * s->ncols + j] += v; /* coordinate duplicates are summed */
-        return;
+        hpls_real *a = &s->dense[i * s->ncols + j];
+        *a = s->assign ? v : *a + v; /* coordinate duplicates are summed */
+        return isfinite(*a);
     }
     s->rows[s->n] = i;
     s->cols[s->n] = j;
     s->vals[s->n] = v;
     s->n++;
+    return 1;
 }
 
 /* Stores (i, j) = v and, under symmetric storage, its mirror (j, i). */
 static hpls_status put_entry(const reader *r, const mm_header *h, sink *s, long ln, hpls_int i,
                              hpls_int j, hpls_real v)
 {
+    if (h->symmetry != SYM_GENERAL && j > i) /* the format stores the lower triangle */
+        return hpls_fail(HPLS_ERR_PARSE,
+                         "%s:%ld: entry (%lld, %lld) lies above the diagonal: %s storage holds the "
+                         "lower triangle only",
+                         r->path, ln, (long long)i + 1, (long long)j + 1,
+                         h->symmetry == SYM_SKEW ? "skew-symmetric" : "symmetric");
     if (h->symmetry == SYM_SKEW && i == j && v != 0.0)
         return hpls_fail(HPLS_ERR_PARSE,
                          "%s:%ld: nonzero diagonal entry (%lld, %lld) = %.17g in a skew-symmetric "
                          "matrix",
                          r->path, ln, (long long)i + 1, (long long)j + 1, v);
-    sink_add(s, i, j, v);
-    if (h->symmetry != SYM_GENERAL && i != j)
-        sink_add(s, j, i, h->symmetry == SYM_SKEW ? -v : v);
+    int ok = sink_add(s, i, j, v);
+    if (ok && h->symmetry != SYM_GENERAL && i != j)
+        ok = sink_add(s, j, i, h->symmetry == SYM_SKEW ? -v : v);
+    if (!ok)
+        return hpls_fail(HPLS_ERR_VALUE,
+                         "%s:%ld: entry (%lld, %lld) and its duplicates sum to an infinity",
+                         r->path, ln, (long long)i + 1, (long long)j + 1);
     return HPLS_OK;
 }
 
@@ -604,6 +624,25 @@ static hpls_status read_into_dense(reader *r, const mm_header *h, hpls_real *a)
     return h->array ? read_array(r, h, &s) : read_coordinate(r, h, &s);
 }
 
+/* Duplicates are summed: finite values may add up to an infinity, which no
+ * later check of the caller expects from a reader that rejects "inf". */
+static hpls_status check_sums(const reader *r, hpls_csr **A)
+{
+    const hpls_csr *M = *A;
+    for (hpls_int i = 0; i < M->nrows; i++)
+        for (hpls_int p = M->rowptr[i]; p < M->rowptr[i + 1]; p++)
+            if (!isfinite(M->val[p])) {
+                hpls_status st = hpls_fail(HPLS_ERR_VALUE,
+                                           "%s: the duplicates of entry (%lld, %lld) sum to an "
+                                           "infinity",
+                                           r->path, (long long)i + 1, (long long)M->colind[p] + 1);
+                hpls_csr_destroy(*A);
+                *A = NULL;
+                return st;
+            }
+    return HPLS_OK;
+}
+
 /* Coordinate file -> COO triplets (expanded) -> CSR, duplicates summed and
  * explicit zeros kept. */
 static hpls_status csr_from_coordinate(reader *r, const mm_header *h, hpls_csr **A)
@@ -628,6 +667,8 @@ static hpls_status csr_from_coordinate(reader *r, const mm_header *h, hpls_csr *
     st = hpls_csr_from_coo(h->nrows, h->ncols, s.n, s.rows, s.cols, s.vals, A);
     if (st != HPLS_OK)
         st = restate(st, r->path);
+    else
+        st = check_sums(r, A);
 free_coo:
     hpls_free(s.rows);
     hpls_free(s.cols);

@@ -186,6 +186,10 @@ static void nrm2_survives_huge_and_tiny_entries(void **state)
     double big[3] = {3e200, 4e200, 0}, tiny[2] = {3e-200, 4e-200};
     assert_true(fabs(hpls_k_nrm2(3, big) - 5e200) <= 1e-14 * 5e200);
     assert_true(fabs(hpls_k_nrm2(2, tiny) - 5e-200) <= 1e-14 * 5e-200);
+    /* a NaN entry makes the norm NaN, never 0 (a solve would stop "converged") */
+    double nan3[3] = {NAN, NAN, NAN}, mixed[3] = {1e300, NAN, 1.0};
+    assert_true(isnan(hpls_k_nrm2(3, nan3)));
+    assert_true(isnan(hpls_k_nrm2(3, mixed)));
 }
 
 static void csr_from_coo_sums_duplicates_and_sorts(void **state)

@@ -57,6 +57,8 @@ static double nrm2_from_sq(hpls_int n, const hpls_real *x, double s)
 {
     if (isfinite(s) && s > 1e-280 && s < 1e280)
         return sqrt(s);
+    if (isnan(s)) /* a NaN entry: fmax below would skip it */
+        return s;
     double amax = 0.0;
     for (hpls_int i = 0; i < n; i++)
         amax = fmax(amax, fabs(x[i]));
