@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind tsan install bench clean
+.PHONY: all deps build demo check asan valgrind tsan fuzz install bench clean
 
 all: build
 
@@ -35,6 +35,12 @@ valgrind:
 tsan: deps
 	scripts/tsan.sh build-tsan
 
+# libFuzzer targets (tests/fuzz), FUZZ_SECONDS each: a crash, leak, hang or
+# sanitizer report fails.
+FUZZ_SECONDS ?= 60
+fuzz:
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 install: build
 	cmake --install $(BUILD)
 
@@ -43,4 +49,4 @@ bench: build
 	bench/run_all.sh $(BUILD)
 
 clean:
-	rm -rf build build-asan build-vg build-tsan
+	rm -rf build build-asan build-vg build-tsan build-fuzz

@@ -27,7 +27,7 @@ cmake --build "$build" -j "$(nproc)" >/dev/null
 build=$(cd "$build" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} OMP_TOOL_LIBRARIES=$archer
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} OMP_WAIT_POLICY=passive OMP_TOOL_LIBRARIES=$archer
 export TSAN_OPTIONS="suppressions=$root/tests/tsan.supp ignore_noninstrumented_modules=1 exitcode=66"
 export HPLS_DATA_DIR=${HPLS_DATA_DIR:-$root/../shared/data} HPLS_TEST_DIR=$root/tests HPLS_TMP=$tmp
 

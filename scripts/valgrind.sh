@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HPLS_DATA_DIR=${HPLS_DATA_DIR:-$root/../shared/data} HPLS_TEST_DIR=$root/tests HPLS_TMP=$tmp
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} OMP_WAIT_POLICY=passive
 vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --show-leak-kinds=definite,indirect)
 fail=0
