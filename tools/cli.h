@@ -10,8 +10,9 @@
 enum {
     EXIT_CONVERGED = 0,
     EXIT_NOT_CONVERGED = 1,
-    EXIT_USAGE = 2,   /* bad input or usage */
+    EXIT_USAGE = 2,    /* bad input or usage */
     EXIT_NUMERICAL = 3 /* breakdown, singular, divergence */
+    /* 128 + signal (130 SIGINT, 143 SIGTERM): interrupted, no output written */
 };
 
 /* "hpls: error: ..." on stderr; returns EXIT_USAGE (or the code for st). */
@@ -24,18 +25,49 @@ int cli_fail(hpls_status st, const char *what, const char *detail);
 
 /* The matrix to work on: a Matrix Market file, or a generator spec. */
 typedef struct cli_problem {
-    hpls_csr *A;      /* the matrix in CSR, or NULL when dense */
-    hpls_dense *Ad;   /* a dense matrix (array-format file, or dense-dd, when allowed) */
-    hpls_vec *b;      /* from the file or generator; NULL if none */
-    char label[512];  /* file name or generator spec */
+    hpls_csr *A;     /* the matrix in CSR, or NULL when dense */
+    hpls_dense *Ad;  /* a dense matrix (array-format file, or dense-dd, when allowed) */
+    hpls_vec *b;     /* from the file or generator; NULL if none */
+    char label[512]; /* file name or generator spec */
 } cli_problem;
 /* Loads A from path, or from spec when path is NULL; on failure prints and returns
  * the exit code.  allow_dense: an array-format file or a dense-dd spec loads as dense. */
 int cli_load(const char *path, const char *spec, int allow_dense, cli_problem *pb);
 void cli_problem_free(cli_problem *pb);
 
-/* 1 if path names the same file as any of the n inputs (so it must not be overwritten). */
+/* ---- files and signals (files.c) ---- */
+/* 0 if path is a regular file to read; else prints why ("the <what> X: it is a
+ * directory", "not a regular file", "No such file") and returns EXIT_USAGE. */
+int cli_check_input(const char *path, const char *what);
+/* 1 if a and b name one file: the same inode when both exist, else the same
+ * canonical name (./x.mtx, dir/../x.mtx); symlinks and hard links included. */
+int cli_same_path(const char *a, const char *b);
+/* 1 if path names the same file as any of the n inputs (NULL entries skipped). */
 int cli_same_file(const char *path, const char *const *inputs, int n);
+/* Before the work: 0 if path can be created (a directory, a missing or read-only
+ * parent is reported now, not after a long solve); nothing is left behind. */
+int cli_output_probe(const char *path);
+
+/* An output written under a temporary name in a private directory beside its
+ * target, "<path>.tmp.XXXXXX/<name>", and renamed over path at commit. */
+typedef struct cli_output {
+    const char *path; /* the target */
+    char *file;       /* where to write it now; NULL once committed or discarded */
+} cli_output;
+int cli_output_begin(cli_output *o, const char *path);
+/* Removes the temporary file and directory (accepts one never begun: file NULL). */
+void cli_output_discard(cli_output *o);
+/* With SIGINT/SIGTERM blocked: if a signal came, discards all n outputs and
+ * returns cli_interrupt_exit(when); otherwise renames each over its target. */
+int cli_output_commit(cli_output *outs, int n, const char *when);
+
+/* SIGINT, SIGTERM: set a flag, restore the default action (a second signal kills). */
+void cli_catch_signals(void);
+/* The signal that came (SIGINT, SIGTERM), or 0. */
+int cli_interrupted(void);
+/* Prints "hpls: interrupted by SIGINT <when>; no output written" and returns
+ * 128 + the signal number (130, 143), the shell's status for a signal. */
+int cli_interrupt_exit(const char *when);
 /* Parses "--key=value" / "--key value" at argv[*i]; returns the value or NULL. */
 const char *cli_flag_value(int argc, char **argv, int *i, const char *flag);
 

@@ -1,5 +1,7 @@
 /* cmd_gen.c: `hpls gen SPEC -o A.mtx [-b b.mtx]`: write a generated matrix.
- * Generator options can follow as --key value: `hpls gen gas --n 1e6 --k 2`. */
+ * Generator options can follow as --key value: `hpls gen gas --n 1e6 --k 2`.
+ * A and b appear together or not at all (written under temporary names, then
+ * renamed), also when SIGINT or SIGTERM comes. */
 #include "cli.h"
 
 #include <string.h>
@@ -28,8 +30,8 @@ int cmd_gen(int argc, char **argv)
             if (!eq && i + 1 >= argc)
                 return cli_error("%s needs a value", a);
             size_t len = strlen(spec);
-            snprintf(spec + len, sizeof spec - len, "%s%s%s%s", strchr(spec, ':') ? "," : ":",
-                     key, eq ? "" : "=", eq ? "" : argv[++i]);
+            snprintf(spec + len, sizeof spec - len, "%s%s%s%s", strchr(spec, ':') ? "," : ":", key,
+                     eq ? "" : "=", eq ? "" : argv[++i]);
         } else if (a[0] == '-') {
             return cli_error("unexpected flag %s (see hpls gen --help)", a);
         } else if (!spec[0]) {
@@ -40,17 +42,27 @@ int cmd_gen(int argc, char **argv)
     }
     if (!spec[0] || !out)
         return cli_error("hpls gen needs a generator and -o FILE (see hpls gen --help)");
-    if (bout && strcmp(out, bout) == 0)
-        return cli_error("-o and -b name the same file %s", out);
-    cli_problem pb;
-    int rc = cli_load(NULL, spec, 0, &pb);
-    if (rc)
+    if (bout && cli_same_path(out, bout))
+        return cli_error("-o %s and -b %s name the same file", out, bout);
+    int rc = cli_output_probe(out);
+    if (rc || (bout && (rc = cli_output_probe(bout))))
         return rc;
-    hpls_status st = hpls_mm_write_csr(out, pb.A);
-    if (st == HPLS_OK && bout && pb.b)
-        st = hpls_mm_write_vec(bout, pb.b);
+    cli_catch_signals();
+    cli_problem pb;
+    if ((rc = cli_load(NULL, spec, 0, &pb)) != 0)
+        return rc;
+    cli_output outputs[2] = {{0}};
+    hpls_status st = HPLS_OK;
+    if ((rc = cli_output_begin(&outputs[0], out)) == 0 &&
+        (st = hpls_mm_write_csr(outputs[0].file, pb.A)) == HPLS_OK && bout && pb.b &&
+        (rc = cli_output_begin(&outputs[1], bout)) == 0)
+        st = hpls_mm_write_vec(outputs[1].file, pb.b);
     if (st != HPLS_OK)
         rc = cli_fail(st, "cannot write", hpls_last_error());
+    if (rc == 0)
+        rc = cli_output_commit(outputs, 2, "while writing");
+    cli_output_discard(&outputs[0]);
+    cli_output_discard(&outputs[1]);
     cli_problem_free(&pb);
     return rc;
 }

@@ -118,8 +118,9 @@ int cmd_info(int argc, char **argv)
                (long long)zero_diag, (long long)first_zero + 1);
     else
         printf("diagonal      no zero entries\n");
-    printf("dominance     %lld rows strictly, %lld weakly dominant of %lld; min |a_ii|/sum|a_ij| %s",
-           (long long)strict, (long long)weak, (long long)n, isinf(min_ratio) ? "inf" : "");
+    printf(
+        "dominance     %lld rows strictly, %lld weakly dominant of %lld; min |a_ii|/sum|a_ij| %s",
+        (long long)strict, (long long)weak, (long long)n, isinf(min_ratio) ? "inf" : "");
     if (!isinf(min_ratio))
         printf("%.4g", min_ratio);
     printf("\ntridiagonal   %.1f%% of the nonzeros lie in the band |i-j| <= 1\n",

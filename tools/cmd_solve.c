@@ -3,11 +3,9 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define DEFAULT_PROBLEM "gas:n=100000"
 
@@ -21,7 +19,8 @@ static void print_help(void)
            "\n"
            "Command options:\n"
            "  --gen SPEC        generate A instead of reading it (see `hpls gen --help`)\n"
-           "  -o, --output F    write x to F (Matrix Market array; written atomically)\n"
+           "  -o, --output F    write x to F (Matrix Market array; written atomically,\n"
+           "                    never over an input, not after a numerical failure)\n"
            "  --x0 F            initial guess from F (sets initial_guess=given)\n"
            "  --history F       residual history as CSV: iteration,relres,seconds\n"
            "  --json            print one JSON object instead of the text report\n"
@@ -30,7 +29,9 @@ static void print_help(void)
            "  Lis spellings: -i SOLVER, -p PRECOND, -tol T, -maxiter N, -restart M, -omega W\n"
            "\n%s"
            "\nExit status: 0 converged, 1 not converged, 2 bad input or usage,\n"
-           "3 numerical failure (breakdown, indefinite, NaN, divergence, zero diagonal).\n",
+           "3 numerical failure (breakdown, indefinite, NaN, divergence, zero diagonal),\n"
+           "130 / 143 interrupted by SIGINT / SIGTERM: the solve stops at the end of the\n"
+           "iteration and no output is written (a second signal kills at once).\n",
            DEFAULT_PROBLEM, hpls_solver_help());
 }
 
@@ -38,7 +39,8 @@ typedef struct monitor_state {
     int quiet;
 } monitor_state;
 
-/* Prints the first iterations, then every 10th, 100th ... (log spaced). */
+/* Prints the first iterations, then every 10th, 100th ... (log spaced); stops
+ * the solve at the end of this iteration once SIGINT or SIGTERM came. */
 static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
 {
     const monitor_state *m = ctx;
@@ -46,57 +48,31 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
     hpls_int step = 1;
     while (it >= 10 * step && step < 1000000000)
         step *= 10;
-    if (!m->quiet && it % step == 0)
+    if (!m->quiet && it % step == 0) {
         printf("  %8lld   %.6e\n", (long long)it, relres);
-    return 0;
+        fflush(stdout); /* progress is for watching, also through a pipe */
+    }
+    return cli_interrupted() != 0;
 }
 
-/* Writes the residual history atomically: temporary file, then rename. */
-static int write_history(const char *path, const hpls_solver *s)
+/* Writes the residual history to file, the temporary name of path. */
+static int write_history(const char *path, const char *file, const hpls_solver *s)
 {
     hpls_int count;
     const hpls_int *its;
     const double *res, *sec;
     hpls_solver_history(s, &count, &its, &res, &sec);
-    size_t len = strlen(path) + 16;
-    char *tmp = malloc(len);
-    if (!tmp)
-        return cli_error("out of memory");
-    snprintf(tmp, len, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    FILE *f = fopen(file, "w");
     int ok = f != NULL && fprintf(f, "iteration,relres,seconds\n") > 0;
     for (hpls_int k = 0; ok && k < count; k++)
         ok = fprintf(f, "%lld,%.17g,%.9f\n", (long long)its[k], res[k], sec[k]) > 0;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    else if (!f && fd >= 0)
-        close(fd);
     int err = errno;
-    if (ok && rename(tmp, path) != 0) {
+    if (f && fclose(f) != 0 && ok) {
         ok = 0;
         err = errno;
     }
-    if (!ok) {
-        if (fd >= 0)
-            unlink(tmp);
-        free(tmp);
-        return cli_error("cannot write the history %s: %s", path, strerror(err));
-    }
-    free(tmp);
-    return 0;
-}
-
-/* An output directory that cannot be written is reported before the solve. */
-static int check_writable(const char *path)
-{
-    char *copy = strdup(path);
-    if (!copy)
-        return cli_error("out of memory");
-    int ok = access(dirname(copy), W_OK) == 0;
-    free(copy);
     if (!ok)
-        return cli_error("cannot write %s: %s", path, strerror(errno));
+        return cli_error("cannot write the history %s: %s", path, strerror(err));
     return 0;
 }
 
@@ -130,8 +106,8 @@ static int exit_code(hpls_reason r)
 /* Maps a Lis flag to the option key it spells, or NULL. */
 static const char *lis_alias(const char *arg)
 {
-    static const char *const map[][2] = {{"-i", "solver"},      {"-p", "precond"},
-                                         {"-tol", "tol"},       {"-maxiter", "maxiter"},
+    static const char *const map[][2] = {{"-i", "solver"},        {"-p", "precond"},
+                                         {"-tol", "tol"},         {"-maxiter", "maxiter"},
                                          {"-restart", "restart"}, {"-omega", "omega"}};
     for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
         if (strcmp(arg, map[k][0]) == 0)
@@ -146,6 +122,8 @@ int cmd_solve(int argc, char **argv)
     cli_problem pb = {0};
     hpls_vec *b = NULL, *x = NULL;
     hpls_solver *s = NULL;
+    cli_output outputs[2] = {{0}}; /* x, history */
+    cli_catch_signals();
     hpls_status st = hpls_solver_create(&s);
     if (st != HPLS_OK)
         return cli_fail(st, "cannot create the solver", hpls_last_error());
@@ -211,21 +189,36 @@ int cmd_solve(int argc, char **argv)
         files[1] = files[0];
         files[0] = NULL;
     }
+    /* every check that needs no data comes before the (possibly long) read */
     const char *inputs[3] = {files[0], files[1], x0path};
+    const char *names[3] = {"matrix", "right-hand side", "initial guess"};
+    for (int k = 0; k < 3; k++)
+        if (inputs[k] && (rc = cli_check_input(inputs[k], names[k])) != 0)
+            goto cleanup;
+    rc = EXIT_USAGE;
+    if (out && hist && cli_same_path(out, hist)) {
+        cli_error("-o %s and --history %s name the same file", out, hist);
+        goto cleanup;
+    }
     const char *outs[2] = {out, hist};
     for (int k = 0; k < 2; k++) {
         if (!outs[k])
             continue;
-        if (cli_same_file(outs[k], inputs, 3) || (k == 1 && out && strcmp(out, hist) == 0)) {
+        if (cli_same_file(outs[k], inputs, 3)) {
             cli_error("output %s would overwrite an input file", outs[k]);
             goto cleanup;
         }
-        if ((rc = check_writable(outs[k])) != 0)
+        if ((rc = cli_output_probe(outs[k])) != 0)
             goto cleanup;
         rc = EXIT_USAGE;
     }
     if ((rc = cli_load(files[0], files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), 1, &pb)) != 0)
         goto cleanup;
+    if (cli_interrupted()) { /* a read cannot be stopped midway: look after each phase */
+        rc = cli_interrupt_exit(files[0] ? "while reading the matrix"
+                                         : "while generating the matrix");
+        goto cleanup;
+    }
     rc = EXIT_USAGE;
     const hpls_int nrows = pb.A ? pb.A->nrows : pb.Ad->nrows;
     const hpls_int ncols = pb.A ? pb.A->ncols : pb.Ad->ncols;
@@ -237,8 +230,8 @@ int cmd_solve(int argc, char **argv)
             goto cleanup;
         }
         if (b->n != nrows) {
-            cli_error("%s has %lld entries but the matrix has %lld rows", files[1],
-                      (long long)b->n, (long long)nrows);
+            cli_error("%s has %lld entries but the matrix has %lld rows", files[1], (long long)b->n,
+                      (long long)nrows);
             goto cleanup;
         }
     } else {
@@ -263,6 +256,11 @@ int cmd_solve(int argc, char **argv)
         }
         hpls_vec_destroy(ones);
     }
+    if (cli_interrupted()) {
+        rc =
+            cli_interrupt_exit(files[1] ? "while reading the right-hand side" : "before the setup");
+        goto cleanup;
+    }
     if (x0path) {
         if ((st = hpls_mm_read_vec(x0path, &x)) != HPLS_OK) {
             rc = cli_fail(st, "cannot read the initial guess", hpls_last_error());
@@ -278,6 +276,10 @@ int cmd_solve(int argc, char **argv)
         rc = cli_fail(st, "cannot allocate x", hpls_last_error());
         goto cleanup;
     }
+    if (cli_interrupted()) {
+        rc = cli_interrupt_exit(x0path ? "while reading the initial guess" : "before the setup");
+        goto cleanup;
+    }
     monitor_state mon = {.quiet = quiet || json};
     hpls_solver_set_monitor(s, print_progress, &mon);
     st = pb.A ? hpls_solver_setup(s, pb.A) : hpls_solver_setup_dense(s, pb.Ad);
@@ -285,20 +287,29 @@ int cmd_solve(int argc, char **argv)
         rc = cli_fail(st, "setup failed", hpls_solver_message(s));
         goto cleanup;
     }
+    if (cli_interrupted()) {
+        rc = cli_interrupt_exit("during the setup");
+        goto cleanup;
+    }
     if (!mon.quiet)
         printf("hpls solve: %s: n = %lld, nnz = %lld\n"
                "solver %s, precond %s, tol %s, maxiter %s, threads %d\n"
                "  iteration  relative residual\n",
-               pb.label, (long long)nrows, (long long)nnz,
-               hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               hpls_solver_get_option(s, "tol"), hpls_solver_get_option(s, "maxiter"),
-               hpls_get_threads());
+               pb.label, (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "solver"),
+               hpls_solver_get_option(s, "precond"), hpls_solver_get_option(s, "tol"),
+               hpls_solver_get_option(s, "maxiter"), hpls_get_threads());
     if ((st = hpls_solver_solve(s, b, x)) != HPLS_OK) {
         rc = cli_fail(st, "solve failed", hpls_solver_message(s));
         goto cleanup;
     }
     hpls_info info;
     hpls_solver_get_info(s, &info);
+    if (cli_interrupted()) {
+        char when[64];
+        snprintf(when, sizeof when, "after %lld iterations", (long long)info.iterations);
+        rc = cli_interrupt_exit(when);
+        goto cleanup;
+    }
     double err = 0;
     for (hpls_int i = 0; known_x && i < x->n; i++)
         err = fmax(err, fabs(x->data[i] - 1.0));
@@ -310,9 +321,9 @@ int cmd_solve(int argc, char **argv)
                "\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
                "\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               (long long)nrows, (long long)nnz, hpls_get_threads(),
-               (long long)info.iterations, rc == 0 ? "true" : "false", info.relres,
-               hpls_reason_str(info.reason), info.setup_s, info.solve_s);
+               (long long)nrows, (long long)nnz, hpls_get_threads(), (long long)info.iterations,
+               rc == 0 ? "true" : "false", info.relres, hpls_reason_str(info.reason), info.setup_s,
+               info.solve_s);
         if (known_x)
             printf(",\"error\":%.6e", err);
         if (hpls_solver_trisolve(s))
@@ -321,8 +332,8 @@ int cmd_solve(int argc, char **argv)
     } else {
         if (!quiet)
             printf("  %8lld   %.6e\n", (long long)info.iterations, info.relres);
-        printf("%s after %lld iterations: true relative residual %.3e", hpls_reason_str(info.reason),
-               (long long)info.iterations, info.relres);
+        printf("%s after %lld iterations: true relative residual %.3e",
+               hpls_reason_str(info.reason), (long long)info.iterations, info.relres);
         if (known_x)
             printf(", max error vs x = 1: %.3e", err);
         printf("\nsetup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
@@ -331,17 +342,33 @@ int cmd_solve(int argc, char **argv)
         if (hpls_solver_format(s))
             printf("format: %s\n", hpls_solver_format(s));
     }
+    /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,
+     * stopped at maxiter or stagnating, still writes the last iterate) */
+    int keep = rc != EXIT_NUMERICAL;
     if (rc != 0) {
         const char *why = hpls_solver_message(s);
-        fprintf(stderr, "hpls: %s%s%s\n", hpls_reason_str(info.reason), *why ? ": " : "", why);
+        fprintf(stderr, "hpls: %s%s%s%s\n", hpls_reason_str(info.reason), *why ? ": " : "", why,
+                !keep && (out || hist) ? "; no output written" : "");
     }
-    if (hist && write_history(hist, s) != 0) {
+    if (!keep)
+        goto cleanup;
+    /* both outputs under temporary names first; renamed together at commit */
+    if ((hist &&
+         (cli_output_begin(&outputs[1], hist) || write_history(hist, outputs[1].file, s))) ||
+        (out && cli_output_begin(&outputs[0], out))) {
         rc = EXIT_USAGE;
         goto cleanup;
     }
-    if (out && (st = hpls_mm_write_vec(out, x)) != HPLS_OK)
+    if (out && (st = hpls_mm_write_vec(outputs[0].file, x)) != HPLS_OK) {
         rc = cli_fail(st, "cannot write x", hpls_last_error());
+        goto cleanup;
+    }
+    int committed = cli_output_commit(outputs, 2, "while writing the output");
+    if (committed)
+        rc = committed;
 cleanup:
+    cli_output_discard(&outputs[0]);
+    cli_output_discard(&outputs[1]);
     hpls_solver_destroy(s);
     cli_problem_free(&pb);
     hpls_vec_destroy(b);

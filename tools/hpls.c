@@ -3,7 +3,6 @@
 
 #include <stdarg.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char usage[] =
     "usage: hpls COMMAND [ARGS]\n"
@@ -16,7 +15,8 @@ static const char usage[] =
     "  gen SPEC -o A.mtx [-b b.mtx]      write a generated test matrix\n"
     "\n"
     "Run `hpls COMMAND --help` for the options of each command.\n"
-    "Exit status: 0 converged, 1 not converged, 2 bad input or usage, 3 numerical failure.\n";
+    "Exit status: 0 converged, 1 not converged, 2 bad input or usage, 3 numerical failure,\n"
+    "130 / 143 interrupted by SIGINT / SIGTERM (no output written).\n";
 
 int cli_error(const char *fmt, ...)
 {
@@ -51,6 +51,9 @@ int cli_load(const char *path, const char *spec, int allow_dense, cli_problem *p
     hpls_status st;
     int dense = 0;
     if (path) {
+        int rc = cli_check_input(path, "matrix");
+        if (rc)
+            return rc;
         snprintf(pb->label, sizeof pb->label, "%s", path);
         st = allow_dense ? hpls_mm_is_array(path, &dense) : HPLS_OK;
         if (st == HPLS_OK)
@@ -72,18 +75,6 @@ void cli_problem_free(cli_problem *pb)
     hpls_dense_destroy(pb->Ad);
     hpls_vec_destroy(pb->b);
     memset(pb, 0, sizeof *pb);
-}
-
-int cli_same_file(const char *path, const char *const *inputs, int n)
-{
-    struct stat so, si;
-    if (stat(path, &so) != 0)
-        return 0; /* the output does not exist yet */
-    for (int k = 0; k < n; k++)
-        if (inputs[k] && stat(inputs[k], &si) == 0 && si.st_dev == so.st_dev &&
-            si.st_ino == so.st_ino)
-            return 1;
-    return 0;
 }
 
 const char *cli_flag_value(int argc, char **argv, int *i, const char *flag)
