@@ -7,7 +7,6 @@
 
 #include <omp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "solver.h"
@@ -74,45 +73,11 @@ static void sweep_one(const char *opts, void *ctx)
     if (clean_setup(A, opts) != HPLS_OK)
         return;
     pr->accepted++;
-    char full[224];
-    snprintf(full, sizeof full, "%s maxiter=40", opts);
-    size_t n = (size_t)A->nrows, nnz = (size_t)A->nnz;
-    double *val = malloc(nnz * sizeof *val), *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
-    assert_true(val && b && x);
-    memcpy(val, A->val, nnz * sizeof *val);
-    memcpy(b, pr->b->data, n * sizeof *b);
-    for (size_t i = 0; i < n; i++)
-        pr->x->data[i] = x[i] = 0.25;
-    for (long k = 1;; k++) {
-        hpls_solver *s = NULL;
-        hpls_alloc_fail_at(k);
-        hpls_status st = hpls_solver_create(&s);
-        if (st == HPLS_OK)
-            st = hpls_solver_set_options(s, full);
-        if (st == HPLS_OK)
-            st = hpls_solver_set_option(s, "initial_guess=given");
-        if (st == HPLS_OK)
-            st = hpls_solver_setup(s, A);
-        if (st == HPLS_OK)
-            st = hpls_solver_solve(s, pr->b, pr->x);
-        long made = hpls_alloc_fail_at(0);
-        hpls_solver_destroy(s);
-        if (st == HPLS_OK && made < k)
-            break;
-        if (st != HPLS_OK) {
-            if (st != HPLS_ERR_NOMEM)
-                fail_msg("%s: allocation %ld failing gave \"%s\"", full, k, hpls_strerror(st));
-            if (memcmp(val, A->val, nnz * sizeof *val) || memcmp(b, pr->b->data, n * sizeof *b) ||
-                memcmp(x, pr->x->data, n * sizeof *x))
-                fail_msg("%s: allocation %ld failing changed the caller's A, b or x", full, k);
-        }
-        assert_true(k < 5000);
-        for (size_t i = 0; i < n; i++)
-            pr->x->data[i] = 0.25;
-    }
-    free(val);
-    free(b);
-    free(x);
+    char full[240];
+    snprintf(full, sizeof full, "%s maxiter=40 initial_guess=given", opts);
+    for (hpls_int i = 0; i < A->nrows; i++)
+        pr->x->data[i] = 0.25;
+    tu_solve_under_alloc_failures(A, pr->b, pr->x, full);
 }
 
 static void run_sweeps(const char *spec, int direct)

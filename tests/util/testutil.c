@@ -94,8 +94,16 @@ hpls_vec *tu_vec_random(hpls_int n, unsigned seed)
 void tu_solve_under_alloc_failures(const hpls_csr *A, const hpls_vec *b, hpls_vec *x,
                                    const char *options)
 {
+    size_t n = (size_t)A->nrows, nnz = (size_t)A->nnz;
+    double *val = malloc(nnz * sizeof *val + 1), *b0 = malloc(n * sizeof *b0 + 1),
+           *x0 = malloc(n * sizeof *x0 + 1);
+    assert_true(val && b0 && x0);
+    memcpy(val, A->val, nnz * sizeof *val);
+    memcpy(b0, b->data, n * sizeof *b0);
+    memcpy(x0, x->data, n * sizeof *x0);
     for (long k = 1;; k++) {
         hpls_solver *s = NULL;
+        memcpy(x->data, x0, n * sizeof *x0);
         hpls_alloc_fail_at(k);
         hpls_status st = hpls_solver_create(&s);
         if (st == HPLS_OK)
@@ -107,9 +115,15 @@ void tu_solve_under_alloc_failures(const hpls_csr *A, const hpls_vec *b, hpls_ve
         long made = hpls_alloc_fail_at(0);
         hpls_solver_destroy(s);
         if (st == HPLS_OK && made < k)
-            return;
-        if (st != HPLS_OK)
-            assert_int_equal(st, HPLS_ERR_NOMEM);
-        assert_true(k < 1000);
+            break;
+        if (st != HPLS_OK && st != HPLS_ERR_NOMEM)
+            fail_msg("%s: allocation %ld failing gave \"%s\"", options, k, hpls_strerror(st));
+        if (st != HPLS_OK && (memcmp(val, A->val, nnz * sizeof *val) ||
+                              memcmp(b0, b->data, n * sizeof *b0) || memcmp(x0, x->data, n * sizeof *x0)))
+            fail_msg("%s: allocation %ld failing changed the caller's A, b or x", options, k);
+        assert_true(k < 5000);
     }
+    free(val);
+    free(b0);
+    free(x0);
 }

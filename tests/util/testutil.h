@@ -33,7 +33,8 @@ hpls_vec *tu_vec_random(hpls_int n, unsigned seed);
 
 /* Runs create, set_options(options), setup(A), solve(b, x) with the k-th allocation
  * failing, for k = 1, 2, ... until a run makes fewer than k allocations: every run
- * must succeed or return HPLS_ERR_NOMEM, and free what it took (ASan checks). */
+ * must succeed or return HPLS_ERR_NOMEM, free what it took (ASan checks) and, when
+ * it fails, leave A, b and x as they were (x is reset to its entry value each run). */
 void tu_solve_under_alloc_failures(const hpls_csr *A, const hpls_vec *b, hpls_vec *x,
                                    const char *options);
 
