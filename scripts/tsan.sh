@@ -13,7 +13,8 @@ build=${1:-$root/build-tsan}
 archer=/usr/lib/llvm-14/lib/libarcher.so
 if ! command -v clang-14 >/dev/null 2>&1 || [ ! -e "$archer" ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang-14 libomp-14-dev >/dev/null
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends clang-14 libomp-14-dev >/dev/null
   else
     echo "tsan.sh needs clang-14 and libomp-14-dev: sudo apt-get install clang-14 libomp-14-dev" >&2
     exit 1
