@@ -11,12 +11,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-tsan}
 archer=/usr/lib/llvm-14/lib/libarcher.so
-if ! command -v clang-14 >/dev/null 2>&1 || [ ! -e "$archer" ]; then
+# (the TSan runtime is in libclang-rt-14-dev, which clang-14 only recommends)
+if ! command -v clang-14 >/dev/null 2>&1 || [ ! -e "$archer" ] ||
+  ! compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a' >/dev/null; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq --no-install-recommends clang-14 libomp-14-dev >/dev/null
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends clang-14 libomp-14-dev libclang-rt-14-dev >/dev/null
   else
-    echo "tsan.sh needs clang-14 and libomp-14-dev: sudo apt-get install clang-14 libomp-14-dev" >&2
+    echo "tsan.sh needs: sudo apt-get install clang-14 libomp-14-dev libclang-rt-14-dev" >&2
     exit 1
   fi
 fi

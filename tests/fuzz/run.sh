@@ -25,14 +25,15 @@ shift $(($# < 2 ? $# : 2))
 targets=${FUZZ_TARGETS:-mm_matrix mm_vector options matpower solver}
 cc=${FUZZ_CC:-clang-14}
 
-# ---- dependencies: clang and its OpenMP runtime (Debian libomp-14-dev) ----
+# ---- dependencies: clang, its OpenMP runtime (Debian libomp-14-dev) and its
+# sanitizer and fuzzer runtimes (libclang-rt-14-dev, only "recommended" by clang) ----
 have_clang_omp() {
   command -v "$cc" >/dev/null 2>&1 &&
-    printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' |
-    "$cc" -fopenmp -x c - -o "$build/omp-probe" >/dev/null 2>&1
+    printf '#include <omp.h>\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return omp_get_max_threads() < 1; }\n' |
+    "$cc" -fopenmp -fsanitize=fuzzer,address,undefined -x c - -o "$build/omp-probe" >/dev/null 2>&1
 }
 if ! have_clang_omp; then
-  pkgs="clang-14 libomp-14-dev"
+  pkgs="clang-14 libomp-14-dev libclang-rt-14-dev"
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq && apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
