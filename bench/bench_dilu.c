@@ -59,7 +59,7 @@ static run measure(const hpls_csr *A, const hpls_vec *b, const char *opts, int r
         if (s->opt.pc_type->setup) { /* the same setup again, timed alone */
             hpls_pc pc;
             double t0 = hpls_wtime();
-            hpls_status pst = s->opt.pc_type->setup(s, &pc);
+            hpls_status pst = s->opt.pc_type->setup(s->be, s->A, s->At, &s->opt, &pc);
             setup[k] = hpls_wtime() - t0;
             if (pst == HPLS_OK)
                 pc.destroy(pc.ctx);
@@ -67,7 +67,7 @@ static run measure(const hpls_csr *A, const hpls_vec *b, const char *opts, int r
         solve[k] = info.solve_s;
         r.its = info.iterations;
         r.converged = hpls_reason_converged(info.reason);
-        const char *st = hpls_pc_strategy(s);
+        const char *st = hpls_pc_strategy(&s->pc);
         snprintf(r.strategy, sizeof r.strategy, "%s", st ? st : "-");
         hpls_solver_destroy(s);
     }
@@ -113,13 +113,14 @@ static void do_triad(void *p)
 static void do_spmv(void *p)
 {
     kctx *c = p;
-    hpls_k_spmv(c->A, c->x, c->y);
+    hpls_k_spmv(hpls_default_threads(), c->A, c->x, c->y);
 }
 
 static void do_apply(void *p)
 {
     kctx *c = p;
-    hpls_pc_apply(c->s, c->x, c->y);
+    /* the cpu backend's vectors are host arrays */
+    hpls_pc_apply(c->s, (const hpls_dvec *)c->x, (hpls_dvec *)c->y);
 }
 
 /* One row: triad, SpMV and dilu / ilu0 application GB/s (see the head). */
@@ -130,9 +131,9 @@ static void apply_row(const char *name, const hpls_csr *A, int reps, int threads
     c.x = hpls_malloc(nnz, sizeof *c.x);
     c.y = hpls_malloc(nnz, sizeof *c.y);
     c.z = hpls_malloc(nnz, sizeof *c.z);
-    hpls_k_set(nnz, 1.0, c.x);
-    hpls_k_set(nnz, 2.0, c.y);
-    hpls_k_set(nnz, 0.0, c.z);
+    hpls_k_set(threads, nnz, 1.0, c.x);
+    hpls_k_set(threads, nnz, 2.0, c.y);
+    hpls_k_set(threads, nnz, 0.0, c.z);
     double ttriad = median_time(do_triad, &c, reps), gb = 1e-9;
     double tspmv = median_time(do_spmv, &c, reps);
     double bspmv = 12.0 * nnz + 8.0 * (n + 1) + 16.0 * n, bapply = 12.0 * (nnz - n) + 16.0 * (n + 1) + 40.0 * n;

@@ -136,13 +136,11 @@ static int run_solve(const char *spec, int reps, const char *threadlist, const c
             *plus = '\0';
             snprintf(precond, sizeof precond, "%s", plus + 1);
         }
-        char opts[512];
-        snprintf(opts, sizeof opts, "solver=%s precond=%s tol=%s maxiter=%s%s", solver, precond,
-                 tol, maxiter, strcmp(solver, "gmres") == 0 ? " restart=5" : "");
         for (int ti = 0; ti < nthreads; ti++) {
-            st = hpls_set_threads(threads[ti]);
-            if (st != HPLS_OK)
-                fail("threads", st);
+            char opts[512];
+            snprintf(opts, sizeof opts, "solver=%s precond=%s tol=%s maxiter=%s threads=%d%s",
+                     solver, precond, tol, maxiter, threads[ti],
+                     strcmp(solver, "gmres") == 0 ? " restart=5" : "");
             double tsetup[MAX_REPS], tsolve[MAX_REPS];
             hpls_info info = {0};
             for (int r = 0; r < reps; r++) {

@@ -124,7 +124,7 @@ static hpls_vec *vec(hpls_int n, double value)
     hpls_vec *v;
     if (hpls_vec_create(n, &v) != HPLS_OK)
         die("out of memory for a vector");
-    hpls_k_set(n, value, v->data);
+    hpls_k_set(hpls_default_threads(), n, value, v->data);
     return v;
 }
 
@@ -155,7 +155,7 @@ static double time_spmv(const hpls_csr *A, const hpls_vec *x, hpls_vec *y, int c
     double t[SMALL_CALLS > SPMV_CALLS ? SMALL_CALLS : SPMV_CALLS];
     for (int k = 0; k < calls; k++) {
         double t0 = hpls_wtime();
-        hpls_k_spmv(A, x->data, y->data);
+        hpls_k_spmv(hpls_default_threads(), A, x->data, y->data);
         t[k] = hpls_wtime() - t0;
     }
     return median(t, calls);
@@ -179,7 +179,7 @@ static int run_solve(const config *c)
     if (hpls_mm_read_csr(c->solve_file, &A) != HPLS_OK)
         die(hpls_last_error());
     hpls_vec *ones = vec(A->nrows, 1.0), *b = vec(A->nrows, 0.0), *x = vec(A->nrows, 0.0);
-    hpls_k_spmv(A, ones->data, b->data); /* b = A 1 */
+    hpls_k_spmv(hpls_default_threads(), A, ones->data, b->data); /* b = A 1 */
     double *t = malloc((size_t)c->reps * sizeof *t);
     if (!t)
         die("out of memory");
@@ -226,8 +226,8 @@ static int run_kernels(const config *c)
     hpls_vec *xg = vec(Ag->nrows, 1.0), *yg = vec(Ag->nrows, 0.0), *bg = vec(Ag->nrows, 0.0);
     hpls_vec *xs = vec(As->nrows, 1.0), *ys = vec(As->nrows, 0.0);
     hpls_vec *solp = vec(Ap->nrows, 0.0), *solg = vec(Ag->nrows, 0.0);
-    hpls_k_spmv(Ap, xp->data, bp->data); /* b = A 1 */
-    hpls_k_spmv(Ag, xg->data, bg->data);
+    hpls_k_spmv(hpls_default_threads(), Ap, xp->data, bp->data); /* b = A 1 */
+    hpls_k_spmv(hpls_default_threads(), Ag, xg->data, bg->data);
 
     /* The band entries of gas hit the cache (neighbours of the row); the far ones
      * miss when x does not fit the last-level cache. */

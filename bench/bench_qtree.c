@@ -66,7 +66,7 @@ static double time_spmv(const hpls_csr *A, const hpls_qtree *Q, int reps, int sp
             if (Q)
                 hpls_k_qt_spmv(Q, x, y);
             else
-                hpls_k_spmv(A, x, y);
+                hpls_k_spmv(hpls_default_threads(), A, x, y);
         }
         t[r] = (hpls_wtime() - t0) / spmvs * 1e3;
     }
@@ -124,8 +124,8 @@ int main(int argc, char **argv)
         hpls_vec_create(n, &x);
         hpls_vec_create(n, &y);
         hpls_vec_create(n, &b);
-        hpls_k_set(n, 1.0, x->data);
-        hpls_k_spmv(A, x->data, b->data); /* b = A 1 */
+        hpls_k_set(hpls_default_threads(), n, 1.0, x->data);
+        hpls_k_spmv(hpls_default_threads(), A, x->data, b->data); /* b = A 1 */
         double tcsr = time_spmv(A, NULL, reps, spmvs, x->data, y->data), tq[NDS];
         double best = 1e300, bytes_best = 0, build_best = 0; /* the fastest tree */
         hpls_int best_d = 0;

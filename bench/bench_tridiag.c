@@ -143,12 +143,14 @@ static void accuracy_row(int id, hpls_int n)
             st = hpls_lapack_gtsv(n, T->dl, T->d, T->du, b->data, x);
         else if (c == PLAIN) { /* Algorithm 1 alone: repair, no refinement */
             hpls_gspike *g = NULL;
-            st = hpls_gspike_factor(n, T->dl, T->d, T->du, 0, HPLS_TRIDIAG_DELTA_DEFAULT, 0, &g);
+            st = hpls_gspike_factor(n, T->dl, T->d, T->du, hpls_default_threads(), 0,
+                                    HPLS_TRIDIAG_DELTA_DEFAULT, 0, &g);
             if (st == HPLS_OK)
                 st = hpls_gspike_solve(g, b->data, x);
             hpls_gspike_free(g);
         } else {
-            hpls_tridiag_opts o = {c == GSPIKE32 ? n / 32 : 0, HPLS_TRIDIAG_DELTA_DEFAULT};
+            hpls_tridiag_opts o = {.partitions = c == GSPIKE32 ? n / 32 : 0,
+                                   .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
             st = hpls_tridiag_solve(T, methods[c == GSPIKE32 ? GSPIKE : c], &o, 1, b->data, x);
         }
         ok[c] = st == HPLS_OK;
@@ -198,7 +200,7 @@ static void singular_rows(int kind, hpls_int n, hpls_int m)
             hpls_vec_create(n, &b) != HPLS_OK || hpls_tridiag_mv(T, xt->data, b->data) != HPLS_OK)
             die("singular blocks");
         printf("| %lld |", (long long)count);
-        hpls_tridiag_opts o = {nb, HPLS_TRIDIAG_DELTA_DEFAULT};
+        hpls_tridiag_opts o = {.partitions = nb, .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
         hpls_tridiag_factors *F;
         hpls_status st = hpls_tridiag_factor(T, HPLS_TRIDIAG_GSPIKE, &o, &F);
         if (st == HPLS_OK)
@@ -209,8 +211,8 @@ static void singular_rows(int kind, hpls_int n, hpls_int m)
         hpls_tridiag_factors_destroy(F);
         for (int k = 0; k < 2; k++) { /* with repair, no refinement; no repair */
             hpls_gspike *g = NULL;
-            st = hpls_gspike_factor(n, T->dl, T->d, T->du, nb, k ? 0.0 : HPLS_TRIDIAG_DELTA_DEFAULT,
-                                    0, &g);
+            st = hpls_gspike_factor(n, T->dl, T->d, T->du, hpls_default_threads(), nb,
+                                    k ? 0.0 : HPLS_TRIDIAG_DELTA_DEFAULT, 0, &g);
             if (st == HPLS_OK)
                 st = hpls_gspike_solve(g, b->data, x);
             cell(st == HPLS_OK ? ferr(n, x, xt->data) : NAN, st == HPLS_OK);

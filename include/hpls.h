@@ -155,6 +155,8 @@ typedef struct hpls_info {
     double solve_s;      /* seconds in the last solve */
     int precond_norm;    /* 1: the iteration tested ||M^-1 r|| / ||M^-1 b|| (pc_side=left);
                             relres above is still the true residual */
+    int threads;         /* threads the solver ran on (its `threads` option, or OpenMP's
+                            default when it was set up) */
 } hpls_info;
 
 /* Called once per iteration with the residual norm the test uses; return
@@ -200,10 +202,6 @@ const char *hpls_solver_format(const hpls_solver *s);
 /* Help of every option with its default, and of every method and preconditioner. */
 const char *hpls_solver_help(void);
 
-/* Threads used by the OpenMP kernels (0: OpenMP's default). */
-hpls_status hpls_set_threads(int nthreads);
-int hpls_get_threads(void);
-
 /* ---- tridiagonal direct solvers (src/direct) ----------------------------
  * One API for a family: factor once, solve with the factors as often as needed
  * (every method), one-shot solves, many right-hand sides, batches of systems.
@@ -224,6 +222,8 @@ typedef struct hpls_tridiag_opts {
     hpls_int partitions; /* gspike: p of the top level, 0: from n and the threads */
     double delta;        /* gspike: partition j is singular when |(R_j)_mm| < delta*||A_j||_inf
                             (default 1e-6); 0 turns the repair off */
+    int threads;         /* threads of the factorization and of its solves (0: OpenMP's
+                            default when factored) */
 } hpls_tridiag_opts;
 #define HPLS_TRIDIAG_DELTA_DEFAULT 1e-6
 

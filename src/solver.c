@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <omp.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,8 +73,12 @@ static const opt_def opts[] = {
      .help = "stagnation when the best residual has not improved in this many iterations (0: off)"},
     {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given",
      .help = "zero, or given (x on entry is the guess)"},
-    {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = 4096,
-     .help = "OpenMP threads (0: OpenMP's default; process-wide)"},
+    {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = HPLS_MAX_THREADS,
+     .help = "threads of this solver (0: OpenMP's default when set up; never changes the "
+             "process's OpenMP setting)"},
+    {"backend", OPT_CHOICE, "cpu", OFF(backend), .choices = HPLS_BACKEND_NAMES,
+     .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "
+             "checks every vector a method hands it)"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
              "panel by panel, Xu et al. 2015)"},
@@ -296,6 +299,16 @@ hpls_status hpls_solver_create(hpls_solver **out)
             return HPLS_ERR_INTERNAL;
         }
     }
+    /* HPLS_OPTIONS changes the defaults of every solver of the process (as
+     * PETSC_OPTIONS does), e.g. backend=ref to run a program on the checking
+     * backend; an option it sets that a method does not use is no error */
+    const char *env = getenv("HPLS_OPTIONS");
+    if (env && hpls_solver_set_options(s, env) != HPLS_OK) {
+        hpls_status st = hpls_fail(HPLS_ERR_OPTION, "environment variable HPLS_OPTIONS: %s",
+                                   s->msg);
+        hpls_free(s);
+        return st;
+    }
     s->set_mask = 0;
     *out = s;
     return HPLS_OK;
@@ -311,15 +324,16 @@ static void teardown(hpls_solver *s)
         s->pc.destroy(s->pc.ctx);
     memset(&s->pc, 0, sizeof s->pc);
     for (int i = 0; i < s->nwork; i++)
-        hpls_free(s->work[i]);
+        s->be->v->release(s->be, s->work[i]);
     hpls_free(s->work);
     s->work = NULL;
     s->nwork = 0;
     hpls_csr_destroy(s->At);
     s->At = NULL;
     hpls_free(s->diagpos);
-    hpls_free(s->invdiag);
     s->diagpos = NULL;
+    if (s->be)
+        s->be->v->release(s->be, s->invdiag);
     s->invdiag = NULL;
     hpls_qtree_destroy(s->qt);
     s->qt = NULL;
@@ -330,10 +344,12 @@ static void teardown(hpls_solver *s)
     s->Aperm = NULL;
     s->perm = NULL;
     s->pb = s->px = NULL;
-    s->Auser = NULL;
     s->fmt[0] = '\0';
     s->A = NULL;
     s->Ad = NULL;
+    hpls_backend_destroy(s->be);
+    s->be = NULL;
+    s->op = (hpls_op){0};
     s->ready = 0;
 }
 
@@ -357,43 +373,6 @@ hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ct
     s->monitor = fn;
     s->monitor_ctx = ctx;
     return HPLS_OK;
-}
-
-static void csr_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
-{
-    hpls_k_spmv(op->A, x, y);
-}
-
-static void csr_apply_t(const hpls_op *op, const hpls_real *x, hpls_real *y)
-{
-    hpls_k_spmv(op->At, x, y);
-}
-
-static double csr_residual(const hpls_op *op, const hpls_real *b, const hpls_real *x,
-                           hpls_real *r)
-{
-    return hpls_k_residual(op->A, b, x, r);
-}
-
-static void qt_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
-{
-    hpls_k_qt_spmv(op->qt, x, y);
-}
-
-static void qt_apply_t(const hpls_op *op, const hpls_real *x, hpls_real *y)
-{
-    hpls_k_qt_spmv_t(op->qt, x, y);
-}
-
-static void dense_apply(const hpls_op *op, const hpls_real *x, hpls_real *y)
-{
-    hpls_k_gemv(op->Ad, x, y);
-}
-
-static double dense_residual(const hpls_op *op, const hpls_real *b, const hpls_real *x,
-                             hpls_real *r)
-{
-    return hpls_k_dense_residual(op->Ad, b, x, r);
 }
 
 /* Options set that neither the method nor its preconditioner uses are errors. */
@@ -437,13 +416,13 @@ static hpls_status setup_format(hpls_solver *s)
     const char *sep = used ? ", " : "";
     hpls_status st;
     if (o->qt_d > 0) {
-        st = hpls_qtree_create(s->A, o->qt_d, 0, hpls_k_threads(), &s->qt);
+        st = hpls_qtree_create(s->A, o->qt_d, 0, s->be->nthreads, &s->qt);
         if (st != HPLS_OK)
             return st;
         snprintf(fmt, room, "%sqtree d=%lld (given)", sep, (long long)o->qt_d);
     } else {
         hpls_qt_choice c;
-        st = hpls_qtree_create_auto(s->A, hpls_k_threads(), &s->qt, &c);
+        st = hpls_qtree_create_auto(s->A, s->be->nthreads, &s->qt, &c);
         if (st != HPLS_OK)
             return st;
         if (c.d0 == 0) {
@@ -467,10 +446,7 @@ static hpls_status setup_format(hpls_solver *s)
                  sep, (long long)c.d, (long long)c.d0, (long long)c.cand[0],
                  (long long)c.cand[c.ncand - 1], tbest / c.t_csr, c.t_build);
     }
-    s->op.qt = s->qt;
-    s->op.apply = qt_apply;
-    if (s->op.apply_t)
-        s->op.apply_t = qt_apply_t;
+    hpls_op_set_qtree(&s->op, s->qt);
     used = strlen(s->fmt);
     snprintf(s->fmt + used, sizeof s->fmt - used,
              ", side %lld, %lld leaves, panel %lld, %d bands",
@@ -479,63 +455,59 @@ static hpls_status setup_format(hpls_solver *s)
     return HPLS_OK;
 }
 
-/* The part of setup every storage shares: A^T, the diagonal, work vectors, the
- * preconditioner, the method's own data.  s->op is set. */
+/* The part of setup every storage shares: the backend and the operator on it,
+ * A^T, the diagonal, work vectors, the preconditioner, the method's own data.
+ * s->A or s->Ad is set. */
 static hpls_status setup_common(hpls_solver *s, double t0)
 {
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
-    hpls_int n = s->op.n;
-    hpls_status st = HPLS_OK;
-    if (o->threads > 0)
-        omp_set_num_threads((int)o->threads);
+    hpls_int n = s->A ? s->A->nrows : s->Ad->nrows;
+    hpls_status st = hpls_backend_create(o->backend, (int)o->threads, &s->be);
+    if (st != HPLS_OK)
+        goto fail;
+    hpls_backend *be = s->be;
+    s->op = s->A ? hpls_op_csr(be, s->A) : hpls_op_dense(be, s->Ad);
     if ((m->flags & HPLS_M_TRANSPOSE) && s->A) {
         if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;
-        s->op.At = s->At;
-        s->op.apply_t = csr_apply_t;
+        hpls_op_set_transpose(&s->op, s->At);
     }
-    if (m->flags & HPLS_M_DIAG) {
-        s->invdiag = hpls_malloc(n, sizeof *s->invdiag);
-        if (!s->invdiag) {
+    if (m->flags & HPLS_M_DIAG) { /* 1 / A_ii, computed on the host, then uploaded */
+        hpls_real *d = hpls_malloc(n, sizeof *d);
+        if (!d) {
             st = HPLS_ERR_NOMEM;
             goto fail;
         }
-        if (s->A) {
-            if (!(s->diagpos = hpls_malloc(n, sizeof *s->diagpos))) {
-                st = HPLS_ERR_NOMEM;
-                goto fail;
-            }
-            if ((st = hpls_csr_diag_positions(s->A, s->diagpos)) != HPLS_OK)
-                goto fail;
-        }
-        for (hpls_int i = 0; i < n; i++) {
-            double d = s->A ? s->A->val[s->diagpos[i]] : s->Ad->data[i * n + i];
-            if (d == 0.0) {
+        if (s->A && !(s->diagpos = hpls_malloc(n, sizeof *s->diagpos)))
+            st = HPLS_ERR_NOMEM;
+        if (st == HPLS_OK && s->A)
+            st = hpls_csr_diag_positions(s->A, s->diagpos);
+        for (hpls_int i = 0; st == HPLS_OK && i < n; i++) {
+            double a = s->A ? s->A->val[s->diagpos[i]] : s->Ad->data[i * n + i];
+            if (a == 0.0)
                 st = hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has a zero diagonal entry",
                                (long long)i + 1);
-                goto fail;
-            }
-            s->invdiag[i] = 1.0 / d;
+            d[i] = 1.0 / a;
         }
+        if (st == HPLS_OK)
+            st = hpls_be_vector(be, n, d, &s->invdiag);
+        hpls_free(d);
+        if (st != HPLS_OK)
+            goto fail;
     }
     s->work = hpls_calloc(m->nwork, sizeof *s->work);
     if (!s->work) {
         st = HPLS_ERR_NOMEM;
         goto fail;
     }
-    for (; s->nwork < m->nwork; s->nwork++) {
-        s->work[s->nwork] = hpls_malloc(n, sizeof(hpls_real));
-        if (!s->work[s->nwork]) {
-            st = HPLS_ERR_NOMEM;
+    for (; s->nwork < m->nwork; s->nwork++)
+        if ((st = be->v->alloc(be, n, &s->work[s->nwork])) != HPLS_OK)
             goto fail;
-        }
-        hpls_k_set(n, 0.0, s->work[s->nwork]); /* first touch by the kernels' partition */
-    }
     if (s->A && (st = setup_format(s)) != HPLS_OK)
         goto fail;
     if ((m->flags & HPLS_M_PRECOND) && o->pc_type->setup) {
-        st = o->pc_type->setup(s, &s->pc);
+        st = o->pc_type->setup(be, s->A, s->At, o, &s->pc);
         if (st != HPLS_OK)
             goto fail;
         if ((m->flags & HPLS_M_TRANSPOSE) && s->pc.apply && !s->pc.apply_t) {
@@ -546,8 +518,12 @@ static hpls_status setup_common(hpls_solver *s, double t0)
     s->mdata_destroy = m->destroy;
     if (m->setup && (st = m->setup(s)) != HPLS_OK)
         goto fail;
+    if (be->err != HPLS_OK) {
+        st = hpls_fail(be->err, "%s", be->msg);
+        goto fail;
+    }
     s->ready = 1;
-    s->info = (hpls_info){.setup_s = hpls_wtime() - t0};
+    s->info = (hpls_info){.setup_s = hpls_wtime() - t0, .threads = be->nthreads};
     return HPLS_OK;
 fail:
     hpls_solver_fail(s, st, "setup of %s: %s", m->name, hpls_last_error());
@@ -560,7 +536,7 @@ static hpls_status setup_rcm(hpls_solver *s, const hpls_csr *A)
 {
     hpls_int n = A->nrows;
     hpls_status st;
-    if (s->part_nblocks > 0)
+    if (s->opt.part_nblocks > 0)
         return hpls_fail(HPLS_ERR_OPTION, "a user partition (pjg) names unknowns of A: "
                                           "it cannot be combined with reorder=rcm");
     if (!(s->perm = hpls_malloc(n, sizeof *s->perm)) || !(s->pb = hpls_malloc(n, sizeof *s->pb)) ||
@@ -569,7 +545,6 @@ static hpls_status setup_rcm(hpls_solver *s, const hpls_csr *A)
     if ((st = hpls_rcm(A, s->perm)) != HPLS_OK ||
         (st = hpls_csr_permute(A, s->perm, &s->Aperm)) != HPLS_OK)
         return st;
-    s->Auser = A;
     snprintf(s->fmt, sizeof s->fmt, "rcm: bandwidth %lld -> %lld", (long long)hpls_csr_bandwidth(A),
              (long long)hpls_csr_bandwidth(s->Aperm));
     return HPLS_OK;
@@ -597,7 +572,6 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
         return st;
     }
     s->A = s->Aperm ? s->Aperm : A;
-    s->op = (hpls_op){.n = A->nrows, .A = s->A, .apply = csr_apply, .residual = csr_residual};
     return setup_common(s, t0);
 }
 
@@ -629,25 +603,107 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
                                     "column %lld", A->data[k], (long long)(k / A->ncols) + 1,
                                     (long long)(k % A->ncols) + 1);
     s->Ad = A;
-    s->op = (hpls_op){.n = A->nrows, .Ad = A, .apply = dense_apply, .residual = dense_residual};
     return setup_common(s, t0);
 }
 
 
-const hpls_real *hpls_pc_apply(const hpls_solver *s, const hpls_real *r, hpls_real *z)
+const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
 {
     if (!s->pc.apply)
         return r;
-    s->pc.apply(&s->pc, r, z);
+    hpls_status st = s->pc.apply(&s->pc, r, z);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "preconditioner %s: %s", s->opt.pc_type->name, hpls_last_error());
     return z;
 }
 
-const hpls_real *hpls_pc_apply_t(const hpls_solver *s, const hpls_real *r, hpls_real *z)
+const hpls_dvec *hpls_pc_apply_t(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
 {
     if (!s->pc.apply_t)
         return r;
-    s->pc.apply_t(&s->pc, r, z);
+    hpls_status st = s->pc.apply_t(&s->pc, r, z);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "preconditioner %s (transpose): %s", s->opt.pc_type->name,
+                     hpls_last_error());
     return z;
+}
+
+void hpls_op_apply(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)
+{
+    hpls_status st = s->op.apply(&s->op, x, y);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "operator: %s", hpls_last_error());
+}
+
+void hpls_op_apply_t(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)
+{
+    hpls_status st = s->op.apply_t(&s->op, x, y);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "operator (transpose): %s", hpls_last_error());
+}
+
+double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
+                        hpls_dvec *r)
+{
+    double rnorm = NAN;
+    hpls_status st = s->op.residual(&s->op, b, x, r, &rnorm);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "residual: %s", hpls_last_error());
+    return st == HPLS_OK ? rnorm : NAN;
+}
+
+/* The first non-finite entry of the n values of v on the backend, as an
+ * HPLS_ERR_VALUE naming it (what: "b", "initial guess x"), else HPLS_OK. */
+static hpls_status check_finite(hpls_solver *s, hpls_int n, const hpls_dvec *v, const char *what)
+{
+    double bad = 0;
+    hpls_int i = hpls_v_finite(s->be, n, v, &bad);
+    if (s->be->err != HPLS_OK)
+        return s->be->err;
+    if (i >= 0)
+        return hpls_solver_fail(s, HPLS_ERR_VALUE, "%s[%lld] = %g", what, (long long)i + 1, bad);
+    return HPLS_OK;
+}
+
+/* The solve on the backend: b and x attached (copied in where the backend's
+ * memory is not the host's), the method, the true residual of the result, x
+ * copied back.  bb, xx: the user's arrays, or their permuted copies. */
+static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx)
+{
+    hpls_backend *be = s->be;
+    hpls_int n = s->op.n;
+    hpls_dvec *B = NULL, *X = NULL;
+    hpls_status st = hpls_be_attach(be, n, bb, 1, &B);
+    if (st == HPLS_OK)
+        st = hpls_be_attach(be, n, xx, s->opt.initial_guess, &X);
+    if (st == HPLS_OK)
+        st = check_finite(s, n, B, "b");
+    if (st == HPLS_OK && s->opt.initial_guess)
+        st = check_finite(s, n, X, "initial guess x");
+    else if (st == HPLS_OK)
+        hpls_v_set(be, n, 0.0, X);
+    if (st != HPLS_OK) {
+        hpls_be_detach(be, n, X, xx, 0);
+        hpls_be_detach(be, n, B, bb, 0);
+        return st;
+    }
+    s->conv.bnorm = s->conv.test_bnorm = hpls_v_nrm2(be, n, B);
+    st = s->opt.method->solve(s, B, X);
+    if (st == HPLS_OK && be->err == HPLS_OK) {
+        hpls_dvec *r = s->work[0]; /* every method has at least one work vector */
+        /* the true residual (a permutation does not change its norm) */
+        s->info.resnorm = hpls_op_residual(s, B, X, r);
+        double bad;
+        /* an empty column of A hides a NaN or Inf of x from the residual: check x too */
+        if (hpls_reason_converged(s->info.reason) &&
+            (!isfinite(s->info.resnorm) || hpls_v_finite(be, n, X, &bad) >= 0))
+            s->info.reason = HPLS_DIVERGED_NAN;
+    }
+    if (st == HPLS_OK && be->err != HPLS_OK)
+        st = hpls_fail(be->err, "%s", be->msg);
+    hpls_be_detach(be, n, X, xx, 1);
+    hpls_be_detach(be, n, B, bb, 0);
+    return st;
 }
 
 hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
@@ -662,32 +718,17 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
         return hpls_solver_fail(s, HPLS_ERR_SIZE,
                                 "the matrix has %lld rows but b has %lld and x has %lld entries",
                                 (long long)n, (long long)b->n, (long long)x->n);
-    for (hpls_int i = 0; i < n; i++)
-        if (!isfinite(b->data[i]))
-            return hpls_solver_fail(s, HPLS_ERR_VALUE, "b[%lld] = %g", (long long)i + 1,
-                                    b->data[i]);
-    if (s->opt.initial_guess) {
-        for (hpls_int i = 0; i < n; i++)
-            if (!isfinite(x->data[i]))
-                return hpls_solver_fail(s, HPLS_ERR_VALUE, "initial guess x[%lld] = %g",
-                                        (long long)i + 1, x->data[i]);
-    } else {
-        hpls_k_set(n, 0.0, x->data);
-    }
-    if (s->opt.threads > 0)
-        omp_set_num_threads((int)s->opt.threads);
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     s->hist_len = 0;
     s->monitor_stop = 0;
-    s->conv = (hpls_conv){.bnorm = hpls_k_nrm2(n, b->data), .t0 = t0};
-    s->conv.test_bnorm = s->conv.bnorm;
+    hpls_be_clear(s->be);
+    s->conv = (hpls_conv){.t0 = t0};
     s->info.reason = HPLS_NOT_RUN;
     s->info.precond_norm = 0;
     s->info.iterations = 0;
-    const hpls_real *bb = b->data;
-    hpls_real *xx = x->data;
-    if (s->perm) { /* reorder=rcm: solve P A P^T (P x) = P b */
+    hpls_real *bb = b->data, *xx = x->data;
+    if (s->perm) { /* reorder=rcm: solve P A P^T (P x) = P b, permuted before the upload */
         for (hpls_int k = 0; k < n; k++) {
             s->pb[k] = b->data[s->perm[k]];
             s->px[k] = x->data[s->perm[k]];
@@ -695,24 +736,18 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
         bb = s->pb;
         xx = s->px;
     }
-    hpls_status st = s->opt.method->solve(s, bb, xx);
+    hpls_status st = solve_on_backend(s, bb, xx);
+    s->info.solve_s = hpls_wtime() - t0;
+    if (st != HPLS_OK) {
+        s->info.reason = HPLS_NOT_RUN;
+        if (st == HPLS_ERR_VALUE)
+            return st; /* the message names the entry already */
+        return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
+    }
     if (s->perm)
         for (hpls_int k = 0; k < n; k++)
             x->data[s->perm[k]] = s->px[k];
-    s->info.solve_s = hpls_wtime() - t0;
-    if (st != HPLS_OK)
-        return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
-    hpls_real *r = s->work[0]; /* every method has at least one work vector */
-    /* the true residual of the user's system, even when a permuted one was solved */
-    s->info.resnorm = s->perm ? hpls_k_residual(s->Auser, b->data, x->data, r)
-                              : hpls_op_residual(s, b->data, x->data, r);
     s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
-    /* an empty column of A hides a NaN or Inf of x from the residual: check x too */
-    int finite = isfinite(s->info.resnorm);
-    for (hpls_int i = 0; finite && i < n; i++)
-        finite = isfinite(x->data[i]);
-    if (hpls_reason_converged(s->info.reason) && !finite)
-        s->info.reason = HPLS_DIVERGED_NAN;
     return HPLS_OK;
 }
 
@@ -760,14 +795,19 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
         q[k] = idx[k];
     hpls_free(s->part_ptr);
     hpls_free(s->part_idx);
-    s->part_nblocks = nblocks;
     s->part_ptr = p;
     s->part_idx = q;
+    s->opt.part_nblocks = nblocks;
+    s->opt.part_ptr = p;
+    s->opt.part_idx = q;
     s->ready = 0;
     return HPLS_OK;
 }
 
-const char *hpls_solver_trisolve(const hpls_solver *s) { return hpls_pc_strategy(s); }
+const char *hpls_solver_trisolve(const hpls_solver *s)
+{
+    return s && s->ready ? hpls_pc_strategy(&s->pc) : NULL;
+}
 
 const char *hpls_solver_message(const hpls_solver *s) { return s ? s->msg : ""; }
 
@@ -775,17 +815,6 @@ const char *hpls_solver_format(const hpls_solver *s)
 {
     return s && s->ready && s->fmt[0] ? s->fmt : NULL;
 }
-
-hpls_status hpls_set_threads(int nthreads)
-{
-    if (nthreads < 0)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_set_threads: negative count %d", nthreads);
-    if (nthreads > 0)
-        omp_set_num_threads(nthreads);
-    return HPLS_OK;
-}
-
-int hpls_get_threads(void) { return omp_get_max_threads(); }
 
 const char *hpls_solver_help(void)
 {

@@ -1,36 +1,51 @@
 /* solver.h: what a method and a preconditioner see of the solver.
  *
- * A method never loops over A itself: it calls the operator (s->op), the
- * preconditioner (hpls_pc_apply) and the vector kernels (hpls_k_*), and hands
- * every residual norm to hpls_conv_check.  That keeps one body per method for
- * every backend (a CUDA or MPI backend supplies another operator and kernels). */
+ * A method never loops over A or over a vector itself: it calls the operator
+ * (hpls_op_apply), the preconditioner (hpls_pc_apply) and the backend's vector
+ * operations (hpls_v_*, backend/backend.h) on opaque vectors, and hands every
+ * residual norm to hpls_conv_check.  That keeps one body per method for every
+ * backend (cpu, ref; later device and MPI backends). */
 #ifndef HPLS_SOLVER_H
 #define HPLS_SOLVER_H
 
-#include "core/internal.h"
+#include "backend/backend.h"
 
 /* The operator y = A x (and y = A^T x for methods flagged HPLS_M_TRANSPOSE, from
- * a transpose built once at setup).  A stays reachable for the true residual. */
+ * a transpose built once at setup) on a backend (src/operator.c).  A stays
+ * reachable for the true residual.  Apply functions return a failure of the
+ * backend (a device or MPI error) as their status. */
 struct hpls_qtree;
 
 typedef struct hpls_op {
     hpls_int n;
+    hpls_backend *be;
     const hpls_csr *A;    /* the matrix in CSR, or NULL */
     const hpls_dense *Ad; /* or the dense matrix (methods flagged HPLS_M_DENSE) */
     const hpls_csr *At;   /* A^T, or NULL */
     const struct hpls_qtree *qt; /* A as a quad-tree (format=qtree), or NULL */
-    void (*apply)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
-    void (*apply_t)(const struct hpls_op *op, const hpls_real *x, hpls_real *y);
-    /* r = b - A x, returns ||r||_2 (one pass) */
-    double (*residual)(const struct hpls_op *op, const hpls_real *b, const hpls_real *x,
-                       hpls_real *r);
+    hpls_status (*apply)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
+    hpls_status (*apply_t)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
+    /* r = b - A x, *rnorm = ||r||_2 (one pass) */
+    hpls_status (*residual)(const struct hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
+                            hpls_dvec *r, double *rnorm);
 } hpls_op;
 
-/* A preconditioner z = M^{-1} r (and z = M^{-T} r); apply == NULL means the identity. */
+/* The operator of a CSR or a dense matrix on backend be (src/operator.c). */
+hpls_op hpls_op_csr(hpls_backend *be, const hpls_csr *A);
+hpls_op hpls_op_dense(hpls_backend *be, const hpls_dense *A);
+/* Adds y = A^T x from At (the transpose of op->A) to a CSR operator. */
+void hpls_op_set_transpose(hpls_op *op, const hpls_csr *At);
+/* Makes a CSR operator apply A (and A^T) through the quad-tree qt. */
+void hpls_op_set_qtree(hpls_op *op, const struct hpls_qtree *qt);
+
+/* A preconditioner z = M^{-1} r (and z = M^{-T} r) on backend be; apply == NULL
+ * means the identity.  Built by its type's setup from the backend, the matrix
+ * and its own options only: it does not see the solver. */
 typedef struct hpls_pc {
     void *ctx;
-    void (*apply)(const struct hpls_pc *pc, const hpls_real *r, hpls_real *z);
-    void (*apply_t)(const struct hpls_pc *pc, const hpls_real *r, hpls_real *z);
+    hpls_backend *be;
+    hpls_status (*apply)(const struct hpls_pc *pc, const hpls_dvec *r, hpls_dvec *z);
+    hpls_status (*apply_t)(const struct hpls_pc *pc, const hpls_dvec *r, hpls_dvec *z);
     void (*destroy)(void *ctx);
 } hpls_pc;
 
@@ -55,43 +70,15 @@ enum {
 };
 
 typedef struct hpls_solver hpls_solver;
-
-typedef struct hpls_method {
-    const char *name;
-    const char *help;
-    unsigned flags;
-    int nwork; /* work vectors of length n allocated at setup (at least 1) */
-    /* optional: builds the method's own data (s->mdata) after the common setup */
-    hpls_status (*setup)(hpls_solver *s);
-    hpls_status (*solve)(hpls_solver *s, const hpls_real *b, hpls_real *x);
-    void (*destroy)(void *mdata); /* frees s->mdata; required when setup is given */
-} hpls_method;
-
-typedef struct hpls_pc_type {
-    const char *name;
-    const char *help;
-    unsigned flags; /* HPLS_M_OMEGA if it uses omega */
-    /* builds M for s->A (and s->op.At when the method needs M^-T) */
-    hpls_status (*setup)(const hpls_solver *s, hpls_pc *pc);
-} hpls_pc_type;
-
-extern const hpls_method hpls_methods[];
-extern const int hpls_nmethods;
-extern const hpls_pc_type hpls_pc_types[];
-extern const int hpls_npc_types;
-
-/* Rows per block of bhisa and btridiag when `block` is 0: one block per thread.
- * Every cut moves band couplings into S and, measured on the gas family, costs
- * iterations (n = 1e5: 9 with 2 blocks, 11 with 10, 17 with 25, 23 with 1563
- * blocks of 64, the paper's GPU choice), while a CPU thread needs only one block. */
-hpls_int hpls_bhisa_block(hpls_int n, hpls_int block);
+struct hpls_method;
+struct hpls_pc_type;
 
 /* Residual-norm reference of the relative test. */
 typedef enum { HPLS_REF_B, HPLS_REF_R0 } hpls_ref;
 
 typedef struct hpls_options {
-    const hpls_method *method;
-    const hpls_pc_type *pc_type;
+    const struct hpls_method *method;
+    const struct hpls_pc_type *pc_type;
     double tol, atol, divtol, omega;
     int ref; /* hpls_ref */
     hpls_int maxiter, stag_window, restart;
@@ -106,11 +93,47 @@ typedef struct hpls_options {
     hpls_int sweeps;     /* precond pjg: sweeps per application */
     int left; /* pc_side=left */
     int initial_guess; /* 1: use x as given */
-    hpls_int threads;  /* 0: OpenMP default */
+    hpls_int threads;  /* 0: OpenMP's default at setup */
+    int backend;       /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */
     int format;        /* 0 csr, 1 qtree (Krylov methods) */
     hpls_int qt_d;     /* quad-tree target division length (0: automatic, Eq. 17) */
     int reorder;       /* 0 none, 1 rcm (reverse Cuthill-McKee, every method) */
+    hpls_int part_nblocks;            /* pjg: the user's partition (hpls_solver_set_partition) */
+    const hpls_int *part_ptr, *part_idx; /* or NULL */
 } hpls_options;
+
+typedef struct hpls_method {
+    const char *name;
+    const char *help;
+    unsigned flags;
+    int nwork; /* work vectors of length n allocated at setup (at least 1) */
+    /* optional: builds the method's own data (s->mdata) after the common setup */
+    hpls_status (*setup)(hpls_solver *s);
+    hpls_status (*solve)(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+    void (*destroy)(void *mdata); /* frees s->mdata; required when setup is given */
+} hpls_method;
+
+typedef struct hpls_pc_type {
+    const char *name;
+    const char *help;
+    unsigned flags; /* the option flags it uses (HPLS_M_OMEGA ...) */
+    /* builds M for A on be with options o; At is A^T when the method applies
+     * M^-T, else NULL */
+    hpls_status (*setup)(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                         const hpls_options *o, hpls_pc *pc);
+} hpls_pc_type;
+
+extern const hpls_method hpls_methods[];
+extern const int hpls_nmethods;
+extern const hpls_pc_type hpls_pc_types[];
+extern const int hpls_npc_types;
+
+/* Rows per block of bhisa and btridiag when `block` is 0: one block per thread
+ * of the backend.  Every cut moves band couplings into S and, measured on the
+ * gas family, costs iterations (n = 1e5: 9 with 2 blocks, 11 with 10, 17 with
+ * 25, 23 with 1563 blocks of 64, the paper's GPU choice), while a CPU thread
+ * needs only one block. */
+hpls_int hpls_bhisa_block(hpls_int n, hpls_int block, int nthreads);
 
 /* Convergence state of one solve. */
 typedef struct hpls_conv {
@@ -130,13 +153,13 @@ struct hpls_solver {
     char values[32][32]; /* option values as strings, for get_option */
     const hpls_csr *A;    /* CSR matrix of the setup, or NULL for a dense one */
     const hpls_dense *Ad; /* dense matrix of hpls_solver_setup_dense, or NULL */
+    hpls_backend *be;     /* what the solve runs on (built at setup) */
     hpls_op op;
     hpls_pc pc;
-    hpls_int diag_missing; /* for methods needing the diagonal */
     hpls_csr *At;          /* A^T (HPLS_M_TRANSPOSE methods) */
-    hpls_int *diagpos;     /* position of A_ii in row i (HPLS_M_DIAG methods) */
-    hpls_real *invdiag;    /* 1 / A_ii (HPLS_M_DIAG methods) */
-    hpls_real **work;
+    hpls_int *diagpos;     /* position of A_ii in row i (HPLS_M_DIAG methods on CSR) */
+    hpls_dvec *invdiag;    /* 1 / A_ii (HPLS_M_DIAG methods) */
+    hpls_dvec **work;
     int nwork;
     void *mdata; /* the method's own setup data (method->setup) */
     void (*mdata_destroy)(void *mdata); /* its destroy, kept: options may change later */
@@ -149,13 +172,11 @@ struct hpls_solver {
     hpls_int hist_len, hist_cap;
     hpls_int *hist_it;
     double *hist_res, *hist_t;
-    hpls_int part_nblocks;      /* pjg: the user's partition (hpls_solver_set_partition) */
-    hpls_int *part_ptr, *part_idx;
+    hpls_int *part_ptr, *part_idx; /* the user's partition (opt.part_* point here) */
     struct hpls_qtree *qt; /* the quad-tree of A (format=qtree) */
-    const hpls_csr *Auser; /* reorder=rcm: the user's A (s->A is then Aperm) */
-    hpls_csr *Aperm;       /* reorder=rcm: P A P^T */
+    hpls_csr *Aperm;       /* reorder=rcm: P A P^T (s->A is then Aperm) */
     hpls_int *perm;        /* reorder=rcm: unknown k of Aperm is perm[k] of A */
-    hpls_real *pb, *px;    /* reorder=rcm: b and x permuted */
+    hpls_real *pb, *px;    /* reorder=rcm: b and x permuted (host arrays) */
     char fmt[160];         /* what the operator is (hpls_solver_format), "" if plain CSR */
     char msg[512];
 };
@@ -167,100 +188,139 @@ typedef struct hpls_pjg_partition {
     hpls_int *blockof; /* block of each unknown */
     hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
 } hpls_pjg_partition;
-hpls_status hpls_pjg_partition_build(const hpls_solver *s, hpls_pjg_partition **P);
+/* The partition of n unknowns (nnz stored entries) from o's psize or user
+ * partition; the default psize depends on the thread count nthreads. */
+hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
+                                     int nthreads, hpls_pjg_partition **P);
 void hpls_pjg_partition_free(hpls_pjg_partition *P);
-hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz);
+hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads);
 
 /* Records a message in the solver (and thread-locally) and returns st. */
 hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)
     HPLS_PRINTF(3, 4);
 
 /* z = M^{-1} r; returns z, or r itself when the preconditioner is the identity
- * (so unpreconditioned methods copy nothing). */
-const hpls_real *hpls_pc_apply(const hpls_solver *s, const hpls_real *r, hpls_real *z);
+ * (so unpreconditioned methods copy nothing).  A failure of the preconditioner
+ * is recorded in the backend (sticky): the next convergence test stops. */
+const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z);
 /* z = M^{-T} r, or r itself for the identity. */
-const hpls_real *hpls_pc_apply_t(const hpls_solver *s, const hpls_real *r, hpls_real *z);
-static inline void hpls_op_apply(const hpls_solver *s, const hpls_real *x, hpls_real *y)
-{
-    s->op.apply(&s->op, x, y);
-}
-/* r = b - A x, returns ||r||_2: the true residual, whatever A's storage. */
-static inline double hpls_op_residual(const hpls_solver *s, const hpls_real *b,
-                                      const hpls_real *x, hpls_real *r)
-{
-    return s->op.residual(&s->op, b, x, r);
-}
-static inline void hpls_op_apply_t(const hpls_solver *s, const hpls_real *x, hpls_real *y)
-{
-    s->op.apply_t(&s->op, x, y);
-}
+const hpls_dvec *hpls_pc_apply_t(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z);
+/* y = A x and y = A^T x; a failure is recorded in the backend like the above. */
+void hpls_op_apply(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y);
+void hpls_op_apply_t(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y);
+/* r = b - A x, returns ||r||_2: the true residual, whatever A's storage
+ * (NaN after a failure, which is recorded). */
+double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
+                        hpls_dvec *r);
 
 /* Starts the convergence test of a solve: r0norm = ||b - A x0||.  Returns the
  * reason to stop at once (x0 already converged) or HPLS_NOT_RUN. */
 hpls_reason hpls_conv_start(hpls_solver *s, double r0norm);
-/* Ends a solve on a vanished (or non-finite) Krylov scalar: reason BREAKDOWN (or
- * NAN), and the message "what = value at iteration it".  Returns HPLS_OK. */
-hpls_status hpls_breakdown(hpls_solver *s, double value, const char *what, hpls_int it);
 /* For methods whose iteration residual is M^-1 r (left preconditioning): the
  * tests use ||M^-1 r|| relative to pbnorm = ||M^-1 b||, and info says so.
  * Call before hpls_conv_start. */
 void hpls_conv_use_precond_norm(hpls_solver *s, double pbnorm);
 /* Tests the residual norm after iteration it; records history, calls the
- * monitor.  Returns HPLS_NOT_RUN to go on, else the reason to stop. */
+ * monitor.  Returns HPLS_NOT_RUN to go on, else the reason to stop (a failure
+ * recorded in the backend stops too: hpls_solver_solve then returns it). */
 hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm);
 /* For methods with a recursive residual: when hpls_conv_check said converged,
  * recompute r = b - A x.  Returns the reason if the true residual passes too
  * (or after repeated failures, STAGNATION); HPLS_NOT_RUN means "r now holds the
  * true residual, restart the recurrence from it". */
-hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_real *x,
-                              hpls_real *r, hpls_int it);
+hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
+                              hpls_dvec *r, hpls_int it);
+/* The whole test of a method with a recursive residual r of norm rnorm:
+ * hpls_conv_check, and the confirmation when it says converged.  Returns 1 to
+ * stop (the reason is in info); 0 to go on, with *restart = 1 when r was
+ * replaced by the true residual and the recurrence must restart from it. */
+int hpls_conv_step(hpls_solver *s, hpls_int it, double rnorm, const hpls_dvec *b,
+                   const hpls_dvec *x, hpls_dvec *r, int *restart);
+
+/* ---- numerical stops: one place for every method ------------------------ */
+/* Ends a solve on a vanished (or non-finite) Krylov scalar: reason BREAKDOWN (or
+ * NAN), and the message "what = value at iteration it" (a NaN reads "nan").
+ * Returns HPLS_OK, for `return hpls_breakdown(...)`. */
+hpls_status hpls_breakdown(hpls_solver *s, double value, const char *what, hpls_int it);
+/* A Krylov scalar that must not vanish (rho, (rhat, v) ...): returns 0 when it is
+ * finite and nonzero; 1 when it vanished and the iteration should restart from
+ * the current residual (the standard remedy), which it may do once; -1 when it
+ * is NaN or Inf, or vanished again in an iteration already restarted (fresh),
+ * after ending the solve by hpls_breakdown. */
+int hpls_guard(hpls_solver *s, double value, const char *what, hpls_int it, int fresh);
+/* Ends a solve on a quadratic form that proves A or M indefinite (value <= 0;
+ * cg's (p, A p), minres's (r, M^-1 r)): reason INDEFINITE (NAN for a NaN), the
+ * message "what = value at iteration it", it - 1 iterations done.  Returns HPLS_OK. */
+hpls_status hpls_indefinite(hpls_solver *s, double value, const char *what, hpls_int it);
 
 /* Methods (src/iter/<name>.c) */
-hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_gs(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_sor(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_cg(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_gmres(hpls_solver *s, const hpls_real *b, hpls_real *x);
-hpls_status hpls_solve_fgmres(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_gs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_sor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+/* One SOR sweep of A (sor.c; a sequential host kernel): x swept with weight
+ * omega, forward or backward; dx = x_old - x_new.  Then the true residual of
+ * the new x, (T + dscale D) dx with T A's strictly upper (upper) or lower part,
+ * into r, returning its norm. */
+void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec *b, hpls_dvec *x,
+                    hpls_dvec *dx);
+double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *dx,
+                         hpls_dvec *r);
+hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_cg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_gmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_fgmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_setup_gmres(hpls_solver *s);
+/* GMRES's orthogonalisation: w orthogonalised against the k orthonormal V by
+ * classical Gram-Schmidt twice and normalised (when its norm is not 0);
+ * h[0..k) receives V^T w, c is scratch of k + 1; returns the norm. */
+double hpls_gmres_cgs2(hpls_backend *be, hpls_int n, int k, hpls_dvec *const *V, hpls_dvec *w,
+                       double *h, double *c);
 hpls_status hpls_setup_fgmres(hpls_solver *s);
 void hpls_destroy_gmres(void *mdata);
-hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_setup_pjg(hpls_solver *s);
-hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 void hpls_destroy_pjg(void *mdata);
 hpls_status hpls_setup_hisa(hpls_solver *s);
 hpls_status hpls_setup_bhisa(hpls_solver *s);
-hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 void hpls_destroy_hisa(void *mdata);
 struct hpls_btri;
-/* A = T + S, T factored (block <= 0: one block); shared by hisa and precond tridiag. */
+/* A = T + S, T factored (block <= 0: one block) with nthreads threads; shared
+ * by hisa and precond tridiag. */
 hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, double gspike_delta,
-                            hpls_int gspike_p, hpls_csr **S, struct hpls_btri **B);
-/* Preconditioners (src/precond/<name>.c) */
-hpls_status hpls_pc_setup_jacobi(const hpls_solver *s, hpls_pc *pc);
-hpls_status hpls_pc_setup_ssor(const hpls_solver *s, hpls_pc *pc);
-hpls_status hpls_pc_setup_tridiag(const hpls_solver *s, hpls_pc *pc);
-hpls_status hpls_pc_setup_dilu(const hpls_solver *s, hpls_pc *pc);
-hpls_status hpls_pc_setup_dic(const hpls_solver *s, hpls_pc *pc);
-hpls_status hpls_pc_setup_ilu0(const hpls_solver *s, hpls_pc *pc);
+                            hpls_int gspike_p, int nthreads, hpls_csr **S, struct hpls_btri **B);
+/* Preconditioners (src/precond/<name>.c): hpls_pc_type.setup */
+hpls_status hpls_pc_setup_jacobi(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                                 const hpls_options *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_ssor(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_options *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_tridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                                  const hpls_options *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_btridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                                   const hpls_options *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_options *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_dic(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                              const hpls_options *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_options *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_pjg(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                              const hpls_options *o, hpls_pc *pc);
 /* Strategy of the triangular sweeps of dilu, dic or ilu0 ("levels", or for
  * trisolve=auto "auto: levels" once decided); NULL for other preconditioners. */
-const char *hpls_pc_strategy(const hpls_solver *s);
-hpls_status hpls_pc_setup_pjg(const hpls_solver *s, hpls_pc *pc);
-hpls_status hpls_pc_setup_btridiag(const hpls_solver *s, hpls_pc *pc);
+const char *hpls_pc_strategy(const hpls_pc *pc);
 /* Tridiagonal direct methods (src/direct/tridiag_methods.c): thomas, cr, gspike,
  * lapack; setup extracts and factors T, solve uses the factors. */
 hpls_status hpls_setup_tridiag(hpls_solver *s);
-hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_real *b, hpls_real *x);
+hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 void hpls_destroy_tridiag(void *mdata);
 
 #endif /* HPLS_SOLVER_H */

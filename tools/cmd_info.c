@@ -28,7 +28,7 @@ static void print_levels(const hpls_csr *A)
     hpls_int n = A->nrows;
     hpls_int *lowend = hpls_malloc(n, sizeof *lowend), *upbeg = hpls_malloc(n, sizeof *upbeg);
     if (lowend && upbeg) {
-        hpls_k_tri_split(A, lowend, upbeg);
+        hpls_k_tri_split(hpls_default_threads(), A, lowend, upbeg);
         for (int upper = 0; upper < 2; upper++) {
             hpls_tri T = hpls_tri_of(A, upper, lowend, upbeg, NULL);
             hpls_levels L;

@@ -291,18 +291,20 @@ int cmd_solve(int argc, char **argv)
         rc = cli_interrupt_exit("during the setup");
         goto cleanup;
     }
+    hpls_info info;
+    hpls_solver_get_info(s, &info); /* after setup: the threads it runs on */
+    int threads = info.threads;
     if (!mon.quiet)
         printf("hpls solve: %s: n = %lld, nnz = %lld\n"
                "solver %s, precond %s, tol %s, maxiter %s, threads %d\n"
                "  iteration  relative residual\n",
                pb.label, (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "solver"),
                hpls_solver_get_option(s, "precond"), hpls_solver_get_option(s, "tol"),
-               hpls_solver_get_option(s, "maxiter"), hpls_get_threads());
+               hpls_solver_get_option(s, "maxiter"), threads);
     if ((st = hpls_solver_solve(s, b, x)) != HPLS_OK) {
         rc = cli_fail(st, "solve failed", hpls_solver_message(s));
         goto cleanup;
     }
-    hpls_info info;
     hpls_solver_get_info(s, &info);
     if (cli_interrupted()) {
         char when[64];
@@ -318,10 +320,11 @@ int cmd_solve(int argc, char **argv)
         printf("{\"problem\":");
         print_json_string(pb.label);
         printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
-               "\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
+               "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
                "\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               (long long)nrows, (long long)nnz, hpls_get_threads(), (long long)info.iterations,
+               (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "backend"), threads,
+               (long long)info.iterations,
                rc == 0 ? "true" : "false", info.relres, hpls_reason_str(info.reason), info.setup_s,
                info.solve_s);
         if (known_x)

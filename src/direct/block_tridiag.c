@@ -45,7 +45,7 @@ hpls_status hpls_btri_factor(const hpls_tridiag *T, hpls_int block, hpls_tridiag
     B->block = block;
     B->nblocks = n > 0 ? (n + block - 1) / block : 0;
     B->method = m;
-    B->nthreads = omp_get_max_threads();
+    B->nthreads = opts && opts->threads > 0 ? opts->threads : hpls_default_threads();
     hpls_status st = HPLS_OK;
     if (B->nblocks <= 1) {
         st = hpls_tridiag_factor(T, m, opts, &B->whole);
@@ -59,7 +59,8 @@ hpls_status hpls_btri_factor(const hpls_tridiag *T, hpls_int block, hpls_tridiag
             st = HPLS_ERR_NOMEM;
         for (hpls_int j = 0; st == HPLS_OK && j < B->nblocks; j++) {
             hpls_int lo = j * block, len = lo + block <= n ? block : n - lo;
-            st = hpls_cr_factor(len, T->dl + lo, T->d + lo, T->du + lo, &B->cr[j]);
+            /* one thread each: the blocks themselves run in parallel */
+            st = hpls_cr_factor(len, T->dl + lo, T->d + lo, T->du + lo, 1, &B->cr[j]);
             if (st == HPLS_OK && B->cr[j].off[B->cr[j].nlev] - len > B->crwork)
                 B->crwork = B->cr[j].off[B->cr[j].nlev] - len;
         }

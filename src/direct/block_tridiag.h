@@ -10,7 +10,7 @@
 typedef struct hpls_btri hpls_btri;
 
 /* T must have dl = du = 0 across block boundaries (hpls_split_tridiag makes it so).
- * Several blocks: method thomas or cr. */
+ * Several blocks: method thomas or cr.  opts->threads: threads of the solves. */
 hpls_status hpls_btri_factor(const hpls_tridiag *T, hpls_int block, hpls_tridiag_method m,
                              const hpls_tridiag_opts *opts, hpls_btri **B);
 /* x = T^{-1} b (x must not alias b for cr blocks). */

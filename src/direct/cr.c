@@ -37,7 +37,7 @@ static hpls_status invert_divisors(hpls_cr *f, int lev, hpls_int m, const hpls_r
     hpls_real *dv = f->dinv + f->off[lev];
     const hpls_real *sc = scale + f->off[lev];
     hpls_int bad = -1;
-#pragma omp parallel for schedule(static) if (m > CR_PARALLEL_MIN) reduction(max : bad)
+#pragma omp parallel for schedule(static) num_threads(f->nt) if (m > CR_PARALLEL_MIN) reduction(max : bad)
     for (hpls_int i = 0; i < m; i += (m > 1 ? 2 : 1)) {
         if (!(fabs(dv[i]) > DBL_EPSILON * sc[i]) || !isfinite(dv[i]))
             bad = bad > i ? bad : i; /* report the last: the loop order is not fixed */
@@ -53,9 +53,9 @@ static hpls_status invert_divisors(hpls_cr *f, int lev, hpls_int m, const hpls_r
 }
 
 hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
-                           const hpls_real *du, hpls_cr *f)
+                           const hpls_real *du, int nt, hpls_cr *f)
 {
-    *f = (hpls_cr){.n = n};
+    *f = (hpls_cr){.n = n, .nt = nt};
     int nlev = 1;
     hpls_int total = n;
     for (hpls_int m = n; m > 1; m /= 2) {
@@ -94,7 +94,7 @@ hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
         hpls_real *k1 = f->k1 + f->off[lev], *k2 = f->k2 + f->off[lev];
         hpls_real *ln = f->l + f->off[lev + 1], *un = f->u + f->off[lev + 1];
         hpls_real *dn = f->dinv + f->off[lev + 1], *sn = scale + f->off[lev + 1];
-#pragma omp parallel for schedule(static) if (m > CR_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) num_threads(f->nt) if (m > CR_PARALLEL_MIN)
         for (hpls_int k = 0; k < m / 2; k++) {
             hpls_int i = 2 * k + 1;
             double a = l[i] * dv[i - 1];
@@ -126,14 +126,14 @@ void hpls_cr_solve(const hpls_cr *f, const hpls_real *b, hpls_real *x, hpls_real
     if (n == 0)
         return;
     if (x != b)
-        hpls_k_copy(n, b, x);
+        hpls_k_copy(f->nt, n, b, x);
     /* level l's right-hand side (then solution) at bl(l): level 0 is x itself */
 #define BL(lev) ((lev) == 0 ? x : work + f->off[lev] - n)
     for (int lev = 0; lev + 1 < f->nlev; lev++) { /* Step 2: reduce b */
         hpls_int m = f->off[lev + 1] - f->off[lev];
         const hpls_real *bl = BL(lev), *k1 = f->k1 + f->off[lev], *k2 = f->k2 + f->off[lev];
         hpls_real *bn = BL(lev + 1);
-#pragma omp parallel for schedule(static) if (m > CR_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) num_threads(f->nt) if (m > CR_PARALLEL_MIN)
         for (hpls_int k = 0; k < m / 2; k++) {
             hpls_int i = 2 * k + 1;
             bn[k] = bl[i] - k1[i] * bl[i - 1] - (i + 1 < m ? k2[i] * bl[i + 1] : 0.0);
@@ -147,7 +147,7 @@ void hpls_cr_solve(const hpls_cr *f, const hpls_real *b, hpls_real *x, hpls_real
         const hpls_real *xn = BL(lev + 1);
         const hpls_real *l = f->l + f->off[lev], *u = f->u + f->off[lev];
         const hpls_real *dv = f->dinv + f->off[lev];
-#pragma omp parallel for schedule(static) if (m > CR_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) num_threads(f->nt) if (m > CR_PARALLEL_MIN)
         for (hpls_int i = 0; i < m; i += 2) {
             double s = xl[i];
             if (i > 0)
@@ -156,7 +156,7 @@ void hpls_cr_solve(const hpls_cr *f, const hpls_real *b, hpls_real *x, hpls_real
                 s -= u[i] * xn[i / 2];
             xl[i] = s * dv[i];
         }
-#pragma omp parallel for schedule(static) if (m > CR_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) num_threads(f->nt) if (m > CR_PARALLEL_MIN)
         for (hpls_int k = 0; k < m / 2; k++)
             xl[2 * k + 1] = xn[k];
     }

@@ -30,6 +30,7 @@ void hpls_thomas_free(hpls_thomas *f);
 /* ---- cyclic reduction (cr.c): HISA Sec. 5.1 ------------------------------ */
 typedef struct hpls_cr {
     hpls_int n;
+    int nt;            /* threads of the levels larger than CR_PARALLEL_MIN */
     int nlev;          /* levels: sizes n_0 = n, n_{l+1} = floor(n_l / 2), down to 1 */
     hpls_int *off;     /* nlev+1 offsets of the levels in the arrays below */
     hpls_real *l, *u;  /* the reduced coefficients of every level (Step 1) */
@@ -38,7 +39,7 @@ typedef struct hpls_cr {
 } hpls_cr;
 
 hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
-                           const hpls_real *du, hpls_cr *f);
+                           const hpls_real *du, int nt, hpls_cr *f);
 /* x = T^{-1} b (Steps 2 and 3); work holds off[nlev] - n values. */
 void hpls_cr_solve(const hpls_cr *f, const hpls_real *b, hpls_real *x, hpls_real *work);
 void hpls_cr_free(hpls_cr *f);
@@ -46,13 +47,14 @@ void hpls_cr_free(hpls_cr *f);
 /* ---- g-Spike (gspike.c): Venetis et al. 2015, Algorithm 1 ---------------- */
 typedef struct hpls_gspike hpls_gspike;
 
-/* p: partitions per irreducible piece (0: from n and the thread count);
+/* nt: threads of the factorization and the solves;
+ * p: partitions per irreducible piece (0: from n and nt);
  * delta: block j is singular when |(R_j)_mm| < delta * ||A_j||_inf (0: no repair);
  * refine: when the spikes grow beyond GS_GROWTH_REFINE or a block was repaired,
  * keep a copy of T and refine every solve (0: never; the plain Spike solve of the paper's tables). */
 hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
-                               const hpls_real *du, hpls_int p, double delta, int refine,
-                               hpls_gspike **f);
+                               const hpls_real *du, int nt, hpls_int p, double delta,
+                               int refine, hpls_gspike **f);
 /* x = T^{-1} b (x may be b). */
 hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_real *x);
 void hpls_gspike_free(hpls_gspike *f);
@@ -79,9 +81,9 @@ hpls_status hpls_lapack_gt_factor(hpls_int n, const hpls_real *dl, const hpls_re
                                   const hpls_real *du, hpls_lapack_gt *f);
 /* dgtcon's estimate of 1 / cond_1(T) from the factors. */
 hpls_status hpls_lapack_gt_rcond(const hpls_lapack_gt *f, double *rcond);
-/* x = T^{-1} b for nrhs columns of n values (x may be b). */
-hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, hpls_int nrhs, const hpls_real *b,
-                                 hpls_real *x);
+/* x = T^{-1} b for nrhs columns of n values (x may be b), nt threads across them. */
+hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, int nt, hpls_int nrhs,
+                                 const hpls_real *b, hpls_real *x);
 void hpls_lapack_gt_free(hpls_lapack_gt *f);
 /* One-shot dgtsv on copies (the reference of the accuracy tables): x = T^{-1} b. */
 hpls_status hpls_lapack_gtsv(hpls_int n, const hpls_real *dl, const hpls_real *d,

@@ -35,7 +35,6 @@
 #include "direct/direct.h"
 
 #include <math.h>
-#include <omp.h>
 #include <float.h>
 #include <string.h>
 
@@ -63,6 +62,7 @@ typedef struct gs_piece {
 
 struct hpls_gspike {
     hpls_int n;
+    int nt;                  /* threads of the factorization and the solves */
     double growth;           /* max |v|, |w| over this level and below: the spike growth */
     hpls_real *adl, *ad, *adu; /* a copy of T, kept (top level only) for the refinement */
     hpls_real *c, *s;        /* rotation k acts on rows k, k+1 of its block */
@@ -244,7 +244,7 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
     const hpls_int *bs = pc->bs;
     hpls_int nsing = 0;
     int last_singular = 0;
-#pragma omp parallel for schedule(static) reduction(+ : nsing) reduction(| : last_singular)
+#pragma omp parallel for num_threads(f->nt) schedule(static) reduction(+ : nsing) reduction(| : last_singular)
     for (hpls_int j = 0; j < p; j++) { /* 2(i) and 2(ii) */
         hpls_int a = bs[j], e = bs[j + 1];
         double norm = block_qr(dl, d, du, a, e, f);
@@ -268,7 +268,7 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
     pc->last_singular = last_singular;
     pc->rmm_last = f->r0[bs[p] - 1];
     double growth = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : growth)
+#pragma omp parallel for num_threads(f->nt) schedule(static) reduction(max : growth)
     for (hpls_int j = 0; j < p; j++) { /* 2(iii): the spikes */
         hpls_int a = bs[j], e = bs[j + 1];
         int short_last = j == p - 1 && last_singular;
@@ -328,6 +328,8 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         rdu[nr - 1] = 0.0;
     }
     pc->reduced = hpls_calloc(1, sizeof *pc->reduced);
+    if (pc->reduced)
+        pc->reduced->nt = f->nt;
     hpls_status st = pc->reduced ? factor_level(nr, rdl, rd, rdu, 0, delta, level + 1, 1, pc->reduced)
                                  : HPLS_ERR_NOMEM;
     hpls_free(rdl);
@@ -342,11 +344,11 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
     return st;
 }
 
-static hpls_int auto_partitions(hpls_int len)
+static hpls_int auto_partitions(hpls_int len, int nt)
 {
     if (len < GS_SEQ_MAX)
         return 1;
-    hpls_int p = omp_get_max_threads();
+    hpls_int p = nt;
     return p < len / GS_MIN_BLOCK ? p : len / GS_MIN_BLOCK;
 }
 
@@ -362,7 +364,7 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     for (hpls_int i = 0; i < f->npieces; i++) {
         gs_piece *pc = &f->pieces[i];
         hpls_int len = pc->hi - pc->lo;
-        pc->p = p_req > 0 ? (p_req < len / 2 ? p_req : len / 2) : auto_partitions(len);
+        pc->p = p_req > 0 ? (p_req < len / 2 ? p_req : len / 2) : auto_partitions(len, f->nt);
         if (pc->p < 1)
             pc->p = 1;
         spikes |= pc->p > 1;
@@ -381,7 +383,7 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     /* sequential pieces are independent: factor them in parallel */
     hpls_int bad = -1;
     double rmin = 1.0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(max : bad) reduction(min : rmin)
+#pragma omp parallel for num_threads(f->nt) schedule(dynamic, 64) reduction(max : bad) reduction(min : rmin)
     for (hpls_int i = 0; i < f->npieces; i++) {
         gs_piece *pc = &f->pieces[i];
         if (pc->p > 1)
@@ -419,13 +421,14 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
 }
 
 hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
-                               const hpls_real *du, hpls_int p, double delta, int refine,
-                               hpls_gspike **out)
+                               const hpls_real *du, int nt, hpls_int p, double delta,
+                               int refine, hpls_gspike **out)
 {
     *out = NULL;
     hpls_gspike *f = hpls_calloc(1, sizeof *f);
     if (!f)
         return HPLS_ERR_NOMEM;
+    f->nt = nt;
     hpls_status st = n > 0 ? factor_level(n, dl, d, du, p, delta, 0, 0, f) : HPLS_OK;
     /* refine when the spikes grew or a block was repaired: the repaired blocks
      * of Tables 3-4 leave a backward error of 1e-15 that refinement takes to eps */
@@ -458,7 +461,7 @@ static void solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x,
     hpls_int p = pc->p, nr = 2 * p - 2 + pc->last_singular;
     const hpls_int *bs = pc->bs;
     hpls_real *y = work;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for num_threads(f->nt) schedule(static)
     for (hpls_int j = 0; j < p; j++) { /* g_j = R~_j^{-1} Q_j^T f_j */
         apply_qt(f, bs[j], bs[j + 1], x);
         back_subst(f, bs[j], bs[j + 1], x, j == p - 1 && pc->last_singular);
@@ -470,7 +473,7 @@ static void solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x,
     if (pc->last_singular)
         y[nr - 1] = x[bs[p] - 1];
     solve_level(pc->reduced, y, y, work + nr);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for num_threads(f->nt) schedule(static)
     for (hpls_int j = 0; j < p; j++) { /* x~_j = g_j - v_j t_{j+1} - w_j b_{j-1} */
         hpls_int a = bs[j], e = bs[j + 1];
         double tn = j + 1 < p ? y[2 * j] : pc->last_singular ? y[nr - 1] : 0.0;
@@ -511,7 +514,7 @@ static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real
 {
     hpls_int n = f->n;
     double rn = 0.0, an = 0.0, xn = 0.0, bn = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : rn, an, xn, bn)
+#pragma omp parallel for num_threads(f->nt) schedule(static) reduction(max : rn, an, xn, bn)
     for (hpls_int i = 0; i < n; i++) {
         double t = f->ad[i] * x[i], a = fabs(f->ad[i]);
         if (i > 0) {
@@ -557,7 +560,7 @@ hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_rea
             break;
         last = berr;
         solve_level(f, r, r, work); /* the correction */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for num_threads(f->nt) schedule(static)
         for (hpls_int i = 0; i < n; i++)
             x[i] += r[i];
     }

@@ -94,8 +94,8 @@ hpls_status hpls_lapack_gt_rcond(const hpls_lapack_gt *f, double *rcond)
     return info == 0 ? HPLS_OK : hpls_fail(HPLS_ERR_INTERNAL, "dgtcon: info = %d", info);
 }
 
-hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, hpls_int nrhs, const hpls_real *b,
-                                 hpls_real *x)
+hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, int nt, hpls_int nrhs,
+                                 const hpls_real *b, hpls_real *x)
 {
     hpls_int n = f->n;
     if (n == 0)
@@ -103,7 +103,7 @@ hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, hpls_int nrhs, const h
     if (x != b)
         memcpy(x, b, (size_t)(n * nrhs) * sizeof *x);
     int in = (int)n, one = 1, bad = 0;
-#pragma omp parallel for schedule(static) if (nrhs > 1) reduction(| : bad)
+#pragma omp parallel for schedule(static) num_threads(nt) if (nrhs > 1) reduction(| : bad)
     for (hpls_int k = 0; k < nrhs; k++) {
         int info = 0;
         dgttrs_("N", &in, &one, f->dl, f->d, f->du, f->du2, f->ipiv, x + k * n, &in, &info, 1);

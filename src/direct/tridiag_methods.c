@@ -14,6 +14,7 @@
 struct hpls_tridiag_factors {
     hpls_tridiag_method method;
     hpls_int n;
+    int nt; /* threads of the factorization and the solves */
     hpls_thomas thomas;
     hpls_cr cr;
     hpls_gspike *gspike;
@@ -57,10 +58,10 @@ hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
         return st;
     if ((unsigned)m >= NMETHODS)
         return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: unknown method %d", (int)m);
-    hpls_tridiag_opts o = opts ? *opts : (hpls_tridiag_opts){0, HPLS_TRIDIAG_DELTA_DEFAULT};
-    if (o.partitions < 0 || !(o.delta >= 0))
-        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: partitions %lld or delta %g negative",
-                         (long long)o.partitions, o.delta);
+    hpls_tridiag_opts o = opts ? *opts : (hpls_tridiag_opts){0, HPLS_TRIDIAG_DELTA_DEFAULT, 0};
+    if (o.partitions < 0 || !(o.delta >= 0) || o.threads < 0)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: partitions %lld, delta %g or "
+                         "threads %d negative", (long long)o.partitions, o.delta, o.threads);
     hpls_int n = T->n;
     for (hpls_int i = 0; i < n; i++)
         if (!isfinite(T->d[i]) || (i > 0 && !isfinite(T->dl[i])) ||
@@ -72,11 +73,14 @@ hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
         return HPLS_ERR_NOMEM;
     F->method = m;
     F->n = n;
+    F->nt = o.threads > 0 ? (o.threads < HPLS_MAX_THREADS ? o.threads : HPLS_MAX_THREADS)
+                          : hpls_default_threads();
     switch (m) {
     case HPLS_TRIDIAG_THOMAS: st = hpls_thomas_factor(n, T->dl, T->d, T->du, &F->thomas); break;
-    case HPLS_TRIDIAG_CR: st = hpls_cr_factor(n, T->dl, T->d, T->du, &F->cr); break;
+    case HPLS_TRIDIAG_CR: st = hpls_cr_factor(n, T->dl, T->d, T->du, F->nt, &F->cr); break;
     case HPLS_TRIDIAG_GSPIKE:
-        st = hpls_gspike_factor(n, T->dl, T->d, T->du, o.partitions, o.delta, 1, &F->gspike);
+        st = hpls_gspike_factor(n, T->dl, T->d, T->du, F->nt, o.partitions, o.delta, 1,
+                                &F->gspike);
         break;
     case HPLS_TRIDIAG_LAPACK: st = hpls_lapack_gt_factor(n, T->dl, T->d, T->du, &F->lapack); break;
     }
@@ -138,13 +142,13 @@ hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int 
     switch (F->method) {
     case HPLS_TRIDIAG_THOMAS:
         /* one right-hand side is sequential by nature; several go in parallel */
-#pragma omp parallel for schedule(static) if (nrhs > 1)
+#pragma omp parallel for schedule(static) num_threads(F->nt) if (nrhs > 1)
         for (hpls_int k = 0; k < nrhs; k++)
             hpls_thomas_solve(&F->thomas, b + k * n, x + k * n);
         break;
     case HPLS_TRIDIAG_CR: {
         hpls_int wlen = F->cr.off[F->cr.nlev] - n;
-        int nt = nrhs > 1 ? omp_get_max_threads() : 1;
+        int nt = nrhs > 1 ? F->nt : 1;
         hpls_real *work = hpls_malloc(wlen * nt + 1, sizeof *work);
         if (!work)
             return HPLS_ERR_NOMEM;
@@ -158,7 +162,7 @@ hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int 
         for (hpls_int k = 0; k < nrhs && st == HPLS_OK; k++)
             st = hpls_gspike_solve(F->gspike, b + k * n, x + k * n);
         break;
-    case HPLS_TRIDIAG_LAPACK: st = hpls_lapack_gt_solve(&F->lapack, nrhs, b, x); break;
+    case HPLS_TRIDIAG_LAPACK: st = hpls_lapack_gt_solve(&F->lapack, F->nt, nrhs, b, x); break;
     }
     return st;
 }
@@ -241,7 +245,8 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
         return hpls_fail(st, "%s: %s needs a tridiagonal matrix", what, name);
     }
     hpls_tridiag_factors *F = NULL;
-    const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta};
+    const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta,
+                                 .threads = s->be->nthreads};
     st = hpls_tridiag_factor(T, m, &o, &F);
     hpls_tridiag_destroy(T);
     if (st == HPLS_OK)
@@ -254,9 +259,13 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
     return HPLS_OK;
 }
 
-hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_status st = hpls_tridiag_solve_factored(s->mdata, 1, b, x);
+    const hpls_real *bp = hpls_v_host(s->be, b); /* a host kernel: the arrays themselves */
+    hpls_real *xp = hpls_v_host(s->be, x);
+    if (!bp || !xp)
+        return s->be->err;
+    hpls_status st = hpls_tridiag_solve_factored(s->mdata, 1, bp, xp);
     if (st != HPLS_OK)
         return st;
     /* a direct solve is one step: its true residual decides the reason

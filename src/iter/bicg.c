@@ -16,11 +16,12 @@
 
 #include <math.h>
 
-hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *rt = s->work[1], *p = s->work[2], *pt = s->work[3];
-    hpls_real *q = s->work[4], *qt = s->work[5], *zbuf = s->work[6], *ztbuf = s->work[7];
+    hpls_dvec *r = s->work[0], *rt = s->work[1], *p = s->work[2], *pt = s->work[3];
+    hpls_dvec *q = s->work[4], *qt = s->work[5], *zbuf = s->work[6], *ztbuf = s->work[7];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
@@ -37,50 +38,47 @@ hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_real *b, hpls_real *x)
      * A preconditioner adds its M^-1 and M^-T applications. */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            hpls_k_copy(n, r, rt); /* rt = r */
+            hpls_v_copy(be, n, r, rt); /* rt = r */
             restarted_at = it;
         }
-        const hpls_real *z = hpls_pc_apply(s, r, zbuf);     /* z = M^-1 r */
-        const hpls_real *zt = hpls_pc_apply_t(s, rt, ztbuf); /* zt = M^-T rt */
-        double rho = hpls_k_dot(n, z, rt);
-        if (rho == 0.0 || !isfinite(rho)) {
-            if (!isfinite(rho) || restarted_at == it)
-                return hpls_breakdown(s, rho, "rho = (M^-1 r, rt)", it);
+        const hpls_dvec *z = hpls_pc_apply(s, r, zbuf);     /* z = M^-1 r */
+        const hpls_dvec *zt = hpls_pc_apply_t(s, rt, ztbuf); /* zt = M^-T rt */
+        double rho = hpls_v_dot(be, n, z, rt);
+        int g = hpls_guard(s, rho, "rho = (M^-1 r, rt)", it, restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) { /* restart with rt = r */
             restart = 1;
             it--;
             continue;
         }
         if (restart) {
-            hpls_k_copy(n, z, p);   /* p = z */
-            hpls_k_copy(n, zt, pt); /* pt = zt */
+            hpls_v_copy(be, n, z, p);   /* p = z */
+            hpls_v_copy(be, n, zt, pt); /* pt = zt */
             restart = 0;
         } else {
             double beta = rho / rho_old;
-            hpls_k_xpay(n, z, beta, p);   /* p = z + beta p */
-            hpls_k_xpay(n, zt, beta, pt); /* pt = zt + beta pt */
+            hpls_v_xpay(be, n, z, beta, p);   /* p = z + beta p */
+            hpls_v_xpay(be, n, zt, beta, pt); /* pt = zt + beta pt */
         }
         hpls_op_apply(s, p, q);      /* q = A p */
         hpls_op_apply_t(s, pt, qt);  /* qt = A^T pt */
-        double sigma = hpls_k_dot(n, pt, q);
-        if (sigma == 0.0 || !isfinite(sigma)) {
-            if (!isfinite(sigma) || restarted_at == it)
-                return hpls_breakdown(s, sigma, "(pt, A p)", it);
+        double sigma = hpls_v_dot(be, n, pt, q);
+        g = hpls_guard(s, sigma, "(pt, A p)", it, restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) {
             restart = 1;
             it--;
             continue;
         }
         double alpha = rho / sigma;
-        hpls_k_axpy(n, alpha, p, x);    /* x += alpha p */
-        hpls_k_axpy(n, -alpha, q, r);   /* r -= alpha q */
-        hpls_k_axpy(n, -alpha, qt, rt); /* rt -= alpha qt */
+        hpls_v_axpy(be, n, alpha, p, x);    /* x += alpha p */
+        hpls_v_axpy(be, n, -alpha, q, r);   /* r -= alpha q */
+        hpls_v_axpy(be, n, -alpha, qt, rt); /* rt -= alpha qt */
         rho_old = rho;
-        rnorm = hpls_k_nrm2(n, r);
-        hpls_reason why = hpls_conv_check(s, it, rnorm);
-        if (hpls_reason_converged(why)) {
-            why = hpls_conv_confirm(s, b, x, r, it);
-            restart = why == HPLS_NOT_RUN;
-        }
-        if (why != HPLS_NOT_RUN)
+        rnorm = hpls_v_nrm2(be, n, r);
+        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
     }
 }

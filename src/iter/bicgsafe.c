@@ -30,16 +30,17 @@
 
 #include <math.h>
 
-hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
-    hpls_real *ap = s->work[4], *u = s->work[5], *au = s->work[6], *y = s->work[7];
-    hpls_real *zhat = s->work[8], *rhbuf = s->work[9], *uhbuf = s->work[10];
+    hpls_dvec *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
+    hpls_dvec *ap = s->work[4], *u = s->work[5], *au = s->work[6], *y = s->work[7];
+    hpls_dvec *zhat = s->work[8], *rhbuf = s->work[9], *uhbuf = s->work[10];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
-    const hpls_real *uhat = u;
+    const hpls_dvec *uhat = u;
     double rho = 0.0, beta = 0.0;
     int restart = 1;
     hpls_int restarted_at = -1;
@@ -57,41 +58,43 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x
      * A preconditioner adds its two applications (writing rhat and uhat). */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            hpls_k_copy(n, r, rs); /* rs = r */
-            hpls_k_set(n, 0.0, u);
-            hpls_k_set(n, 0.0, au);
-            hpls_k_set(n, 0.0, y);
-            hpls_k_set(n, 0.0, zhat);
-            hpls_k_set(n, 0.0, phat);
-            hpls_k_set(n, 0.0, ap);
+            hpls_v_copy(be, n, r, rs); /* rs = r */
+            hpls_v_set(be, n, 0.0, u);
+            hpls_v_set(be, n, 0.0, au);
+            hpls_v_set(be, n, 0.0, y);
+            hpls_v_set(be, n, 0.0, zhat);
+            hpls_v_set(be, n, 0.0, phat);
+            hpls_v_set(be, n, 0.0, ap);
             uhat = u;
-            rho = hpls_k_dot(n, rs, r);
+            rho = hpls_v_dot(be, n, rs, r);
             beta = 0.0;
             restarted_at = it;
         }
-        if (rho == 0.0 || !isfinite(rho)) {
-            if (!isfinite(rho) || restarted_at >= it - 1)
-                return hpls_breakdown(s, rho, "rho = (rs, r)", it);
+        int g = hpls_guard(s, rho, "rho = (rs, r)", it, restarted_at >= it - 1);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) { /* restart with rs = r */
             restart = 1;
             it--;
             continue;
         }
-        const hpls_real *rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
+        const hpls_dvec *rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
         hpls_op_apply(s, rhat, ar);                         /* Ar = A rhat */
         /* phat = rhat + beta (phat - uhat); Ap = Ar + beta (Ap - Au) */
-        hpls_k_axpbypcz(n, 1.0, rhat, -beta, uhat, beta, phat);
-        hpls_k_axpbypcz(n, 1.0, ar, -beta, au, beta, ap);
-        double sigma = hpls_k_dot(n, rs, ap);
-        if (sigma == 0.0 || !isfinite(sigma)) {
-            if (!isfinite(sigma) || restarted_at == it)
-                return hpls_breakdown(s, sigma, "(rs, A p)", it);
+        hpls_v_axpbypcz(be, n, 1.0, rhat, -beta, uhat, beta, phat);
+        hpls_v_axpbypcz(be, n, 1.0, ar, -beta, au, beta, ap);
+        double sigma = hpls_v_dot(be, n, rs, ap);
+        g = hpls_guard(s, sigma, "(rs, A p)", it, restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) {
             restart = 1;
             it--;
             continue;
         }
         double alpha = rho / sigma;
-        double ca = hpls_k_dot(n, y, y), cb = hpls_k_dot(n, ar, r), cc = hpls_k_dot(n, y, r);
-        double cd = hpls_k_dot(n, ar, y), ce = hpls_k_dot(n, ar, ar);
+        double ca = hpls_v_dot(be, n, y, y), cb = hpls_v_dot(be, n, ar, r), cc = hpls_v_dot(be, n, y, r);
+        double cd = hpls_v_dot(be, n, ar, y), ce = hpls_v_dot(be, n, ar, ar);
         double det = ce * ca - cd * cd;
         double zeta = 0.0, eta = 0.0;
         if (!restart && det != 0.0 && isfinite(det)) {
@@ -101,32 +104,29 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_real *b, hpls_real *x
             zeta = cb / ce;
         }
         restart = 0;
-        if (zeta == 0.0 || !isfinite(zeta) || !isfinite(eta)) {
-            if (!isfinite(zeta) || !isfinite(eta) || restarted_at == it)
-                return hpls_breakdown(s, zeta, "zeta", it);
+        g = hpls_guard(s, isfinite(eta) ? zeta : eta, isfinite(eta) ? "zeta" : "eta", it,
+                       restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) {
             restart = 1;
             it--;
             continue;
         }
-        hpls_k_axpbypcz(n, zeta, ap, eta, y, eta * beta, u); /* u = zeta Ap + eta (y + beta u) */
+        hpls_v_axpbypcz(be, n, zeta, ap, eta, y, eta * beta, u); /* u = zeta Ap + eta (y + beta u) */
         uhat = hpls_pc_apply(s, u, uhbuf);                    /* uhat = M^-1 u */
         /* zhat = zeta rhat + eta zhat - alpha uhat */
-        hpls_k_axpbypcz(n, zeta, rhat, -alpha, uhat, eta, zhat);
+        hpls_v_axpbypcz(be, n, zeta, rhat, -alpha, uhat, eta, zhat);
         hpls_op_apply(s, uhat, au);                           /* Au = A uhat */
-        hpls_k_axpbypcz(n, zeta, ar, -alpha, au, eta, y);     /* y = zeta Ar + eta y - alpha Au */
-        hpls_k_axpbypcz(n, alpha, phat, 1.0, zhat, 1.0, x);   /* x += alpha phat + zhat */
-        hpls_k_axpbypcz(n, -alpha, ap, -1.0, y, 1.0, r);      /* r = r - alpha Ap - y */
-        rnorm = hpls_k_nrm2(n, r);
-        hpls_reason why = hpls_conv_check(s, it, rnorm);
-        if (hpls_reason_converged(why)) {
-            why = hpls_conv_confirm(s, b, x, r, it);
-            restart = why == HPLS_NOT_RUN;
-        }
-        if (why != HPLS_NOT_RUN)
+        hpls_v_axpbypcz(be, n, zeta, ar, -alpha, au, eta, y);     /* y = zeta Ar + eta y - alpha Au */
+        hpls_v_axpbypcz(be, n, alpha, phat, 1.0, zhat, 1.0, x);   /* x += alpha phat + zhat */
+        hpls_v_axpbypcz(be, n, -alpha, ap, -1.0, y, 1.0, r);      /* r = r - alpha Ap - y */
+        rnorm = hpls_v_nrm2(be, n, r);
+        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
-        double rho_new = hpls_k_dot(n, rs, r);
+        double rho_new = hpls_v_dot(be, n, rs, r);
         beta = (alpha / zeta) * (rho_new / rho);
         rho = rho_new;
     }

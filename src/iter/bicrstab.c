@@ -24,19 +24,20 @@
 
 #include <math.h>
 
-hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
-    hpls_real *ap = s->work[4], *aap = s->work[5], *t = s->work[6], *at = s->work[7];
-    hpls_real *rhbuf = s->work[8], *qhbuf = s->work[9];
+    hpls_dvec *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
+    hpls_dvec *ap = s->work[4], *aap = s->work[5], *t = s->work[6], *at = s->work[7];
+    hpls_dvec *rhbuf = s->work[8], *qhbuf = s->work[9];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     /* t and At are written as 0 * (old value) + ...: start them finite */
-    hpls_k_set(n, 0.0, t);
-    hpls_k_set(n, 0.0, at);
-    const hpls_real *rhat = r;
+    hpls_v_set(be, n, 0.0, t);
+    hpls_v_set(be, n, 0.0, at);
+    const hpls_dvec *rhat = r;
     double rho = 0.0;
     int restart = 1;
     hpls_int restarted_at = -1;
@@ -54,33 +55,34 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x
      * A preconditioner adds its two applications (writing rhat and qhat). */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            hpls_k_copy(n, r, rs);             /* rs = r */
+            hpls_v_copy(be, n, r, rs);             /* rs = r */
             rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
             hpls_op_apply(s, rhat, ar);        /* Ar = A rhat */
-            rho = hpls_k_dot(n, rs, ar);
+            rho = hpls_v_dot(be, n, rs, ar);
             restarted_at = it;
-            if (rho == 0.0 || !isfinite(rho))
-                return hpls_breakdown(s, rho, "rho = (rs, A r)", it);
-            hpls_k_copy(n, rhat, phat); /* phat = rhat */
-            hpls_k_copy(n, ar, ap);     /* Ap = Ar */
+            if (hpls_guard(s, rho, "rho = (rs, A r)", it, 1)) /* just restarted */
+                return HPLS_OK;
+            hpls_v_copy(be, n, rhat, phat); /* phat = rhat */
+            hpls_v_copy(be, n, ar, ap);     /* Ap = Ar */
             restart = 0;
         }
-        const hpls_real *qhat = hpls_pc_apply(s, ap, qhbuf); /* qhat = M^-1 Ap */
+        const hpls_dvec *qhat = hpls_pc_apply(s, ap, qhbuf); /* qhat = M^-1 Ap */
         hpls_op_apply(s, qhat, aap);                         /* AAp = A qhat */
-        double sigma = hpls_k_dot(n, rs, aap);
-        if (sigma == 0.0 || !isfinite(sigma)) {
-            if (!isfinite(sigma) || restarted_at == it)
-                return hpls_breakdown(s, sigma, "(rs, A A p)", it);
+        double sigma = hpls_v_dot(be, n, rs, aap);
+        int g = hpls_guard(s, sigma, "(rs, A A p)", it, restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) { /* restart with rs = r */
             restart = 1;
             it--;
             continue;
         }
         double alpha = rho / sigma;
-        hpls_k_axpbypcz(n, 1.0, r, -alpha, ap, 0.0, t); /* t = r - alpha Ap */
-        double tnorm = hpls_k_nrm2(n, t);
+        hpls_v_axpbypcz(be, n, 1.0, r, -alpha, ap, 0.0, t); /* t = r - alpha Ap */
+        double tnorm = hpls_v_nrm2(be, n, t);
         if (tnorm <= s->conv.target) { /* converged at the half step */
-            hpls_k_axpy(n, alpha, phat, x); /* x += alpha phat */
-            hpls_k_copy(n, t, r);
+            hpls_v_axpy(be, n, alpha, phat, x); /* x += alpha phat */
+            hpls_v_copy(be, n, t, r);
             hpls_reason why = hpls_conv_check(s, it, tnorm);
             if (hpls_reason_converged(why))
                 why = hpls_conv_confirm(s, b, x, r, it);
@@ -89,38 +91,34 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_real *b, hpls_real *x
             restart = 1;
             continue;
         }
-        hpls_k_axpbypcz(n, 1.0, ar, -alpha, aap, 0.0, at); /* At = Ar - alpha AAp */
-        double att = hpls_k_dot(n, at, at), att_t = hpls_k_dot(n, at, t);
+        hpls_v_axpbypcz(be, n, 1.0, ar, -alpha, aap, 0.0, at); /* At = Ar - alpha AAp */
+        double att = hpls_v_dot(be, n, at, at), att_t = hpls_v_dot(be, n, at, t);
         double zeta = att > 0.0 ? att_t / att : 0.0;
         /* x += alpha phat + zeta M^-1 t, with M^-1 t = rhat - alpha qhat */
-        hpls_k_axpbypcz(n, alpha, phat, zeta, rhat, 1.0, x);
-        hpls_k_axpy(n, -zeta * alpha, qhat, x);
-        hpls_k_axpbypcz(n, 1.0, t, -zeta, at, 0.0, r); /* r = t - zeta At */
-        rnorm = hpls_k_nrm2(n, r);
-        hpls_reason why = hpls_conv_check(s, it, rnorm);
-        if (hpls_reason_converged(why)) {
-            why = hpls_conv_confirm(s, b, x, r, it);
-            restart = why == HPLS_NOT_RUN;
-        }
-        if (why != HPLS_NOT_RUN)
+        hpls_v_axpbypcz(be, n, alpha, phat, zeta, rhat, 1.0, x);
+        hpls_v_axpy(be, n, -zeta * alpha, qhat, x);
+        hpls_v_axpbypcz(be, n, 1.0, t, -zeta, at, 0.0, r); /* r = t - zeta At */
+        rnorm = hpls_v_nrm2(be, n, r);
+        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
-        if (zeta == 0.0 || !isfinite(zeta))
-            return hpls_breakdown(s, zeta, "zeta", it);
+        if (hpls_guard(s, zeta, "zeta", it, 1)) /* no progress: a restart would not help */
+            return HPLS_OK;
         rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
         hpls_op_apply(s, rhat, ar);        /* Ar = A rhat */
-        double rho_new = hpls_k_dot(n, rs, ar);
-        if (rho_new == 0.0 || !isfinite(rho_new)) {
-            if (!isfinite(rho_new) || restarted_at == it)
-                return hpls_breakdown(s, rho_new, "rho = (rs, A r)", it);
+        double rho_new = hpls_v_dot(be, n, rs, ar);
+        g = hpls_guard(s, rho_new, "rho = (rs, A r)", it, restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) {
             restart = 1;
             continue;
         }
         double beta = (alpha / zeta) * (rho_new / rho);
         rho = rho_new;
         /* phat = rhat + beta (phat - zeta qhat); Ap = Ar + beta (Ap - zeta AAp) */
-        hpls_k_axpbypcz(n, 1.0, rhat, -beta * zeta, qhat, beta, phat);
-        hpls_k_axpbypcz(n, 1.0, ar, -beta * zeta, aap, beta, ap);
+        hpls_v_axpbypcz(be, n, 1.0, rhat, -beta * zeta, qhat, beta, phat);
+        hpls_v_axpbypcz(be, n, 1.0, ar, -beta * zeta, aap, beta, ap);
     }
 }

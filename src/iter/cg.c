@@ -11,10 +11,11 @@
 
 #include <math.h>
 
-hpls_status hpls_solve_cg(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_cg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *zbuf = s->work[1], *p = s->work[2], *q = s->work[3];
+    hpls_dvec *r = s->work[0], *zbuf = s->work[1], *p = s->work[2], *q = s->work[3];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
@@ -22,38 +23,28 @@ hpls_status hpls_solve_cg(hpls_solver *s, const hpls_real *b, hpls_real *x)
     double rho = 0.0;
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            const hpls_real *z = hpls_pc_apply(s, r, zbuf); /* z = M^-1 r */
-            hpls_k_copy(n, z, p);                            /* p = z */
-            rho = hpls_k_dot(n, r, z);
+            const hpls_dvec *z = hpls_pc_apply(s, r, zbuf); /* z = M^-1 r */
+            hpls_v_copy(be, n, z, p);                            /* p = z */
+            rho = hpls_v_dot(be, n, r, z);
             restart = 0;
         }
         hpls_op_apply(s, p, q); /* q = A p */
-        double pq = hpls_k_dot(n, p, q);
-        if (!(pq > 0.0)) {
-            s->info.reason = isnan(pq) ? HPLS_DIVERGED_NAN : HPLS_DIVERGED_INDEFINITE;
-            s->info.iterations = it - 1;
-            return HPLS_OK;
-        }
+        double pq = hpls_v_dot(be, n, p, q);
+        if (!(pq > 0.0))
+            return hpls_indefinite(s, pq, "(p, A p)", it);
         double alpha = rho / pq;
-        hpls_k_axpy(n, alpha, p, x);  /* x += alpha p */
-        hpls_k_axpy(n, -alpha, q, r); /* r -= alpha q */
-        rnorm = hpls_k_nrm2(n, r);
-        hpls_reason why = hpls_conv_check(s, it, rnorm);
-        if (hpls_reason_converged(why)) {
-            why = hpls_conv_confirm(s, b, x, r, it);
-            restart = why == HPLS_NOT_RUN;
-        }
-        if (why != HPLS_NOT_RUN)
+        hpls_v_axpy(be, n, alpha, p, x);  /* x += alpha p */
+        hpls_v_axpy(be, n, -alpha, q, r); /* r -= alpha q */
+        rnorm = hpls_v_nrm2(be, n, r);
+        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
-        const hpls_real *z = hpls_pc_apply(s, r, zbuf); /* z = M^-1 r */
-        double rho_new = hpls_k_dot(n, r, z);
-        if (!(rho_new > 0.0)) { /* rnorm > 0 here, so M is not positive definite */
-            s->info.reason = isnan(rho_new) ? HPLS_DIVERGED_NAN : HPLS_DIVERGED_INDEFINITE;
-            return HPLS_OK;
-        }
-        hpls_k_xpay(n, z, rho_new / rho, p); /* p = z + beta p */
+        const hpls_dvec *z = hpls_pc_apply(s, r, zbuf); /* z = M^-1 r */
+        double rho_new = hpls_v_dot(be, n, r, z);
+        if (!(rho_new > 0.0)) /* rnorm > 0 here, so M is not positive definite */
+            return hpls_indefinite(s, rho_new, "(r, M^-1 r)", it + 1);
+        hpls_v_xpay(be, n, z, rho_new / rho, p); /* p = z + beta p */
         rho = rho_new;
     }
 }

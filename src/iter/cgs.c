@@ -16,17 +16,18 @@
 
 #include <math.h>
 
-hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *rhat = s->work[1], *u = s->work[2], *p = s->work[3];
-    hpls_real *q = s->work[4], *v = s->work[5], *uq = s->work[6], *hbuf = s->work[7];
+    hpls_dvec *r = s->work[0], *rhat = s->work[1], *u = s->work[2], *p = s->work[3];
+    hpls_dvec *q = s->work[4], *v = s->work[5], *uq = s->work[6], *hbuf = s->work[7];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     /* q and uq are written as 0 * (old value) + ...: start them finite */
-    hpls_k_set(n, 0.0, q);
-    hpls_k_set(n, 0.0, uq);
+    hpls_v_set(be, n, 0.0, q);
+    hpls_v_set(be, n, 0.0, uq);
     double rho_old = 1.0;
     int restart = 1;
     hpls_int restarted_at = -1;
@@ -41,51 +42,48 @@ hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_real *b, hpls_real *x)
      * so v and A uhat are then formed from them). */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            hpls_k_copy(n, r, rhat); /* rhat = r */
+            hpls_v_copy(be, n, r, rhat); /* rhat = r */
             restarted_at = it;
         }
-        double rho = hpls_k_dot(n, rhat, r);
-        if (rho == 0.0 || !isfinite(rho)) {
-            if (!isfinite(rho) || restarted_at == it)
-                return hpls_breakdown(s, rho, "rho = (rhat, r)", it);
+        double rho = hpls_v_dot(be, n, rhat, r);
+        int g = hpls_guard(s, rho, "rho = (rhat, r)", it, restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) { /* restart with rhat = r */
             restart = 1;
             it--;
             continue;
         }
         if (restart) {
-            hpls_k_copy(n, r, u); /* u = r */
-            hpls_k_copy(n, r, p); /* p = r */
+            hpls_v_copy(be, n, r, u); /* u = r */
+            hpls_v_copy(be, n, r, p); /* p = r */
             restart = 0;
         } else {
             double beta = rho / rho_old;
-            hpls_k_axpbypcz(n, 1.0, r, beta, q, 0.0, u);      /* u = r + beta q */
-            hpls_k_axpbypcz(n, 1.0, u, beta, q, beta * beta, p); /* p = u + beta q + beta^2 p */
+            hpls_v_axpbypcz(be, n, 1.0, r, beta, q, 0.0, u);      /* u = r + beta q */
+            hpls_v_axpbypcz(be, n, 1.0, u, beta, q, beta * beta, p); /* p = u + beta q + beta^2 p */
         }
-        const hpls_real *phat = hpls_pc_apply(s, p, hbuf); /* phat = M^-1 p */
+        const hpls_dvec *phat = hpls_pc_apply(s, p, hbuf); /* phat = M^-1 p */
         hpls_op_apply(s, phat, v);                         /* v = A phat */
-        double sigma = hpls_k_dot(n, rhat, v);
-        if (sigma == 0.0 || !isfinite(sigma)) {
-            if (!isfinite(sigma) || restarted_at == it)
-                return hpls_breakdown(s, sigma, "(rhat, A p)", it);
+        double sigma = hpls_v_dot(be, n, rhat, v);
+        g = hpls_guard(s, sigma, "(rhat, A p)", it, restarted_at == it);
+        if (g < 0)
+            return HPLS_OK;
+        if (g > 0) {
             restart = 1;
             it--;
             continue;
         }
         double alpha = rho / sigma;
-        hpls_k_axpbypcz(n, 1.0, u, -alpha, v, 0.0, q); /* q = u - alpha v */
-        hpls_k_axpbypcz(n, 1.0, u, 1.0, q, 0.0, uq);   /* uq = u + q */
-        const hpls_real *uhat = hpls_pc_apply(s, uq, hbuf); /* uhat = M^-1 (u + q) */
-        hpls_k_axpy(n, alpha, uhat, x);                     /* x += alpha uhat */
+        hpls_v_axpbypcz(be, n, 1.0, u, -alpha, v, 0.0, q); /* q = u - alpha v */
+        hpls_v_axpbypcz(be, n, 1.0, u, 1.0, q, 0.0, uq);   /* uq = u + q */
+        const hpls_dvec *uhat = hpls_pc_apply(s, uq, hbuf); /* uhat = M^-1 (u + q) */
+        hpls_v_axpy(be, n, alpha, uhat, x);                     /* x += alpha uhat */
         hpls_op_apply(s, uhat, v);                          /* v = A uhat */
-        hpls_k_axpy(n, -alpha, v, r);                       /* r -= alpha A uhat */
+        hpls_v_axpy(be, n, -alpha, v, r);                       /* r -= alpha A uhat */
         rho_old = rho;
-        rnorm = hpls_k_nrm2(n, r);
-        hpls_reason why = hpls_conv_check(s, it, rnorm);
-        if (hpls_reason_converged(why)) {
-            why = hpls_conv_confirm(s, b, x, r, it);
-            restart = why == HPLS_NOT_RUN;
-        }
-        if (why != HPLS_NOT_RUN)
+        rnorm = hpls_v_nrm2(be, n, r);
+        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
     }
 }

@@ -74,6 +74,8 @@ static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm, int notify)
         s->hist_res[s->hist_len - 1] = rel; /* the true residual replaces the estimate */
     }
     s->info.iterations = it;
+    if (s->be->err != HPLS_OK) /* hpls_solver_solve returns the failure */
+        return HPLS_DIVERGED_BREAKDOWN;
     if (!isfinite(rnorm))
         return HPLS_DIVERGED_NAN;
     if (rnorm <= c->target)
@@ -122,12 +124,12 @@ hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm)
 
 /* A recursive residual can drift from the true one; accept convergence only
  * when b - A x passes too.  Give up after a few restarts that did not help. */
-hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_real *x,
-                              hpls_real *r, hpls_int it)
+hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
+                              hpls_dvec *r, hpls_int it)
 {
     double rnorm = hpls_op_residual(s, b, x, r);
     hpls_conv *c = &s->conv;
-    if (rnorm <= c->target || !isfinite(rnorm) || it >= s->opt.maxiter) {
+    if (rnorm <= c->target || !isfinite(rnorm) || it >= s->opt.maxiter || s->be->err) {
         s->info.reason = test(s, it, rnorm, 0);
         return s->info.reason;
     }
@@ -139,8 +141,38 @@ hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_real *b, const hpls_rea
     return HPLS_NOT_RUN;
 }
 
+int hpls_conv_step(hpls_solver *s, hpls_int it, double rnorm, const hpls_dvec *b,
+                   const hpls_dvec *x, hpls_dvec *r, int *restart)
+{
+    hpls_reason why = hpls_conv_check(s, it, rnorm);
+    if (hpls_reason_converged(why)) {
+        why = hpls_conv_confirm(s, b, x, r, it);
+        *restart = why == HPLS_NOT_RUN;
+    }
+    return why != HPLS_NOT_RUN;
+}
+
 hpls_status hpls_breakdown(hpls_solver *s, double value, const char *what, hpls_int it)
 {
     s->info.reason = isfinite(value) ? HPLS_DIVERGED_BREAKDOWN : HPLS_DIVERGED_NAN;
     return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld", what, value, (long long)it);
+}
+
+int hpls_guard(hpls_solver *s, double value, const char *what, hpls_int it, int fresh)
+{
+    if (value != 0.0 && isfinite(value))
+        return 0;
+    if (isfinite(value) && !fresh)
+        return 1;
+    hpls_breakdown(s, value, what, it);
+    return -1;
+}
+
+hpls_status hpls_indefinite(hpls_solver *s, double value, const char *what, hpls_int it)
+{
+    s->info.reason = isnan(value) ? HPLS_DIVERGED_NAN : HPLS_DIVERGED_INDEFINITE;
+    s->info.iterations = it - 1;
+    return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld: %s", what, value,
+                            (long long)it, isnan(value) ? "NaN in the iteration"
+                                                        : "A or M is not positive definite");
 }

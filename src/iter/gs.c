@@ -4,15 +4,15 @@
  * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r. */
 #include "solver.h"
 
-hpls_status hpls_solve_gs(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_gs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_real *r = s->work[0], *dx = s->work[1];
+    hpls_dvec *r = s->work[0], *dx = s->work[1];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x0 */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
-        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, 1.0, 0, b, x, dx);
-        rnorm = hpls_k_triangle_spmv_nrm2(s->A, s->diagpos, 1, 0.0, dx, r); /* r = U dx */
+        hpls_sor_sweep(s, 1.0, 0, b, x, dx);
+        rnorm = hpls_sor_residual(s, 1, 0.0, dx, r); /* r = U dx */
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

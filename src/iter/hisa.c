@@ -36,14 +36,15 @@ void hpls_destroy_hisa(void *mdata)
 
 /* The split and the factorisation; block <= 0 or >= n: one block (HISA). */
 hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, double gspike_delta,
-                            hpls_int gspike_p, hpls_csr **S, hpls_btri **B)
+                            hpls_int gspike_p, int nthreads, hpls_csr **S, hpls_btri **B)
 {
     hpls_tridiag *T = NULL;
     *B = NULL;
-    hpls_status st = hpls_split_tridiag(A, block, &T, S);
+    hpls_status st = hpls_split_tridiag(A, block, nthreads, &T, S);
     if (st != HPLS_OK)
         return st;
-    const hpls_tridiag_opts o = {.partitions = gspike_p, .delta = gspike_delta};
+    const hpls_tridiag_opts o = {.partitions = gspike_p, .delta = gspike_delta,
+                                 .threads = nthreads};
     st = hpls_btri_factor(T, block, (hpls_tridiag_method)method, &o, B);
     hpls_tridiag_destroy(T);
     if (st != HPLS_OK) {
@@ -59,7 +60,7 @@ static hpls_status setup(hpls_solver *s, hpls_int block)
     if (!H)
         return HPLS_ERR_NOMEM;
     hpls_status st = hpls_hisa_build(s->A, block, s->opt.tridiag, s->opt.gspike_delta,
-                                     s->opt.gspike_p, &H->S, &H->T);
+                                     s->opt.gspike_p, s->be->nthreads, &H->S, &H->T);
     if (st != HPLS_OK) {
         hpls_destroy_hisa(H);
         return st;
@@ -70,11 +71,11 @@ static hpls_status setup(hpls_solver *s, hpls_int block)
 
 hpls_status hpls_setup_hisa(hpls_solver *s) { return setup(s, 0); }
 
-hpls_int hpls_bhisa_block(hpls_int n, hpls_int block)
+hpls_int hpls_bhisa_block(hpls_int n, hpls_int block, int nthreads)
 {
     if (block > 0)
         return block;
-    hpls_int p = hpls_k_threads();
+    hpls_int p = nthreads;
     return n > p ? (n + p - 1) / p : 1;
 }
 
@@ -82,7 +83,7 @@ hpls_status hpls_setup_bhisa(hpls_solver *s)
 {
     if (s->opt.tridiag != HPLS_TRIDIAG_THOMAS && s->opt.tridiag != HPLS_TRIDIAG_CR)
         return hpls_fail(HPLS_ERR_OPTION, "bhisa solves its blocks by tridiag=thomas or cr");
-    return setup(s, hpls_bhisa_block(s->op.n, s->opt.block));
+    return setup(s, hpls_bhisa_block(s->op.n, s->opt.block, s->be->nthreads));
 }
 
 /* Growth over this many consecutive iterations, to a residual above the best
@@ -90,35 +91,55 @@ hpls_status hpls_setup_bhisa(hpls_solver *s)
 #define GROW_RUN 5
 #define GROW_FACTOR 10.0
 
-hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_real *b, hpls_real *x)
+/* y = S x on the backend (a host kernel) */
+static void s_product(hpls_solver *s, const hpls_csr *S, const hpls_dvec *x, hpls_dvec *y)
+{
+    hpls_backend *be = s->be;
+    const hpls_real *xp = hpls_v_host(be, x);
+    hpls_real *yp = hpls_v_host(be, y);
+    if (xp && yp) /* else a refused handle, recorded: the test stops */
+        be->k->spmv(be->nthreads, S, xp, yp);
+}
+
+/* T x = b' on the backend (a host kernel) */
+static hpls_status t_solve(hpls_solver *s, const hpls_btri *T, const hpls_dvec *bp,
+                           hpls_dvec *x)
+{
+    const hpls_real *b = hpls_v_host(s->be, bp);
+    hpls_real *xp = hpls_v_host(s->be, x);
+    return b && xp ? hpls_btri_solve(T, b, xp) : s->be->err;
+}
+
+hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
     const hisa_data *H = s->mdata;
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *y = s->work[0], *ynew = s->work[1], *bp = s->work[2], *xold = s->work[3];
+    hpls_dvec *y = s->work[0], *ynew = s->work[1], *bp = s->work[2], *xold = s->work[3];
     double rnorm = hpls_op_residual(s, b, x, bp); /* r0 = b - A x0 */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
-    hpls_k_spmv(H->S, x, y);               /* y = S x0 */
-    hpls_k_axpbypcz(n, 1.0, b, -1.0, y, 0.0, bp); /* b' = b - y */
+    s_product(s, H->S, x, y);                          /* y = S x0 */
+    hpls_v_axpbypcz(be, n, 1.0, b, -1.0, y, 0.0, bp); /* b' = b - y */
     double best = rnorm, prev = rnorm;
     int growing = 0;
     for (hpls_int it = 1;; it++) {
         if (s->opt.xtol > 0)
-            hpls_k_copy(n, x, xold);
-        hpls_status st = hpls_btri_solve(H->T, bp, x); /* T x = b' */
+            hpls_v_copy(be, n, x, xold);
+        hpls_status st = t_solve(s, H->T, bp, x); /* T x = b' */
         if (st != HPLS_OK)
             return st;
-        hpls_k_spmv(H->S, x, ynew);                    /* y' = S x */
-        rnorm = hpls_k_hisa_update(n, b, y, ynew, bp); /* ||y - y'||, b' = b - y' */
-        hpls_real *t = y;
+        s_product(s, H->S, x, ynew);                          /* y' = S x */
+        rnorm = hpls_v_hisa_update(be, n, b, y, ynew, bp); /* ||y - y'||, b' = b - y' */
+        hpls_dvec *t = y;
         y = ynew;
         ynew = t;
         hpls_reason why = hpls_conv_check(s, it, rnorm);
         if (why != HPLS_NOT_RUN)
             return HPLS_OK;
         if (s->opt.xtol > 0) {
-            hpls_k_axpy(n, -1.0, x, xold); /* xold = x^{m-1} - x^m */
-            if (hpls_k_nrm2(n, xold) <= s->opt.xtol * hpls_k_nrm2(n, x)) {
+            hpls_v_axpy(be, n, -1.0, x, xold); /* xold = x^{m-1} - x^m */
+            if (hpls_v_nrm2(be, n, xold) <= s->opt.xtol * hpls_v_nrm2(be, n, x)) {
                 s->info.reason = HPLS_CONVERGED_STEP;
                 return HPLS_OK;
             }

@@ -4,18 +4,18 @@
  * Traffic per iteration: A once, x twice, b, r twice, D^{-1}: one SpMV + 4n. */
 #include "solver.h"
 
-hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0];
-    const hpls_real *dinv = s->invdiag;
+    hpls_dvec *r = s->work[0];
     const double omega = s->opt.omega;
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
-        hpls_k_diag_axpy(n, omega, dinv, r, x);     /* x += omega D^-1 r */
-        rnorm = hpls_op_residual(s, b, x, r);     /* r = b - A x */
+        hpls_v_diag_axpy(be, n, omega, s->invdiag, r, x); /* x += omega D^-1 r */
+        rnorm = hpls_op_residual(s, b, x, r);             /* r = b - A x */
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

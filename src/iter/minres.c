@@ -20,58 +20,52 @@
 #include <float.h>
 #include <math.h>
 
-hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r1 = s->work[0], *r2 = s->work[1], *y = s->work[2], *v = s->work[3];
-    hpls_real *w = s->work[4], *w1 = s->work[5], *w2 = s->work[6], *zbuf = s->work[7];
-    hpls_real *t = s->work[8];
+    hpls_dvec *r1 = s->work[0], *r2 = s->work[1], *y = s->work[2], *v = s->work[3];
+    hpls_dvec *w = s->work[4], *w1 = s->work[5], *w2 = s->work[6], *zbuf = s->work[7];
+    hpls_dvec *t = s->work[8];
     double rnorm = hpls_op_residual(s, b, x, r2); /* r2 = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     int restart = 1;
     double beta = 0, oldb = 0, dbar = 0, epsln = 0, phibar = 0, cs = -1, sn = 0;
     double scale = 1.0; /* ||r||_2 / phibar as last measured (phibar is an M^-1-norm) */
-    const hpls_real *z = r2;
+    const hpls_dvec *z = r2;
     for (hpls_int it = 1;; it++) {
         if (restart) { /* (re)start the Lanczos process from the residual in r2 */
-            hpls_k_copy(n, r2, r1);
+            hpls_v_copy(be, n, r2, r1);
             z = hpls_pc_apply(s, r2, zbuf);
-            double b2 = hpls_k_dot(n, r2, z);
-            if (!(b2 > 0.0)) {
-                s->info.reason = isnan(b2) ? HPLS_DIVERGED_NAN : HPLS_DIVERGED_INDEFINITE;
-                return hpls_solver_fail(s, HPLS_OK, "(r, M^-1 r) = %g: M is not positive "
-                                        "definite", b2);
-            }
+            double b2 = hpls_v_dot(be, n, r2, z);
+            if (!(b2 > 0.0))
+                return hpls_indefinite(s, b2, "(r, M^-1 r)", it);
             beta = sqrt(b2);
             oldb = 0;
             dbar = epsln = sn = 0;
             cs = -1;
             phibar = beta;
-            hpls_k_set(n, 0.0, w);
-            hpls_k_set(n, 0.0, w1);
-            hpls_k_set(n, 0.0, w2);
+            hpls_v_set(be, n, 0.0, w);
+            hpls_v_set(be, n, 0.0, w1);
+            hpls_v_set(be, n, 0.0, w2);
             restart = 0;
         }
-        hpls_k_axpby(n, 1.0 / beta, z, 0.0, v); /* v = z / beta */
+        hpls_v_axpby(be, n, 1.0 / beta, z, 0.0, v); /* v = z / beta */
         hpls_op_apply(s, v, y);                 /* y = A v */
         if (oldb > 0)
-            hpls_k_axpy(n, -beta / oldb, r1, y); /* y -= (beta/oldbeta) r1 */
-        double alpha = hpls_k_dot(n, v, y);
-        hpls_k_axpy(n, -alpha / beta, r2, y); /* y -= (alpha/beta) r2 */
-        hpls_real *tmp = r1;                  /* r1 = r2; r2 = y */
+            hpls_v_axpy(be, n, -beta / oldb, r1, y); /* y -= (beta/oldbeta) r1 */
+        double alpha = hpls_v_dot(be, n, v, y);
+        hpls_v_axpy(be, n, -alpha / beta, r2, y); /* y -= (alpha/beta) r2 */
+        hpls_dvec *tmp = r1;                  /* r1 = r2; r2 = y */
         r1 = r2;
         r2 = y;
         y = tmp;
         z = hpls_pc_apply(s, r2, zbuf);
         oldb = beta;
-        double b2 = hpls_k_dot(n, r2, z);
-        if (b2 < 0.0 || isnan(b2)) {
-            s->info.reason = isnan(b2) ? HPLS_DIVERGED_NAN : HPLS_DIVERGED_INDEFINITE;
-            s->info.iterations = it - 1;
-            return hpls_solver_fail(s, HPLS_OK, "(r, M^-1 r) = %g at iteration %lld: M is not "
-                                    "positive definite", b2, (long long)it);
-        }
+        double b2 = hpls_v_dot(be, n, r2, z);
+        if (b2 < 0.0 || isnan(b2))
+            return hpls_indefinite(s, b2, "(r, M^-1 r)", it);
         beta = sqrt(b2);
         double oldeps = epsln;
         double delta = cs * dbar + sn * alpha;
@@ -87,17 +81,17 @@ hpls_status hpls_solve_minres(hpls_solver *s, const hpls_real *b, hpls_real *x)
         w1 = w2;
         w2 = w;
         w = tmp;
-        hpls_k_axpbypcz(n, -oldeps / gamma, w1, -delta / gamma, w2, 0.0, w);
-        hpls_k_axpy(n, 1.0 / gamma, v, w);
-        hpls_k_axpy(n, phi, w, x); /* x += phi w */
+        hpls_v_axpbypcz(be, n, -oldeps / gamma, w1, -delta / gamma, w2, 0.0, w);
+        hpls_v_axpy(be, n, 1.0 / gamma, v, w);
+        hpls_v_axpy(be, n, phi, w, x); /* x += phi w */
         hpls_reason why = hpls_conv_check(s, it, phibar * scale);
         if (hpls_reason_converged(why) || (why == HPLS_NOT_RUN && beta == 0.0)) {
             why = hpls_conv_confirm(s, b, x, t, it); /* t: the true residual if not */
             if (why == HPLS_NOT_RUN && beta == 0.0) { /* the Lanczos process ended */
-                hpls_k_copy(n, t, r2);
+                hpls_v_copy(be, n, t, r2);
                 restart = 1;
             } else if (why == HPLS_NOT_RUN) { /* phibar underestimates ||r||: rescale */
-                scale = fmax(scale, 1.05 * hpls_k_nrm2(n, t) / phibar);
+                scale = fmax(scale, 1.05 * hpls_v_nrm2(be, n, t) / phibar);
             }
         }
         if (why != HPLS_NOT_RUN)

@@ -30,35 +30,34 @@ void hpls_pjg_partition_free(hpls_pjg_partition *P)
     hpls_free(P);
 }
 
-hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz)
+hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads)
 {
     /* one thread: Gauss-Seidel converges fastest; more: each thread should get
      * about 32768 multiply-adds per block (the sweep's barrier cost) */
-    hpls_int p = hpls_k_threads();
+    hpls_int p = nthreads;
     if (p <= 1 || n <= 1)
         return 1;
     hpls_int per_row = nnz / n + 1, psize = p * (32768 / per_row + 1);
     return psize < n ? psize : n;
 }
 
-hpls_status hpls_pjg_partition_build(const hpls_solver *s, hpls_pjg_partition **out)
+hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
+                                     int nthreads, hpls_pjg_partition **out)
 {
-    hpls_int n = s->op.n;
     *out = NULL;
     hpls_pjg_partition *P = hpls_calloc(1, sizeof *P);
     if (!P)
         return HPLS_ERR_NOMEM;
     hpls_int nb;
-    if (s->part_ptr) { /* the user's ordered list of blocks */
-        nb = s->part_nblocks;
-        if (s->part_ptr[nb] != n) {
+    if (o->part_ptr) { /* the user's ordered list of blocks */
+        nb = o->part_nblocks;
+        if (o->part_ptr[nb] != n) {
             hpls_pjg_partition_free(P);
             return hpls_fail(HPLS_ERR_SIZE, "the partition holds %lld unknowns, the matrix %lld",
-                             (long long)s->part_ptr[nb], (long long)n);
+                             (long long)o->part_ptr[nb], (long long)n);
         }
     } else {
-        hpls_int psize = s->opt.psize > 0 ? s->opt.psize
-                                          : hpls_pjg_default_psize(n, s->A ? s->A->nnz : n * n);
+        hpls_int psize = o->psize > 0 ? o->psize : hpls_pjg_default_psize(n, nnz, nthreads);
         nb = n > 0 ? (n + psize - 1) / psize : 0;
         P->psize = psize;
     }
@@ -73,11 +72,11 @@ hpls_status hpls_pjg_partition_build(const hpls_solver *s, hpls_pjg_partition **
     for (hpls_int i = 0; i < n; i++)
         P->blockof[i] = -1;
     for (hpls_int k = 0; k <= nb; k++)
-        P->ptr[k] = s->part_ptr ? s->part_ptr[k] : (k * P->psize < n ? k * P->psize : n);
+        P->ptr[k] = o->part_ptr ? o->part_ptr[k] : (k * P->psize < n ? k * P->psize : n);
     int contiguous = 1;
     for (hpls_int k = 0; k < nb; k++)
         for (hpls_int q = P->ptr[k]; q < P->ptr[k + 1]; q++) {
-            hpls_int i = s->part_idx ? s->part_idx[q] : q;
+            hpls_int i = o->part_idx ? o->part_idx[q] : q;
             if (i < 0 || i >= n || P->blockof[i] >= 0) {
                 hpls_pjg_partition_free(P);
                 return hpls_fail(HPLS_ERR_ARG, "partition: unknown %lld is %s", (long long)i + 1,
@@ -102,7 +101,9 @@ hpls_status hpls_pjg_partition_build(const hpls_solver *s, hpls_pjg_partition **
 hpls_status hpls_setup_pjg(hpls_solver *s)
 {
     hpls_pjg_partition *P;
-    hpls_status st = hpls_pjg_partition_build(s, &P);
+    hpls_int n = s->op.n;
+    hpls_status st = hpls_pjg_partition_build(n, s->A ? s->A->nnz : n * n, &s->opt,
+                                              s->be->nthreads, &P);
     if (st == HPLS_OK)
         s->mdata = P;
     return st;
@@ -110,19 +111,25 @@ hpls_status hpls_setup_pjg(hpls_solver *s)
 
 void hpls_destroy_pjg(void *mdata) { hpls_pjg_partition_free(mdata); }
 
-hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
     const hpls_pjg_partition *P = s->mdata;
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *xold = s->work[1];
+    hpls_dvec *r = s->work[0], *xold = s->work[1];
+    /* the sweep is a host kernel (be->k: OpenMP or the sequential reference) */
+    const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, s->invdiag);
+    hpls_real *xp = hpls_v_host(be, x), *rp = hpls_v_host(be, r), *xo = hpls_v_host(be, xold);
+    if (!bp || !dinv || !xp || !rp || !xo)
+        return HPLS_OK; /* a handle was refused: hpls_solver_solve reports it */
     for (hpls_int it = 0;; it++) {
         /* x: x^it -> x^(it+1); xold = x^it; r = b - A x^it */
-        hpls_k_pjg_sweep(s->A, s->Ad, s->invdiag, P->nblocks, P->ptr, P->idx, P->blockof, P->lo,
-                         b, x, xold, r);
-        double rnorm = hpls_k_nrm2(n, r);
+        be->k->pjg_sweep(be->nthreads, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
+                         P->lo, bp, xp, xo, rp);
+        double rnorm = hpls_v_nrm2(be, n, r);
         if ((it == 0 ? hpls_conv_start(s, rnorm) : hpls_conv_check(s, it, rnorm)) !=
             HPLS_NOT_RUN) {
-            hpls_k_copy(n, xold, x); /* x = x^it, the iterate just tested */
+            hpls_v_copy(be, n, xold, x); /* x = x^it, the iterate just tested */
             return HPLS_OK;
         }
     }

@@ -23,16 +23,17 @@
 
 #include <math.h>
 
-hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *v = s->work[1], *w = s->work[2], *p = s->work[3];
-    hpls_real *q = s->work[4], *pt = s->work[5], *d = s->work[6], *sv = s->work[7];
-    hpls_real *atq = s->work[8], *zbuf = s->work[9], *ytbuf = s->work[10];
+    hpls_dvec *r = s->work[0], *v = s->work[1], *w = s->work[2], *p = s->work[3];
+    hpls_dvec *q = s->work[4], *pt = s->work[5], *d = s->work[6], *sv = s->work[7];
+    hpls_dvec *atq = s->work[8], *zbuf = s->work[9], *ytbuf = s->work[10];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
-    const hpls_real *z = w;
+    const hpls_dvec *z = w;
     double rho = 0.0, xi = 0.0, gamma = 1.0, eta = -1.0, theta = 0.0, eps = 1.0;
     int restart = 1, first = 1;
     hpls_int restarted_at = -1;
@@ -49,13 +50,13 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
      * (z scaled beside w). */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            hpls_k_copy(n, r, v);            /* vt = r */
-            hpls_k_copy(n, r, w);            /* wt = r */
+            hpls_v_copy(be, n, r, v);            /* vt = r */
+            hpls_v_copy(be, n, r, w);            /* wt = r */
             z = hpls_pc_apply_t(s, w, zbuf); /* z = M^-T wt */
-            hpls_k_set(n, 0.0, d);  /* d and s start at 0: the first update */
-            hpls_k_set(n, 0.0, sv); /* below is then d = eta p, s = eta pt */
-            rho = hpls_k_nrm2(n, v);
-            xi = hpls_k_nrm2(n, z);
+            hpls_v_set(be, n, 0.0, d);  /* d and s start at 0: the first update */
+            hpls_v_set(be, n, 0.0, sv); /* below is then d = eta p, s = eta pt */
+            rho = hpls_v_nrm2(be, n, v);
+            xi = hpls_v_nrm2(be, n, z);
             gamma = 1.0;
             eta = -1.0;
             first = 1;
@@ -73,11 +74,11 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
         }
         double delta = 0.0;
         if (!what) {
-            hpls_k_scale(n, 1.0 / rho, v); /* v = vt / rho */
-            hpls_k_scale(n, 1.0 / xi, w);  /* w = wt / xi */
+            hpls_v_scale(be, n, 1.0 / rho, v); /* v = vt / rho */
+            hpls_v_scale(be, n, 1.0 / xi, w);  /* w = wt / xi */
             if (z != w)
-                hpls_k_scale(n, 1.0 / xi, zbuf); /* z = z / xi */
-            delta = hpls_k_dot(n, z, v);
+                hpls_v_scale(be, n, 1.0 / xi, zbuf); /* z = z / xi */
+            delta = hpls_v_dot(be, n, z, v);
             if (delta == 0.0 || !isfinite(delta)) {
                 what = "delta = (z, v)";
                 bad = delta;
@@ -85,16 +86,16 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
         }
         double beta = 0.0;
         if (!what) {
-            const hpls_real *yt = hpls_pc_apply(s, v, ytbuf); /* yt = M^-1 v */
+            const hpls_dvec *yt = hpls_pc_apply(s, v, ytbuf); /* yt = M^-1 v */
             if (first) {
-                hpls_k_copy(n, yt, p); /* p = yt */
-                hpls_k_copy(n, z, q);  /* q = z */
+                hpls_v_copy(be, n, yt, p); /* p = yt */
+                hpls_v_copy(be, n, z, q);  /* q = z */
             } else {
-                hpls_k_xpay(n, yt, -xi * delta / eps, p); /* p = yt - (xi delta / eps) p */
-                hpls_k_xpay(n, z, -rho * delta / eps, q); /* q = z - (rho delta / eps) q */
+                hpls_v_xpay(be, n, yt, -xi * delta / eps, p); /* p = yt - (xi delta / eps) p */
+                hpls_v_xpay(be, n, z, -rho * delta / eps, q); /* q = z - (rho delta / eps) q */
             }
             hpls_op_apply(s, p, pt); /* pt = A p */
-            eps = hpls_k_dot(n, q, pt);
+            eps = hpls_v_dot(be, n, q, pt);
             beta = eps / delta;
             if (eps == 0.0 || !isfinite(eps) || beta == 0.0 || !isfinite(beta)) {
                 what = "eps = (q, A p)";
@@ -102,38 +103,33 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
             }
         }
         if (what) {
-            if (!isfinite(bad) || restarted_at == it)
-                return hpls_breakdown(s, bad, what, it);
+            if (hpls_guard(s, bad, what, it, restarted_at == it) < 0)
+                return HPLS_OK;
             restart = 1;
             it--;
             continue;
         }
-        hpls_k_axpby(n, 1.0, pt, -beta, v); /* vt = pt - beta v */
-        double rho_new = hpls_k_nrm2(n, v);
+        hpls_v_axpby(be, n, 1.0, pt, -beta, v); /* vt = pt - beta v */
+        double rho_new = hpls_v_nrm2(be, n, v);
         hpls_op_apply_t(s, q, atq);                  /* atq = A^T q */
-        hpls_k_xpay(n, atq, -beta, w);               /* wt = A^T q - beta w */
+        hpls_v_xpay(be, n, atq, -beta, w);               /* wt = A^T q - beta w */
         z = hpls_pc_apply_t(s, w, zbuf);             /* z = M^-T wt */
-        double xi_new = hpls_k_nrm2(n, z);
+        double xi_new = hpls_v_nrm2(be, n, z);
         double theta_new = rho_new / (gamma * fabs(beta));
         double gamma_new = 1.0 / sqrt(1.0 + theta_new * theta_new);
         eta = -eta * rho * gamma_new * gamma_new / (beta * gamma * gamma);
         double c = first ? 0.0 : theta * gamma_new * theta * gamma_new;
-        hpls_k_axpby(n, eta, p, c, d);   /* d = eta p + (theta gamma')^2 d */
-        hpls_k_axpby(n, eta, pt, c, sv); /* s = eta pt + (theta gamma')^2 s */
-        hpls_k_axpy(n, 1.0, d, x);   /* x += d */
-        hpls_k_axpy(n, -1.0, sv, r); /* r -= s */
+        hpls_v_axpby(be, n, eta, p, c, d);   /* d = eta p + (theta gamma')^2 d */
+        hpls_v_axpby(be, n, eta, pt, c, sv); /* s = eta pt + (theta gamma')^2 s */
+        hpls_v_axpy(be, n, 1.0, d, x);   /* x += d */
+        hpls_v_axpy(be, n, -1.0, sv, r); /* r -= s */
         rho = rho_new;
         xi = xi_new;
         theta = theta_new;
         gamma = gamma_new;
         first = 0;
-        rnorm = hpls_k_nrm2(n, r);
-        hpls_reason why = hpls_conv_check(s, it, rnorm);
-        if (hpls_reason_converged(why)) {
-            why = hpls_conv_confirm(s, b, x, r, it);
-            restart = why == HPLS_NOT_RUN;
-        }
-        if (why != HPLS_NOT_RUN)
+        rnorm = hpls_v_nrm2(be, n, r);
+        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
     }
 }

@@ -1,19 +1,45 @@
 /* sor.c: successive over-relaxation, forward sweeps with weight omega (Young
  * 1950; Saad, Iterative Methods, Sec. 4.1).  omega = 1 is Gauss-Seidel.  The true
  * residual of the new iterate is (U + (1 - 1/w) D)(x_old - x_new) (kernels/cpu/sor_sweep.c).
- * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r. */
+ * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r.
+ * The sweeps are host kernels: here too the helpers gs.c and ssor.c share. */
 #include "solver.h"
 
-hpls_status hpls_solve_sor(hpls_solver *s, const hpls_real *b, hpls_real *x)
+#include <math.h>
+
+void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec *b, hpls_dvec *x,
+                    hpls_dvec *dx)
 {
-    hpls_real *r = s->work[0], *dx = s->work[1];
+    hpls_backend *be = s->be;
+    const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, s->invdiag);
+    hpls_real *xp = hpls_v_host(be, x), *dxp = hpls_v_host(be, dx);
+    if (bp && dinv && xp && dxp) /* else a handle was refused: recorded, the test stops */
+        hpls_k_sor_sweep(s->A, s->diagpos, dinv, omega, backward, bp, xp, dxp);
+}
+
+double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *dx,
+                         hpls_dvec *r)
+{
+    hpls_backend *be = s->be;
+    const hpls_real *dxp = hpls_v_host(be, dx);
+    hpls_real *rp = hpls_v_host(be, r);
+    if (!dxp || !rp)
+        return NAN;
+    double ss = be->k->triangle_spmv(be->nthreads, s->A, s->diagpos, upper, dscale, dxp, rp);
+    hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
+    return hpls_be_norm(be, s->op.n, ss, r);
+}
+
+hpls_status hpls_solve_sor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+{
+    hpls_dvec *r = s->work[0], *dx = s->work[1];
     const double w = s->opt.omega;
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x0 */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
-        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, w, 0, b, x, dx);
-        rnorm = hpls_k_triangle_spmv_nrm2(s->A, s->diagpos, 1, 1.0 - 1.0 / w, dx, r);
+        hpls_sor_sweep(s, w, 0, b, x, dx);
+        rnorm = hpls_sor_residual(s, 1, 1.0 - 1.0 / w, dx, r);
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

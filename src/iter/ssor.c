@@ -5,17 +5,17 @@
  * Traffic per iteration: A twice (sweeps) + its lower half, x, b, dx, r. */
 #include "solver.h"
 
-hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_real *r = s->work[0], *dx = s->work[1];
+    hpls_dvec *r = s->work[0], *dx = s->work[1];
     const double w = s->opt.omega;
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x0 */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
-        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, w, 0, b, x, dx);
-        hpls_k_sor_sweep(s->A, s->diagpos, s->invdiag, w, 1, b, x, dx);
-        rnorm = hpls_k_triangle_spmv_nrm2(s->A, s->diagpos, 0, 1.0 - 1.0 / w, dx, r);
+        hpls_sor_sweep(s, w, 0, b, x, dx);
+        hpls_sor_sweep(s, w, 1, b, x, dx);
+        rnorm = hpls_sor_residual(s, 0, 1.0 - 1.0 / w, dx, r);
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

@@ -24,16 +24,17 @@
 
 #include <math.h>
 
-hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
+hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_real *r = s->work[0], *rs = s->work[1], *w = s->work[2], *u = s->work[3];
-    hpls_real *u1 = s->work[4], *v = s->work[5], *au = s->work[6], *dhat = s->work[7];
-    hpls_real *uhbuf = s->work[8];
+    hpls_dvec *r = s->work[0], *rs = s->work[1], *w = s->work[2], *u = s->work[3];
+    hpls_dvec *u1 = s->work[4], *v = s->work[5], *au = s->work[6], *dhat = s->work[7];
+    hpls_dvec *uhbuf = s->work[8];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
-    const hpls_real *uhat = u;
+    const hpls_dvec *uhat = u;
     double rho = 0.0, alpha = 1.0, tau = 0.0, theta = 0.0, eta = 0.0;
     hpls_int m = 0; /* half-steps since the last restart */
     int restart = 1;
@@ -48,15 +49,15 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
      * A preconditioner adds one application (writing uhat) and one read. */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            hpls_k_copy(n, r, rs); /* rs = r */
-            hpls_k_copy(n, r, w);  /* w = r */
-            hpls_k_copy(n, r, u);  /* u = r */
-            hpls_k_set(n, 0.0, dhat);
-            hpls_k_set(n, 0.0, u1); /* written below as 0 * (old value) + ... */
+            hpls_v_copy(be, n, r, rs); /* rs = r */
+            hpls_v_copy(be, n, r, w);  /* w = r */
+            hpls_v_copy(be, n, r, u);  /* u = r */
+            hpls_v_set(be, n, 0.0, dhat);
+            hpls_v_set(be, n, 0.0, u1); /* written below as 0 * (old value) + ... */
             uhat = hpls_pc_apply(s, u, uhbuf); /* uhat = M^-1 u */
             hpls_op_apply(s, uhat, au);        /* Au = A uhat */
-            hpls_k_copy(n, au, v);             /* v = Au */
-            rho = hpls_k_dot(n, rs, r);
+            hpls_v_copy(be, n, au, v);             /* v = Au */
+            rho = hpls_v_dot(be, n, rs, r);
             tau = sqrt(rho);
             theta = eta = 0.0;
             m = 0;
@@ -65,57 +66,54 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_real *b, hpls_real *x)
         }
         int even = m % 2 == 0;
         if (even) {
-            double sigma = hpls_k_dot(n, rs, v);
-            if (sigma == 0.0 || !isfinite(sigma)) {
-                if (!isfinite(sigma) || restarted_at == it)
-                    return hpls_breakdown(s, sigma, "(rs, A u)", it);
+            double sigma = hpls_v_dot(be, n, rs, v);
+            int g = hpls_guard(s, sigma, "(rs, A u)", it, restarted_at == it);
+            if (g < 0)
+                return HPLS_OK;
+            if (g > 0) {
                 hpls_op_residual(s, b, x, r); /* restart from the true residual */
                 restart = 1;
                 it--;
                 continue;
             }
             alpha = rho / sigma;
-            hpls_k_axpbypcz(n, 1.0, u, -alpha, v, 0.0, u1); /* u' = u - alpha v */
+            hpls_v_axpbypcz(be, n, 1.0, u, -alpha, v, 0.0, u1); /* u' = u - alpha v */
         }
-        hpls_k_axpy(n, -alpha, au, w);                           /* w -= alpha Au */
-        hpls_k_axpby(n, 1.0, uhat, theta * theta * eta / alpha, dhat); /* dhat = uhat + c dhat */
-        theta = hpls_k_nrm2(n, w) / tau;
+        hpls_v_axpy(be, n, -alpha, au, w);                           /* w -= alpha Au */
+        hpls_v_axpby(be, n, 1.0, uhat, theta * theta * eta / alpha, dhat); /* dhat = uhat + c dhat */
+        theta = hpls_v_nrm2(be, n, w) / tau;
         double c = 1.0 / sqrt(1.0 + theta * theta);
         tau *= theta * c;
         eta = c * c * alpha;
-        hpls_k_axpy(n, eta, dhat, x); /* x += eta dhat */
+        hpls_v_axpy(be, n, eta, dhat, x); /* x += eta dhat */
         m++;
-        hpls_reason why = hpls_conv_check(s, it, tau * sqrt((double)m + 1.0));
-        if (hpls_reason_converged(why)) {
-            why = hpls_conv_confirm(s, b, x, r, it);
-            restart = why == HPLS_NOT_RUN;
-        }
-        if (why != HPLS_NOT_RUN)
+        if (hpls_conv_step(s, it, tau * sqrt((double)m + 1.0), b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
         if (even) {
-            hpls_real *swap = u; /* u = u' */
+            hpls_dvec *swap = u; /* u = u' */
             u = u1;
             u1 = swap;
             uhat = hpls_pc_apply(s, u, uhbuf); /* uhat = M^-1 u */
             hpls_op_apply(s, uhat, au);        /* Au = A uhat */
         } else {
-            double rho_new = hpls_k_dot(n, rs, w);
-            if (rho_new == 0.0 || !isfinite(rho_new)) {
-                if (!isfinite(rho_new) || restarted_at >= it - 1)
-                    return hpls_breakdown(s, rho_new, "rho = (rs, w)", it);
+            double rho_new = hpls_v_dot(be, n, rs, w);
+            int g = hpls_guard(s, rho_new, "rho = (rs, w)", it, restarted_at >= it - 1);
+            if (g < 0)
+                return HPLS_OK;
+            if (g > 0) {
                 hpls_op_residual(s, b, x, r); /* restart from the true residual */
                 restart = 1;
                 continue;
             }
             double beta = rho_new / rho;
             rho = rho_new;
-            hpls_k_xpay(n, w, beta, u);                   /* u = w + beta u */
-            hpls_k_axpby(n, beta, au, beta * beta, v);    /* v = beta (Au + beta v) */
+            hpls_v_xpay(be, n, w, beta, u);                   /* u = w + beta u */
+            hpls_v_axpby(be, n, beta, au, beta * beta, v);    /* v = beta (Au + beta v) */
             uhat = hpls_pc_apply(s, u, uhbuf);            /* uhat = M^-1 u */
             hpls_op_apply(s, uhat, au);                   /* Au = A uhat */
-            hpls_k_axpy(n, 1.0, au, v);                   /* v += Au */
+            hpls_v_axpy(be, n, 1.0, au, v);                   /* v += Au */
         }
     }
 }

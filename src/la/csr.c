@@ -161,7 +161,7 @@ hpls_status hpls_csr_spmv(const hpls_csr *A, const hpls_vec *x, hpls_vec *y)
         return hpls_fail(HPLS_ERR_SIZE, "hpls_csr_spmv: A is %lld x %lld, x has %lld, y has %lld",
                          (long long)A->nrows, (long long)A->ncols, (long long)x->n,
                          (long long)y->n);
-    hpls_k_spmv(A, x->data, y->data);
+    hpls_k_spmv(hpls_default_threads(), A, x->data, y->data);
     return HPLS_OK;
 }
 
@@ -175,7 +175,7 @@ hpls_status hpls_csr_residual(const hpls_csr *A, const hpls_vec *b, const hpls_v
                          "hpls_csr_residual: A is %lld x %lld, b has %lld, x has %lld, r has %lld",
                          (long long)A->nrows, (long long)A->ncols, (long long)b->n,
                          (long long)x->n, (long long)r->n);
-    hpls_k_residual(A, b->data, x->data, r->data);
+    hpls_k_residual(hpls_default_threads(), A, b->data, x->data, r->data);
     return HPLS_OK;
 }
 

@@ -26,7 +26,7 @@ hpls_status hpls_vec_create(hpls_int n, hpls_vec **v)
         hpls_free(w);
         return HPLS_ERR_NOMEM;
     }
-    hpls_k_set(n, 0.0, w->data);
+    hpls_k_set(hpls_default_threads(), n, 0.0, w->data);
     *v = w;
     return HPLS_OK;
 }
@@ -59,7 +59,7 @@ hpls_status hpls_dense_create(hpls_int nrows, hpls_int ncols, hpls_dense **A)
         hpls_free(M);
         return HPLS_ERR_NOMEM;
     }
-    hpls_k_set(nrows * ncols, 0.0, M->data);
+    hpls_k_set(hpls_default_threads(), nrows * ncols, 0.0, M->data);
     *A = M;
     return HPLS_OK;
 }
@@ -90,9 +90,9 @@ hpls_status hpls_tridiag_create(hpls_int n, hpls_tridiag **T)
         hpls_tridiag_destroy(M);
         return HPLS_ERR_NOMEM;
     }
-    hpls_k_set(n, 0.0, M->dl);
-    hpls_k_set(n, 0.0, M->d);
-    hpls_k_set(n, 0.0, M->du);
+    hpls_k_set(hpls_default_threads(), n, 0.0, M->dl);
+    hpls_k_set(hpls_default_threads(), n, 0.0, M->d);
+    hpls_k_set(hpls_default_threads(), n, 0.0, M->du);
     *T = M;
     return HPLS_OK;
 }

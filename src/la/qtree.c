@@ -309,8 +309,9 @@ long hpls_qtree_cache_bytes(int level)
     return level == 2 ? 1L << 20 : 8L << 20;
 }
 
-/* Seconds of the fastest of 3 products y = A x, on Q or (Q == NULL) on A. */
-static double time_product(const hpls_csr *A, const hpls_qtree *Q, const hpls_real *x,
+/* Seconds of the fastest of 3 products y = A x, on Q or (Q == NULL) on A with
+ * nt threads. */
+static double time_product(const hpls_csr *A, const hpls_qtree *Q, int nt, const hpls_real *x,
                            hpls_real *y)
 {
     double best = HUGE_VAL;
@@ -319,7 +320,7 @@ static double time_product(const hpls_csr *A, const hpls_qtree *Q, const hpls_re
         if (Q)
             hpls_k_qt_spmv(Q, x, y);
         else
-            hpls_k_spmv(A, x, y);
+            hpls_k_spmv(nt, A, x, y);
         t = hpls_wtime() - t;
         best = t < best ? t : best;
     }
@@ -348,8 +349,8 @@ hpls_status hpls_qtree_create_auto(const hpls_csr *A, int nbands, hpls_qtree **o
     hpls_status st = HPLS_ERR_NOMEM;
     if (!x || !y)
         goto done;
-    hpls_k_set(A->ncols, 1.0, x);
-    c.t_csr = time_product(A, NULL, x, y);
+    hpls_k_set(nbands, A->ncols, 1.0, x);
+    c.t_csr = time_product(A, NULL, nbands, x, y);
     /* a tree must beat CSR by 5% to be kept: a closer call is within the
      * noise of a timing taken at setup, and CSR is the safe side */
     double best = 0.95 * c.t_csr;
@@ -360,7 +361,7 @@ hpls_status hpls_qtree_create_auto(const hpls_csr *A, int nbands, hpls_qtree **o
         c.t_build += hpls_wtime() - t0;
         if (st != HPLS_OK)
             goto done;
-        c.t_cand[k] = time_product(A, Q, x, y);
+        c.t_cand[k] = time_product(A, Q, nbands, x, y);
         if (c.t_cand[k] < best) { /* keep the fastest so far, CSR's time to beat */
             best = c.t_cand[k];
             c.d = c.cand[k];

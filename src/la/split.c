@@ -5,7 +5,7 @@
  * Storage: T 3n, S about NNZ - 3n entries: 2 NNZ + n words overall (Sec. 4.5). */
 #include "la/split.h"
 
-hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, hpls_tridiag **Tout,
+hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, int nt, hpls_tridiag **Tout,
                                hpls_csr **Sout)
 {
     *Tout = NULL;
@@ -28,7 +28,7 @@ hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, hpls_tridiag *
         return st;
     }
     /* two parallel passes (count, fill): each thread first-touches its rows of S */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (hpls_int i = 0; i < n; i++) {
         hpls_int c = 0;
         for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
@@ -47,7 +47,7 @@ hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, hpls_tridiag *
         hpls_tridiag_destroy(T);
         return HPLS_ERR_NOMEM;
     }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (hpls_int i = 0; i < n; i++) {
         hpls_int q = S->rowptr[i];
         for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {

@@ -5,8 +5,9 @@
 #include "core/internal.h"
 
 /* T: the band of A (block > 0: without the couplings between blocks of block
- * rows, which go to S; block <= 0 or >= n: one block); S: all other entries. */
-hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, hpls_tridiag **T,
+ * rows, which go to S; block <= 0 or >= n: one block); S: all other entries.
+ * nt threads (each first-touches its rows of S). */
+hpls_status hpls_split_tridiag(const hpls_csr *A, hpls_int block, int nt, hpls_tridiag **T,
                                hpls_csr **S);
 
 #endif

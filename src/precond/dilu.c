@@ -19,7 +19,6 @@
  * and M is positive definite iff every E_ii > 0, which is checked at setup. */
 #include "precond/trisolve.h"
 
-#include <omp.h>
 
 typedef struct dilu_ctx {
     hpls_trifac *F;
@@ -124,7 +123,7 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
     }
     const hpls_levels *L = &F->fwd.lev; /* levels: Alg. 3 over L's level sets (built with the copies) */
     unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
-#pragma omp parallel
+#pragma omp parallel num_threads(F->nt)
     {
         dilu_report mine = {.bad = n, .asym = n};
         if (F->build == HPLS_TRI_LEVELS) {
@@ -152,14 +151,15 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
     return HPLS_OK;
 }
 
-static hpls_status setup_dilu(const hpls_solver *s, hpls_pc *pc, int symmetric)
+static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                              const hpls_options *o, hpls_pc *pc, int symmetric)
 {
     hpls_trifac *F;
-    hpls_status st = hpls_trifac_create(s, symmetric ? "dic" : "dilu", &F);
+    hpls_status st = hpls_trifac_create(be, A, At, o, symmetric ? "dic" : "dilu", &F);
     if (st != HPLS_OK)
         return st;
     hpls_int n = F->n;
-    dilu_ctx c = {.F = F, .shift = s->opt.shift, .symmetric = symmetric};
+    dilu_ctx c = {.F = F, .shift = o->shift, .symmetric = symmetric};
     c.E = F->vec[0] = hpls_malloc(n, sizeof *c.E);
     c.rD = F->vec[1] = hpls_malloc(n, sizeof *c.rD);
     if (!c.E || !c.rD) {
@@ -198,6 +198,14 @@ done:
     return st;
 }
 
-hpls_status hpls_pc_setup_dilu(const hpls_solver *s, hpls_pc *pc) { return setup_dilu(s, pc, 0); }
+hpls_status hpls_pc_setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_options *o, hpls_pc *pc)
+{
+    return setup_dilu(be, A, At, o, pc, 0);
+}
 
-hpls_status hpls_pc_setup_dic(const hpls_solver *s, hpls_pc *pc) { return setup_dilu(s, pc, 1); }
+hpls_status hpls_pc_setup_dic(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                              const hpls_options *o, hpls_pc *pc)
+{
+    return setup_dilu(be, A, At, o, pc, 1);
+}

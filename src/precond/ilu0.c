@@ -69,7 +69,7 @@ static hpls_int factor(hpls_trifac *F, const ilu_ctx *c)
     }
     const hpls_levels *L = &F->fwd.lev; /* built with the copies */
     unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
-#pragma omp parallel reduction(min : bad)
+#pragma omp parallel num_threads(F->nt) reduction(min : bad)
     {
         hpls_int *iw = c->iw + (hpls_int)omp_get_thread_num() * n;
         if (F->build == HPLS_TRI_LEVELS) {
@@ -115,15 +115,15 @@ static hpls_status transpose_values(const hpls_csr *A, const hpls_csr *At, const
     return st;
 }
 
-hpls_status hpls_pc_setup_ilu0(const hpls_solver *s, hpls_pc *pc)
+hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_options *o, hpls_pc *pc)
 {
-    const hpls_csr *A = s->A;
     hpls_trifac *F;
-    hpls_status st = hpls_trifac_create(s, "ilu0", &F);
+    hpls_status st = hpls_trifac_create(be, A, At, o, "ilu0", &F);
     if (st != HPLS_OK)
         return st;
-    hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : omp_get_max_threads();
-    ilu_ctx c = {.F = F, .shift = s->opt.shift};
+    hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : F->nt;
+    ilu_ctx c = {.F = F, .shift = o->shift};
     hpls_real *lu = c.lu = F->vec[0] = hpls_malloc(A->nnz, sizeof *lu);
     hpls_real *uinv = c.uinv = F->vec[1] = hpls_malloc(n, sizeof *uinv);
     c.iw = hpls_malloc(nt * n, sizeof *c.iw);

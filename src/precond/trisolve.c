@@ -8,7 +8,6 @@
 #include "precond/trisolve.h"
 
 #include <math.h>
-#include <omp.h>
 
 /* Applications of each strategy timed by auto before it decides. */
 #define AUTO_TRIALS 2
@@ -52,29 +51,32 @@ void hpls_trifac_destroy(void *ctx)
     hpls_free(F);
 }
 
-static hpls_status trisplit_init(hpls_trisplit *t, const hpls_csr *A)
+static hpls_status trisplit_init(hpls_trisplit *t, const hpls_csr *A, int nt)
 {
     t->A = A;
     t->lowend = hpls_malloc(A->nrows, sizeof *t->lowend);
     t->upbeg = hpls_malloc(A->nrows, sizeof *t->upbeg);
     if (!t->lowend || !t->upbeg)
         return HPLS_ERR_NOMEM;
-    hpls_k_tri_split(A, t->lowend, t->upbeg);
+    hpls_k_tri_split(nt, A, t->lowend, t->upbeg);
     return HPLS_OK;
 }
 
-hpls_status hpls_trifac_create(const hpls_solver *s, const char *name, hpls_trifac **out)
+hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_options *o, const char *name, hpls_trifac **out)
 {
     hpls_trifac *F = hpls_calloc(1, sizeof *F);
     *out = NULL;
     if (!F)
         return HPLS_ERR_NOMEM;
     F->name = name;
-    F->n = s->A->nrows;
-    F->strategy = s->opt.trisolve;
+    F->n = A->nrows;
+    F->be = be;
+    F->nt = be->nthreads;
+    F->strategy = o->trisolve;
     F->build = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SYNCFREE : F->strategy;
     F->chosen = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SERIAL : F->strategy;
-    if (F->strategy == HPLS_TRI_AUTO && omp_get_max_threads() == 1) {
+    if (F->strategy == HPLS_TRI_AUTO && F->nt == 1) {
         /* one thread: nothing runs beside serial, whose sweeps do the least work */
         F->build = HPLS_TRI_SERIAL;
         F->trials = 3 * AUTO_TRIALS;
@@ -83,9 +85,9 @@ hpls_status hpls_trifac_create(const hpls_solver *s, const char *name, hpls_trif
     if (F->build == HPLS_TRI_SYNCFREE || undecided(F))
         st = hpls_sync_init(&F->sync, F->n);
     if (st == HPLS_OK)
-        st = trisplit_init(&F->a, s->A);
-    if (st == HPLS_OK && s->op.At)
-        st = trisplit_init(&F->at, s->op.At);
+        st = trisplit_init(&F->a, A, F->nt);
+    if (st == HPLS_OK && At)
+        st = trisplit_init(&F->at, At, F->nt);
     if (st != HPLS_OK) {
         hpls_trifac_destroy(F);
         return st;
@@ -123,11 +125,10 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
     hpls_status st;
     int by_level = F->strategy == HPLS_TRI_LEVELS || undecided(F);
     if (by_level) { /* coloured by Alg. 7 as the paper advises (Sec. 2.3.4); one thread: serially */
-        int syncfree = omp_get_max_threads() > 1;
         hpls_tri Tl = hpls_tri_of(t->A, 0, t->lowend, t->upbeg, NULL);
         hpls_tri Tu = hpls_tri_of(t->A, 1, t->lowend, t->upbeg, NULL);
-        if ((st = hpls_levels_build(&Tl, syncfree, &F->fwd.lev)) != HPLS_OK ||
-            (st = hpls_levels_build(&Tu, syncfree, &F->bwd.lev)) != HPLS_OK)
+        if ((st = hpls_levels_build(&Tl, F->nt, &F->fwd.lev)) != HPLS_OK ||
+            (st = hpls_levels_build(&Tu, F->nt, &F->bwd.lev)) != HPLS_OK)
             return st;
     }
     if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->A->rowptr, t->lowend)) !=
@@ -167,68 +168,78 @@ static void sweep(hpls_trifac *F, const hpls_sweep *w, int strategy, const hpls_
                   hpls_real *x)
 {
     if (strategy == HPLS_TRI_LEVELS)
-        hpls_k_sweep_levels(w, b, x);
+        hpls_k_sweep_levels(F->nt, w, b, x);
     else if (strategy == HPLS_TRI_SYNCFREE)
-        hpls_k_sweep_syncfree(w, &F->sync, b, x);
+        hpls_k_sweep_syncfree(F->nt, w, &F->sync, b, x);
     else
         hpls_k_sweep_serial(w, b, x);
 }
 
 /* z = M^-1 r: (forward) g1 = Lbar^-1 r, (backward) z = Ubar^-1 (scaled g1), in place. */
-static void apply_trifac(const hpls_pc *pc, const hpls_real *r, hpls_real *z)
+static hpls_status apply_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_dvec *zv)
 {
     hpls_trifac *F = pc->ctx;
+    const hpls_real *r = hpls_v_host(F->be, rv); /* the sweeps are host kernels */
+    hpls_real *z = hpls_v_host(F->be, zv);
+    if (!r || !z)
+        return F->be->err;
     int timing = undecided(F);
     int strategy = timing ? F->trials % 3 : F->chosen;
     double t0 = timing ? hpls_wtime() : 0;
     sweep(F, &F->fwd, strategy, r, z);
     sweep(F, &F->bwd, strategy, z, z);
     if (!timing)
-        return;
+        return HPLS_OK;
     double t = hpls_wtime() - t0;
     if (F->trials < 3 || t < F->best[strategy])
         F->best[strategy] = t;
     if (++F->trials < 3 * AUTO_TRIALS)
-        return;
+        return HPLS_OK;
     for (int k = 1; k < 3; k++) /* ties to the simpler strategy */
         if (F->best[k] < F->best[F->chosen])
             F->chosen = k;
+    return HPLS_OK;
 }
 
-static void apply_t_trifac(const hpls_pc *pc, const hpls_real *r, hpls_real *z)
+static hpls_status apply_t_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_dvec *zv)
 {
     hpls_trifac *F = pc->ctx;
+    const hpls_real *r = hpls_v_host(F->be, rv);
+    hpls_real *z = hpls_v_host(F->be, zv);
+    if (!r || !z)
+        return F->be->err;
     sweep(F, &F->fwd_t, F->chosen, r, z);
     sweep(F, &F->bwd_t, F->chosen, z, z);
+    return HPLS_OK;
 }
 
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
 {
     if (F->strategy == HPLS_TRI_LEVELS || undecided(F)) { /* fwd, bwd: see hpls_trifac_copies */
-        int syncfree = omp_get_max_threads() > 1;
         hpls_sweep *w[4] = {&F->fwd, &F->bwd, &F->fwd_t, &F->bwd_t};
         for (int k = 0; k < (F->at.A ? 4 : 2); k++) {
             if (w[k]->lev.order)
                 continue; /* built for the construction */
-            hpls_status st = hpls_levels_build(&w[k]->T, syncfree, &w[k]->lev);
+            hpls_status st = hpls_levels_build(&w[k]->T, F->nt, &w[k]->lev);
             if (st != HPLS_OK)
                 return st;
         }
     }
     *pc = (hpls_pc){.ctx = F,
+                    .be = F->be,
                     .apply = apply_trifac,
                     .apply_t = F->at.A ? apply_t_trifac : NULL,
                     .destroy = hpls_trifac_destroy};
     return HPLS_OK;
 }
 
-const char *hpls_pc_strategy(const hpls_solver *s)
+const char *hpls_pc_strategy(const hpls_pc *pc)
 {
     static const char *const fixed[] = {"serial", "levels", "syncfree"};
     static const char *const picked[] = {"auto: serial", "auto: levels", "auto: syncfree"};
-    if (!s || s->pc.destroy != hpls_trifac_destroy)
+    if (!pc || pc->destroy != hpls_trifac_destroy)
         return NULL;
-    const hpls_trifac *F = s->pc.ctx;
+    const hpls_trifac *F = pc->ctx;
     if (F->strategy != HPLS_TRI_AUTO)
         return fixed[F->chosen];
     return undecided(F) ? "auto: undecided" : picked[F->chosen];

@@ -34,6 +34,8 @@ typedef struct hpls_tricopy {
 typedef struct hpls_trifac {
     const char *name;      /* "dilu", "dic", "ilu0" */
     hpls_int n;
+    hpls_backend *be;      /* the vectors' backend; its threads run the builds and sweeps */
+    int nt;                /* be->nthreads */
     int strategy;          /* what the user chose */
     int build;             /* strategy of the construction (auto: syncfree, Table 2; serial on one thread) */
     int chosen;            /* strategy of the sweeps; auto: the winner once decided */
@@ -47,8 +49,10 @@ typedef struct hpls_trifac {
     hpls_real *vec[4];     /* numbers owned (E, 1/E, factor values ...), freed by destroy */
 } hpls_trifac;
 
-/* Allocates F for s (strategy, shift from s->opt), splits A (and s->op.At). */
-hpls_status hpls_trifac_create(const hpls_solver *s, const char *name, hpls_trifac **F);
+/* Allocates F for A on be (strategy from o), splits A (and At when the method
+ * applies M^-T, else At is NULL). */
+hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_options *o, const char *name, hpls_trifac **F);
 void hpls_trifac_destroy(void *F);
 /* Allocates F->low and F->up with the pattern of A's strictly lower and upper
  * parts and points fwd.T, bwd.T at them; the values are the caller's to fill

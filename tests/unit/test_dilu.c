@@ -157,9 +157,9 @@ static void dilu_keeps_the_diagonal_of_a_on_random_matrices(void **state)
             assert_true(fabs(M[i * n + i] - D[i * n + i]) <= 1e-12 * (1 + fabs(D[i * n + i])));
         hpls_vec *rv = tu_vec_random(n, seed), *z;
         hpls_vec_create(n, &z);
-        hpls_pc_apply(s, rv->data, z->data);
+        tu_pc_apply(s, 0, rv->data, z->data);
         assert_true(dense_residual(M, n, 0, z->data, rv->data) < 1e-12);
-        hpls_pc_apply_t(s, rv->data, z->data);
+        tu_pc_apply(s, 1, rv->data, z->data);
         assert_true(dense_residual(M, n, 1, z->data, rv->data) < 1e-12);
         hpls_vec_destroy(rv);
         hpls_vec_destroy(z);
@@ -184,9 +184,9 @@ static void ilu0_product_matches_a_on_its_pattern(void **state)
                 assert_true(fabs(M[i * n + A->colind[p]] - A->val[p]) <= 1e-12 * (1 + fabs(A->val[p])));
         hpls_vec *rv = tu_vec_random(n, seed), *z;
         hpls_vec_create(n, &z);
-        hpls_pc_apply(s, rv->data, z->data);
+        tu_pc_apply(s, 0, rv->data, z->data);
         assert_true(dense_residual(M, n, 0, z->data, rv->data) < 1e-12);
-        hpls_pc_apply_t(s, rv->data, z->data);
+        tu_pc_apply(s, 1, rv->data, z->data);
         assert_true(dense_residual(M, n, 1, z->data, rv->data) < 1e-12);
         hpls_vec_destroy(rv);
         hpls_vec_destroy(z);
@@ -206,8 +206,8 @@ static void apply_with(const hpls_csr *A, const char *pc, const char *strategy, 
     hpls_solver *s = setup(A, opts);
     hpls_int n = A->nrows;
     for (int rep = 0; rep < 8; rep++) /* auto: through its trials and after */
-        hpls_pc_apply(s, r->data, z);
-    hpls_pc_apply_t(s, r->data, zt);
+        tu_pc_apply(s, 0, r->data, z);
+    tu_pc_apply(s, 1, r->data, zt);
     memcpy(diag, fac(s)->vec[strcmp(pc, "ilu0") == 0 ? 0 : 1],
            (size_t)(strcmp(pc, "ilu0") == 0 ? A->nnz : n) * sizeof *diag);
     hpls_solver_destroy(s);
@@ -267,8 +267,8 @@ static void dic_equals_dilu_on_symmetric_matrices(void **state)
         hpls_vec *r = tu_vec_random(n, 3), *za, *zb;
         hpls_vec_create(n, &za);
         hpls_vec_create(n, &zb);
-        hpls_pc_apply(a, r->data, za->data);
-        hpls_pc_apply(b, r->data, zb->data);
+        tu_pc_apply(a, 0, r->data, za->data);
+        tu_pc_apply(b, 0, r->data, zb->data);
         assert_memory_equal(za->data, zb->data, (size_t)n * sizeof(hpls_real));
         hpls_vec_destroy(r);
         hpls_vec_destroy(za);
@@ -401,27 +401,28 @@ static void options_and_strategy_names(void **state)
     assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_UNSUPPORTED); /* nonsymmetric */
     assert_int_equal(hpls_solver_set_options(s, "precond=dilu"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    assert_string_equal(hpls_pc_strategy(s), "levels");
+    assert_string_equal(hpls_solver_trisolve(s), "levels");
     assert_int_equal(hpls_solver_set_options(s, "trisolve=auto threads=1"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    assert_string_equal(hpls_pc_strategy(s), "auto: serial"); /* nothing to time on one thread */
+    assert_string_equal(hpls_solver_trisolve(s), "auto: serial"); /* nothing to time on one thread */
     assert_int_equal(hpls_solver_set_options(s, "threads=2"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    assert_string_equal(hpls_pc_strategy(s), "auto: undecided");
+    /* the ref backend runs on one thread whatever threads says */
+    assert_string_equal(hpls_solver_trisolve(s), tu_on_ref() ? "auto: serial" : "auto: undecided");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x;
     hpls_vec_create(A->nrows, &x);
     assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
     for (int k = 0; k < 6; k++) /* past the trials whatever the solve used */
-        hpls_pc_apply(s, b->data, x->data);
-    assert_non_null(strstr(hpls_pc_strategy(s), "auto: "));
-    assert_null(strstr(hpls_pc_strategy(s), "undecided"));
+        tu_pc_apply(s, 0, b->data, x->data);
+    assert_non_null(strstr(hpls_solver_trisolve(s), "auto: "));
+    assert_null(strstr(hpls_solver_trisolve(s), "undecided"));
     hpls_vec_destroy(b);
     hpls_vec_destroy(x);
     hpls_solver_destroy(s);
     hpls_solver_create(&s);
     assert_int_equal(hpls_solver_set_options(s, "precond=jacobi"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    assert_null(hpls_pc_strategy(s));
+    assert_null(hpls_solver_trisolve(s));
     hpls_solver_destroy(s);
     hpls_csr_destroy(A);
 }
@@ -497,12 +498,12 @@ static void level_sets_are_valid_and_strategies_agree(void **state)
         const hpls_csr *A = mats[m];
         hpls_int n = A->nrows;
         hpls_int *lowend = malloc((size_t)n * sizeof *lowend), *upbeg = malloc((size_t)n * sizeof *upbeg);
-        hpls_k_tri_split(A, lowend, upbeg);
+        hpls_k_tri_split(2, A, lowend, upbeg);
         for (int upper = 0; upper < 2; upper++) {
             hpls_tri T = hpls_tri_of(A, upper, lowend, upbeg, A->val);
             hpls_levels L0, L1;
             assert_int_equal(hpls_levels_build(&T, 0, &L0), HPLS_OK);
-            assert_int_equal(hpls_levels_build(&T, 1, &L1), HPLS_OK);
+            assert_int_equal(hpls_levels_build(&T, 3, &L1), HPLS_OK);
             assert_int_equal(L0.nlev, L1.nlev);
             assert_memory_equal(L0.order, L1.order, (size_t)n * sizeof *L0.order);
             assert_memory_equal(L0.off, L1.off, (size_t)(L0.nlev + 1) * sizeof *L0.off);

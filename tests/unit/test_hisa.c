@@ -55,7 +55,7 @@ static void split_rebuilds_the_matrix(void **state)
     for (int b = 0; b < 4; b++) {
         hpls_tridiag *T;
         hpls_csr *S;
-        assert_int_equal(hpls_split_tridiag(A, blocks[b], &T, &S), HPLS_OK);
+        assert_int_equal(hpls_split_tridiag(A, blocks[b], 2, &T, &S), HPLS_OK);
         assert_int_equal(hpls_csr_check(S), HPLS_OK);
         hpls_int k = blocks[b] > 0 ? blocks[b] : A->nrows;
         for (hpls_int i = 0; i < A->nrows; i++) {

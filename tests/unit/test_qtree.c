@@ -108,12 +108,12 @@ static void compare(const hpls_csr *A, hpls_int d, hpls_int panel, int nbands)
     hpls_vec_create(A->ncols, &z);
     hpls_vec_create(A->ncols, &zr);
     hpls_k_qt_spmv(Q, x->data, y->data);
-    hpls_ref_spmv(A, x->data, yr->data);
+    hpls_ref_spmv(1, A, x->data, yr->data);
     assert_memory_equal(y->data, yr->data, (size_t)A->nrows * sizeof(double));
     hpls_csr *At = NULL;
     assert_int_equal(hpls_csr_transpose(A, &At), HPLS_OK);
     hpls_k_qt_spmv_t(Q, xt->data, z->data);
-    hpls_ref_spmv(At, xt->data, zr->data);
+    hpls_ref_spmv(1, At, xt->data, zr->data);
     if (nbands == 1)
         assert_memory_equal(z->data, zr->data, (size_t)A->ncols * sizeof(double));
     else
@@ -204,7 +204,7 @@ static void spmv_is_repeatable_through_the_openmp_team(void **state)
     hpls_k_qt_spmv_t(Q, x->data, y2->data);
     assert_memory_equal(y1->data, y2->data, (size_t)A->nrows * sizeof(double));
     hpls_k_qt_spmv(Q, x->data, y1->data);
-    hpls_k_spmv(A, x->data, y2->data);
+    hpls_k_spmv(2, A, x->data, y2->data);
     assert_memory_equal(y1->data, y2->data, (size_t)A->nrows * sizeof(double));
     omp_set_num_threads(saved);
     hpls_qtree_destroy(Q);

@@ -85,7 +85,7 @@ static void gspike_is_backward_stable_like_lapack_on_the_collection(void **state
         assert_int_equal(hpls_tridiag_solve(T, HPLS_TRIDIAG_LAPACK, NULL, 1, b->data, xl), HPLS_OK);
         double bl = berr(T, b->data, xl), fl = ferr(nn, xl, xt->data);
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
-            hpls_tridiag_opts o = {parts[k], HPLS_TRIDIAG_DELTA_DEFAULT};
+            hpls_tridiag_opts o = {.partitions = parts[k], .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
             assert_int_equal(hpls_tridiag_solve(T, HPLS_TRIDIAG_GSPIKE, &o, 1, b->data, x), HPLS_OK);
             double bg = berr(T, b->data, x), fg = ferr(nn, x, xt->data);
             /* forced small blocks and recursion: within 100x, or below 1e-11 (#12, with
@@ -188,7 +188,7 @@ static void gspike_repairs_singular_blocks(void **state)
             assert_int_equal(hpls_tridiag_singular_blocks(T, m, counts[c], kinds[kk], 11), HPLS_OK);
             assert_int_equal(hpls_vec_create(n, &b), HPLS_OK);
             assert_int_equal(hpls_tridiag_mv(T, xt->data, b->data), HPLS_OK);
-            hpls_tridiag_opts o = {nb, HPLS_TRIDIAG_DELTA_DEFAULT};
+            hpls_tridiag_opts o = {.partitions = nb, .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
             hpls_tridiag_factors *F;
             assert_int_equal(hpls_tridiag_factor(T, HPLS_TRIDIAG_GSPIKE, &o, &F), HPLS_OK);
             assert_true(hpls_tridiag_factors_singular(F) >= counts[c]);
@@ -208,7 +208,7 @@ static void gspike_repairs_singular_blocks(void **state)
             hpls_tridiag_factors_destroy(F);
             if (counts[c] > 0 && kinds[kk] == 18) { /* no repair, no refinement: it fails */
                 hpls_gspike *g = NULL;
-                hpls_status st = hpls_gspike_factor(n, T->dl, T->d, T->du, nb, 0.0, 0, &g);
+                hpls_status st = hpls_gspike_factor(n, T->dl, T->d, T->du, 2, nb, 0.0, 0, &g);
                 if (st == HPLS_OK)
                     st = hpls_gspike_solve(g, b->data, x);
                 assert_true(st != HPLS_OK || !(ferr(n, x, xt->data) < 1e-8));
@@ -238,7 +238,7 @@ static void gspike_uses_reducibility_and_a_singular_last_block(void **state)
     assert_int_equal(hpls_tridiag_mv(T, xt->data, b->data), HPLS_OK);
     hpls_real *x = malloc(n * sizeof *x);
     for (hpls_int p = 0; p <= 8; p += 4) {
-        hpls_tridiag_opts o = {p, HPLS_TRIDIAG_DELTA_DEFAULT};
+        hpls_tridiag_opts o = {.partitions = p, .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
         assert_int_equal(hpls_tridiag_solve(T, HPLS_TRIDIAG_GSPIKE, &o, 1, b->data, x), HPLS_OK);
         assert_true(ferr(n, x, xt->data) < 1e-14);
     }
@@ -252,7 +252,7 @@ static void gspike_uses_reducibility_and_a_singular_last_block(void **state)
         T->d[i] -= omega;
     assert_int_equal(hpls_vec_create(256, &b), HPLS_OK);
     assert_int_equal(hpls_tridiag_mv(T, xt->data, b->data), HPLS_OK);
-    hpls_tridiag_opts o = {8, HPLS_TRIDIAG_DELTA_DEFAULT};
+    hpls_tridiag_opts o = {.partitions = 8, .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
     hpls_tridiag_factors *F;
     assert_int_equal(hpls_tridiag_factor(T, HPLS_TRIDIAG_GSPIKE, &o, &F), HPLS_OK);
     assert_int_equal(hpls_tridiag_factors_singular(F), 1);
@@ -273,13 +273,10 @@ static void gspike_gives_the_same_answer_for_any_thread_count(void **state)
     hpls_vec *xt, *b;
     assert_int_equal(hpls_tridiag_gallery(1, n, 4, &T, &xt, &b), HPLS_OK);
     hpls_real *x1 = malloc(n * sizeof *x1), *x2 = malloc(n * sizeof *x2);
-    hpls_tridiag_opts o = {16, HPLS_TRIDIAG_DELTA_DEFAULT};
-    int saved = omp_get_max_threads();
-    omp_set_num_threads(1);
+    hpls_tridiag_opts o = {.partitions = 16, .delta = HPLS_TRIDIAG_DELTA_DEFAULT, .threads = 1};
     assert_int_equal(hpls_tridiag_solve(T, HPLS_TRIDIAG_GSPIKE, &o, 1, b->data, x1), HPLS_OK);
-    omp_set_num_threads(3);
+    o.threads = 3;
     assert_int_equal(hpls_tridiag_solve(T, HPLS_TRIDIAG_GSPIKE, &o, 1, b->data, x2), HPLS_OK);
-    omp_set_num_threads(saved);
     assert_memory_equal(x1, x2, (size_t)n * sizeof *x1);
     free(x1);
     free(x2);

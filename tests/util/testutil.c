@@ -1,6 +1,8 @@
 /* testutil.c: helpers shared by the unit tests. */
 #include "testutil.h"
 
+#include "solver.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +39,10 @@ double tu_relres(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x)
 {
     hpls_real *r = malloc((size_t)(A->nrows ? A->nrows : 1) * sizeof *r);
     assert_non_null(r);
-    double rn = hpls_ref_residual(A, b->data, x->data, r);
-    double bn = hpls_ref_nrm2(b->n, b->data);
+    double rn = sqrt(hpls_ref_residual(1, A, b->data, x->data, r)), bn = 0;
+    for (hpls_int i = 0; i < b->n; i++)
+        bn += b->data[i] * b->data[i];
+    bn = sqrt(bn);
     free(r);
     return bn > 0 ? rn / bn : rn;
 }
@@ -57,7 +61,7 @@ hpls_vec *tu_rhs(const hpls_csr *A, const hpls_vec *xtrue)
 {
     hpls_vec *b;
     assert_int_equal(hpls_vec_create(A->nrows, &b), HPLS_OK);
-    hpls_ref_spmv(A, xtrue->data, b->data);
+    hpls_ref_spmv(1, A, xtrue->data, b->data);
     return b;
 }
 
@@ -126,4 +130,25 @@ void tu_solve_under_alloc_failures(const hpls_csr *A, const hpls_vec *b, hpls_ve
     free(val);
     free(b0);
     free(x0);
+}
+
+void tu_pc_apply(const hpls_solver *s, int transpose, const hpls_real *r, hpls_real *z)
+{
+    hpls_backend *be = s->be;
+    hpls_int n = s->op.n;
+    hpls_dvec *rv, *zv;
+    assert_int_equal(hpls_be_vector(be, n, r, &rv), HPLS_OK);
+    assert_int_equal(be->v->alloc(be, n, &zv), HPLS_OK);
+    const hpls_dvec *out = transpose ? hpls_pc_apply_t(s, rv, zv) : hpls_pc_apply(s, rv, zv);
+    be->v->download(be, n, out, z);
+    be->v->release(be, rv);
+    be->v->release(be, zv);
+    if (be->err != HPLS_OK)
+        fail_msg("preconditioner apply: %s", be->msg);
+}
+
+int tu_on_ref(void)
+{
+    const char *env = getenv("HPLS_OPTIONS");
+    return env && strstr(env, "backend=ref") != NULL;
 }

@@ -31,6 +31,13 @@ hpls_vec *tu_vec_const(hpls_int n, double a);
 /* Deterministic pseudo-random vector in [-1, 1]. */
 hpls_vec *tu_vec_random(hpls_int n, unsigned seed);
 
+/* z = M^-1 r (transpose: M^-T r) of the solver's preconditioner, through its
+ * backend's vectors (r and z are host arrays of the solver's n). */
+void tu_pc_apply(const hpls_solver *s, int transpose, const hpls_real *r, hpls_real *z);
+/* 1 when the tests run on the ref backend (HPLS_OPTIONS holds backend=ref),
+ * where every solver runs on one thread whatever its threads option says. */
+int tu_on_ref(void);
+
 /* Runs create, set_options(options), setup(A), solve(b, x) with the k-th allocation
  * failing, for k = 1, 2, ... until a run makes fewer than k allocations: every run
  * must succeed or return HPLS_ERR_NOMEM, free what it took (ASan checks) and, when

@@ -1,16 +1,27 @@
-/* blas1.c: OpenMP vector kernels.  Static partitions by index; reductions keep
- * one partial per thread and add them in thread order, so a result is
- * bit-for-bit repeatable for a fixed thread count. */
-#include "core/internal.h"
+/* blas1.c: the cpu backend's vector operations (backend/backend.h): OpenMP
+ * loops over host arrays, a handle being the array itself.  Static partitions
+ * by index; reductions keep one partial per thread and add them in thread
+ * order, then pass them to the backend's reduction hook, so a result is
+ * bit-for-bit repeatable for a fixed thread count.  Every loop runs on the
+ * backend's own thread count (num_threads), never the process's setting. */
+#include "backend/backend.h"
 
 #include <math.h>
 #include <omp.h>
+#include <string.h>
 
 /* Below this length a kernel runs on one thread: forking costs more. */
 #define PAR_MIN 8192
+/* Multi-dot and multi-axpy: vectors per pass over w (a thread's partial sums
+ * live in the backend's scratch), rows per block (a block of V stays in L2
+ * between the update and the dots of maxpy_mdot), vectors per inner loop
+ * (independent sums keep the adder busy: one chain waits on its latency). */
+#define MBLOCK 64
+#define MROWS 512
+#define MGROUP 4
 
-int hpls_k_threads(void) { return omp_get_max_threads(); }
-
+#define A_(v) ((hpls_real *)(v)) /* a cpu handle is the host array */
+#define C_(v) ((const hpls_real *)(v))
 
 /* [lo, hi) of thread t among p for n items */
 static void span(hpls_int n, int t, int p, hpls_int *lo, hpls_int *hi)
@@ -19,49 +30,201 @@ static void span(hpls_int n, int t, int p, hpls_int *lo, hpls_int *hi)
     *hi = n * (t + 1) / p;
 }
 
-#define MAX_THREADS 1024
-
-/* Threads for n items: one below PAR_MIN, never more than the partial-sum arrays hold. */
-static int nthreads_for(hpls_int n)
+/* Threads for n items: one below PAR_MIN. */
+static int nthreads_for(const hpls_backend *be, hpls_int n)
 {
-    int p = n < PAR_MIN ? 1 : omp_get_max_threads();
-    return p > MAX_THREADS ? MAX_THREADS : p;
+    return n < PAR_MIN ? 1 : be->nthreads;
 }
 
-double hpls_k_dot(hpls_int n, const hpls_real *x, const hpls_real *y)
+/* The cpu backend's scratch: HPLS_MAX_THREADS x (MBLOCK + 1) partial sums. */
+static double *scratch(hpls_backend *be)
 {
-    double part[MAX_THREADS];
-    int p = nthreads_for(n);
+    return be->impl;
+}
+
+static hpls_status v_alloc(hpls_backend *be, hpls_int n, hpls_dvec **v)
+{
+    hpls_real *p = hpls_malloc(n, sizeof *p);
+    *v = (hpls_dvec *)p;
+    if (!p)
+        return HPLS_ERR_NOMEM;
+    /* zeroed by the kernels' partition: first touch puts pages near their threads */
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        p[i] = 0.0;
+    return HPLS_OK;
+}
+
+static void v_release(hpls_backend *be, hpls_dvec *v)
+{
+    (void)be;
+    hpls_free(v);
+}
+
+static void v_upload(hpls_backend *be, hpls_int n, const hpls_real *h, hpls_dvec *v)
+{
+    if (h != C_(v))
+        hpls_k_copy(be->nthreads, n, h, A_(v));
+}
+
+static void v_download(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_real *h)
+{
+    if (h != C_(v))
+        hpls_k_copy(be->nthreads, n, C_(v), h);
+}
+
+static hpls_real *v_host(hpls_backend *be, const hpls_dvec *v)
+{
+    (void)be;
+    return (hpls_real *)v;
+}
+
+void hpls_k_copy(int nt, hpls_int n, const hpls_real *x, hpls_real *y)
+{
+#pragma omp parallel for schedule(static) num_threads(n < PAR_MIN ? 1 : nt)
+    for (hpls_int i = 0; i < n; i++)
+        y[i] = x[i];
+}
+
+void hpls_k_set(int nt, hpls_int n, hpls_real a, hpls_real *y)
+{
+#pragma omp parallel for schedule(static) num_threads(n < PAR_MIN ? 1 : nt)
+    for (hpls_int i = 0; i < n; i++)
+        y[i] = a;
+}
+
+static void v_copy(hpls_backend *be, hpls_int n, const hpls_dvec *x, hpls_dvec *y)
+{
+    hpls_k_copy(be->nthreads, n, C_(x), A_(y));
+}
+
+static void v_set(hpls_backend *be, hpls_int n, double a, hpls_dvec *y)
+{
+    hpls_k_set(be->nthreads, n, a, A_(y));
+}
+
+static void v_scale(hpls_backend *be, hpls_int n, double a, hpls_dvec *yv)
+{
+    hpls_real *y = A_(yv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        y[i] *= a;
+}
+
+static void v_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, hpls_dvec *yv)
+{
+    const hpls_real *x = C_(xv);
+    hpls_real *y = A_(yv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        y[i] += a * x[i];
+}
+
+static void v_axpby(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, double b,
+                    hpls_dvec *yv)
+{
+    const hpls_real *x = C_(xv);
+    hpls_real *y = A_(yv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        y[i] = a * x[i] + b * y[i];
+}
+
+static void v_xpay(hpls_backend *be, hpls_int n, const hpls_dvec *xv, double a, hpls_dvec *yv)
+{
+    const hpls_real *x = C_(xv);
+    hpls_real *y = A_(yv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        y[i] = x[i] + a * y[i];
+}
+
+static void v_waxpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv,
+                    const hpls_dvec *yv, hpls_dvec *wv)
+{
+    const hpls_real *x = C_(xv), *y = C_(yv);
+    hpls_real *w = A_(wv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        w[i] = y[i] + a * x[i];
+}
+
+static void v_axpbypcz(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, double b,
+                       const hpls_dvec *yv, double c, hpls_dvec *zv)
+{
+    const hpls_real *x = C_(xv), *y = C_(yv);
+    hpls_real *z = A_(zv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        z[i] = a * x[i] + b * y[i] + c * z[i];
+}
+
+static void v_pmult(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpls_dvec *yv,
+                    hpls_dvec *zv)
+{
+    const hpls_real *x = C_(xv), *y = C_(yv);
+    hpls_real *z = A_(zv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        z[i] = x[i] * y[i];
+}
+
+static void v_diag_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *dv,
+                        const hpls_dvec *xv, hpls_dvec *yv)
+{
+    const hpls_real *d = C_(dv), *x = C_(xv);
+    hpls_real *y = A_(yv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
+    for (hpls_int i = 0; i < n; i++)
+        y[i] += a * d[i] * x[i];
+}
+
+/* sum of the k partials of every thread in thread order into out[0..k) */
+static void combine(const double *part, int p, int k, double *out)
+{
+    for (int j = 0; j < k; j++)
+        out[j] = 0.0;
+    for (int t = 0; t < p; t++)
+        for (int j = 0; j < k; j++)
+            out[j] += part[t * (MBLOCK + 1) + j];
+}
+
+static double v_dot(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpls_dvec *yv)
+{
+    const hpls_real *x = C_(xv), *y = C_(yv);
+    double *part = scratch(be), s;
+    int p = nthreads_for(be, n);
 #pragma omp parallel num_threads(p)
     {
         int t = omp_get_thread_num(), q = omp_get_num_threads();
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
-        double s = 0.0;
+        double sum = 0.0;
         for (hpls_int i = lo; i < hi; i++)
-            s += x[i] * y[i];
-        part[t] = s;
+            sum += x[i] * y[i];
+        part[t * (MBLOCK + 1)] = sum;
 #pragma omp single
         p = q;
     }
-    double s = 0.0;
-    for (int t = 0; t < p; t++)
-        s += part[t];
+    combine(part, p, 1, &s);
+    hpls_be_reduce(be, &s, 1, HPLS_RED_SUM);
     return s;
 }
 
-/* ||x|| from s = (x, x) summed by a fused kernel: sqrt(s) unless s under- or
- * overflowed, then a scaled pass: no overflow for huge entries, no underflow
- * for tiny ones. */
-static double nrm2_from_sq(hpls_int n, const hpls_real *x, double s)
+static double v_nrm2(hpls_backend *be, hpls_int n, const hpls_dvec *xv)
 {
-    if (isfinite(s) && s > 1e-280 && s < 1e280)
-        return sqrt(s);
-    if (isnan(s)) /* a NaN entry: fmax below would skip it */
-        return s;
+    const hpls_real *x = C_(xv);
+    double ss = v_dot(be, n, xv, xv);
+    if (isfinite(ss) && ss > 1e-280 && ss < 1e280)
+        return sqrt(ss);
+    if (isnan(ss)) /* a NaN entry: the max below would skip it */
+        return ss;
+    /* ss under- or overflowed: a scaled pass, no overflow for huge entries and
+     * no underflow for tiny ones */
     double amax = 0.0;
     for (hpls_int i = 0; i < n; i++)
         amax = fmax(amax, fabs(x[i]));
+    hpls_be_reduce(be, &amax, 1, HPLS_RED_MAX);
     if (amax == 0.0 || !isfinite(amax))
         return amax;
     double t = 0.0;
@@ -69,150 +232,184 @@ static double nrm2_from_sq(hpls_int n, const hpls_real *x, double s)
         double v = x[i] / amax;
         t += v * v;
     }
+    hpls_be_reduce(be, &t, 1, HPLS_RED_SUM);
     return amax * sqrt(t);
 }
 
-double hpls_k_nrm2(hpls_int n, const hpls_real *x)
+/* s[j] += sum_{r in [lo, hi)} V[j][r] w[r], j < k, row by row for each j (so
+ * each sum has the order of a plain dot), MGROUP sums at a time */
+static void block_dots(hpls_int lo, hpls_int hi, int k, const hpls_real *const *V,
+                       const hpls_real *w, double *s)
 {
-    return nrm2_from_sq(n, x, hpls_k_dot(n, x, x));
+    int j = 0;
+    for (; j + MGROUP <= k; j += MGROUP) {
+        const hpls_real *v0 = V[j], *v1 = V[j + 1], *v2 = V[j + 2], *v3 = V[j + 3];
+        double s0 = s[j], s1 = s[j + 1], s2 = s[j + 2], s3 = s[j + 3];
+        for (hpls_int r = lo; r < hi; r++) {
+            double wr = w[r];
+            s0 += v0[r] * wr;
+            s1 += v1[r] * wr;
+            s2 += v2[r] * wr;
+            s3 += v3[r] * wr;
+        }
+        s[j] = s0;
+        s[j + 1] = s1;
+        s[j + 2] = s2;
+        s[j + 3] = s3;
+    }
+    for (; j < k; j++) {
+        const hpls_real *v0 = V[j];
+        double s0 = s[j];
+        for (hpls_int r = lo; r < hi; r++)
+            s0 += v0[r] * w[r];
+        s[j] = s0;
+    }
 }
 
-void hpls_k_copy(hpls_int n, const hpls_real *x, hpls_real *y)
+/* w[r] = beta w[r] + sum_{j<k} a[j] V[j][r] over [lo, hi), the terms added in
+ * the order j = 0, 1, ... (beta = 0: w not read) */
+static void block_axpys(hpls_int lo, hpls_int hi, int k, const double *a,
+                        const hpls_real *const *V, double beta, hpls_real *restrict w)
 {
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = x[i];
+    int j = 0;
+    if (beta == 0.0) {
+        for (hpls_int r = lo; r < hi; r++)
+            w[r] = 0.0;
+    } else if (beta != 1.0) {
+        for (hpls_int r = lo; r < hi; r++)
+            w[r] *= beta;
+    }
+    for (; j + MGROUP <= k; j += MGROUP) {
+        const hpls_real *restrict v0 = V[j], *restrict v1 = V[j + 1];
+        const hpls_real *restrict v2 = V[j + 2], *restrict v3 = V[j + 3];
+        const double a0 = a[j], a1 = a[j + 1], a2 = a[j + 2], a3 = a[j + 3];
+        for (hpls_int r = lo; r < hi; r++)
+            w[r] = w[r] + a0 * v0[r] + a1 * v1[r] + a2 * v2[r] + a3 * v3[r];
+    }
+    for (; j < k; j++) {
+        const hpls_real *restrict v0 = V[j];
+        const double a0 = a[j];
+        for (hpls_int r = lo; r < hi; r++)
+            w[r] += a0 * v0[r];
+    }
 }
 
-void hpls_k_set(hpls_int n, hpls_real a, hpls_real *y)
+/* The multi-vector operations on a block of at most MBLOCK vectors: each
+ * thread walks its rows in blocks of MROWS; upd: w = beta w + V a first;
+ * dots (h non-NULL): h = V^T w, and h[k] = (w, w) when self. */
+static void multi(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *Vh,
+                  const double *a, double beta, hpls_dvec *wv, double *h, int self)
 {
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = a;
+    const hpls_real *const *V = (const hpls_real *const *)Vh;
+    hpls_real *w = A_(wv);
+    double *part = scratch(be);
+    int p = nthreads_for(be, n), m = k + (self ? 1 : 0);
+#pragma omp parallel num_threads(p)
+    {
+        int t = omp_get_thread_num(), q = omp_get_num_threads();
+        hpls_int lo, hi;
+        span(n, t, q, &lo, &hi);
+        double *s = part + t * (MBLOCK + 1);
+        for (int j = 0; j < m; j++)
+            s[j] = 0.0;
+        for (hpls_int r = lo; r < hi; r += MROWS) {
+            hpls_int e = r + MROWS < hi ? r + MROWS : hi;
+            if (a)
+                block_axpys(r, e, k, a, V, beta, w);
+            if (h) {
+                block_dots(r, e, k, V, w, s);
+                if (self)
+                    block_dots(r, e, 1, (const hpls_real *const *)&w, w, s + k);
+            }
+        }
+#pragma omp single
+        p = q;
+    }
+    if (h) {
+        combine(part, p, m, h);
+        hpls_be_reduce(be, h, m, HPLS_RED_SUM);
+    }
 }
 
-void hpls_k_scale(hpls_int n, hpls_real a, hpls_real *y)
+static void v_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                   const hpls_dvec *w, double *h)
 {
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] *= a;
+    for (int j = 0; j < k; j += MBLOCK)
+        multi(be, n, k - j < MBLOCK ? k - j : MBLOCK, V + j, NULL, 1.0, (hpls_dvec *)w, h + j, 0);
 }
 
-void hpls_k_axpy(hpls_int n, hpls_real a, const hpls_real *x, hpls_real *y)
+static void v_maxpy(hpls_backend *be, hpls_int n, int k, const double *a,
+                    const hpls_dvec *const *V, double beta, hpls_dvec *w)
 {
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] += a * x[i];
+    if (k == 0 && beta != 1.0)
+        multi(be, n, 0, V, a, beta, w, NULL, 0);
+    for (int j = 0; j < k; j += MBLOCK)
+        multi(be, n, k - j < MBLOCK ? k - j : MBLOCK, V + j, a + j, j ? 1.0 : beta, w, NULL, 0);
 }
 
-void hpls_k_axpby(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b, hpls_real *y)
+static void v_maxpy_mdot(hpls_backend *be, hpls_int n, int k, const double *a,
+                         const hpls_dvec *const *V, hpls_dvec *w, double *h)
 {
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = a * x[i] + b * y[i];
+    if (k + 1 <= MBLOCK) { /* one pass over V: update a block of rows, then its dots */
+        multi(be, n, k, V, a, 1.0, w, h, 1);
+        return;
+    }
+    v_maxpy(be, n, k, a, V, 1.0, w);
+    v_mdot(be, n, k, V, w, h);
+    h[k] = v_dot(be, n, w, w);
 }
 
-void hpls_k_xpay(hpls_int n, const hpls_real *x, hpls_real a, hpls_real *y)
+static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
+                         double omega, const hpls_dvec *vv, hpls_dvec *pv)
 {
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = x[i] + a * y[i];
-}
-
-void hpls_k_axpbypcz(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b,
-                     const hpls_real *y, hpls_real c, hpls_real *z)
-{
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        z[i] = a * x[i] + b * y[i] + c * z[i];
-}
-
-void hpls_k_pointwise_mult(hpls_int n, const hpls_real *x, const hpls_real *y, hpls_real *z)
-{
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        z[i] = x[i] * y[i];
-}
-
-void hpls_k_diag_axpy(hpls_int n, hpls_real a, const hpls_real *d, const hpls_real *x,
-                      hpls_real *y)
-{
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] += a * d[i] * x[i];
-}
-
-/* ---- fused kernels of BiCGSTAB: each is one pass where separate calls would
- * be two or three, and each keeps the separate kernels' operation order and
- * partition, so the iterates are bit-for-bit those of the unfused code. */
-
-void hpls_k_bicgstab_p(hpls_int n, const hpls_real *r, hpls_real beta, hpls_real omega,
-                       const hpls_real *v, hpls_real *p)
-{
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(n))
+    const hpls_real *r = C_(rv), *v = C_(vv);
+    hpls_real *p = A_(pv);
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
     for (hpls_int i = 0; i < n; i++)
         p[i] = r[i] + beta * (p[i] + -omega * v[i]);
 }
 
-double hpls_k_waxpy_nrm2(hpls_int n, hpls_real a, const hpls_real *x, const hpls_real *y,
-                         hpls_real *w)
+static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
+                   double *tt, double *ts, double *ss)
 {
-    double part[MAX_THREADS];
-    int p = nthreads_for(n);
+    const hpls_real *t = C_(tv), *s = C_(sv);
+    double *part = scratch(be), out[3];
+    int p = nthreads_for(be, n);
 #pragma omp parallel num_threads(p)
     {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
+        int th = omp_get_thread_num(), q = omp_get_num_threads();
         hpls_int lo, hi;
-        span(n, t, q, &lo, &hi);
-        double s = 0.0;
+        span(n, th, q, &lo, &hi);
+        double stt = 0.0, sts = 0.0, sss = 0.0;
         for (hpls_int i = lo; i < hi; i++) {
-            double wi = y[i] + a * x[i];
-            w[i] = wi;
-            s += wi * wi;
+            stt += t[i] * t[i];
+            sts += t[i] * s[i];
+            sss += s[i] * s[i];
         }
-        part[t] = s;
+        double *mine = part + th * (MBLOCK + 1);
+        mine[0] = stt;
+        mine[1] = sts;
+        mine[2] = sss;
 #pragma omp single
         p = q;
     }
-    double s = 0.0;
-    for (int t = 0; t < p; t++)
-        s += part[t];
-    return nrm2_from_sq(n, w, s);
+    combine(part, p, 3, out);
+    hpls_be_reduce(be, out, 3, HPLS_RED_SUM);
+    *tt = out[0];
+    *ts = out[1];
+    *ss = out[2];
 }
 
-void hpls_k_dot2(hpls_int n, const hpls_real *x, const hpls_real *y, double *xx, double *xy)
+static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
+                          double omega, const hpls_dvec *shatv, const hpls_dvec *sv,
+                          const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv,
+                          hpls_dvec *rv, double *rnorm, double *rhat_r)
 {
-    double part[MAX_THREADS][2];
-    int p = nthreads_for(n);
-#pragma omp parallel num_threads(p)
-    {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
-        hpls_int lo, hi;
-        span(n, t, q, &lo, &hi);
-        double sxx = 0.0, sxy = 0.0;
-        for (hpls_int i = lo; i < hi; i++) {
-            sxx += x[i] * x[i];
-            sxy += x[i] * y[i];
-        }
-        part[t][0] = sxx;
-        part[t][1] = sxy;
-#pragma omp single
-        p = q;
-    }
-    *xx = *xy = 0.0;
-    for (int t = 0; t < p; t++) {
-        *xx += part[t][0];
-        *xy += part[t][1];
-    }
-}
-
-void hpls_k_bicgstab_xr(hpls_int n, hpls_real alpha, const hpls_real *phat, hpls_real omega,
-                        const hpls_real *shat, const hpls_real *s, const hpls_real *t,
-                        const hpls_real *rhat, hpls_real *x, hpls_real *r, double *rnorm,
-                        double *rhat_r)
-{
-    double part[MAX_THREADS][2];
-    int p = nthreads_for(n);
+    const hpls_real *phat = C_(phatv), *shat = C_(shatv), *s = C_(sv), *t = C_(tv);
+    const hpls_real *rhat = C_(rhatv);
+    hpls_real *x = A_(xv), *r = A_(rv);
+    double *part = scratch(be), out[2];
+    int p = nthreads_for(be, n);
 #pragma omp parallel num_threads(p)
     {
         int th = omp_get_thread_num(), q = omp_get_num_threads();
@@ -226,16 +423,105 @@ void hpls_k_bicgstab_xr(hpls_int n, hpls_real alpha, const hpls_real *phat, hpls
             srr += ri * ri;
             shr += rhat[i] * ri;
         }
-        part[th][0] = srr;
-        part[th][1] = shr;
+        double *mine = part + th * (MBLOCK + 1);
+        mine[0] = shr;
+        mine[1] = srr;
 #pragma omp single
         p = q;
     }
-    double srr = 0.0;
-    *rhat_r = 0.0;
-    for (int th = 0; th < p; th++) {
-        srr += part[th][0];
-        *rhat_r += part[th][1];
-    }
-    *rnorm = nrm2_from_sq(n, r, srr);
+    combine(part, p, 2, out);
+    hpls_be_reduce(be, out, 2, HPLS_RED_SUM); /* (rhat, r) and ||r||^2 in one call */
+    *rhat_r = out[0];
+    *rnorm = isfinite(out[1]) && out[1] > 1e-280 && out[1] < 1e280 ? sqrt(out[1])
+                                                                   : v_nrm2(be, n, rv);
 }
+
+static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
+                            const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv)
+{
+    const hpls_real *b = C_(bv), *y = C_(yv), *ynew = C_(ynewv);
+    hpls_real *bp = A_(bpv);
+    double *part = scratch(be), ss;
+    int p = nthreads_for(be, n);
+#pragma omp parallel num_threads(p)
+    {
+        int t = omp_get_thread_num(), q = omp_get_num_threads();
+        hpls_int lo, hi;
+        span(n, t, q, &lo, &hi);
+        double sum = 0.0;
+        for (hpls_int i = lo; i < hi; i++) {
+            double r = y[i] - ynew[i];
+            sum += r * r;
+            bp[i] = b[i] - ynew[i];
+        }
+        part[t * (MBLOCK + 1)] = sum;
+#pragma omp single
+        p = q;
+    }
+    combine(part, p, 1, &ss);
+    hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
+    return sqrt(ss);
+}
+
+static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *xv, double *bad)
+{
+    const hpls_real *x = C_(xv);
+    hpls_int first = n;
+#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n)) reduction(min : first)
+    for (hpls_int i = 0; i < n; i++)
+        if (!isfinite(x[i]) && i < first)
+            first = i;
+    if (first == n)
+        return -1;
+    *bad = x[first];
+    return first;
+}
+
+const hpls_vops hpls_cpu_vops = {
+    .alloc = v_alloc,
+    .release = v_release,
+    .upload = v_upload,
+    .download = v_download,
+    .host = v_host,
+    .copy = v_copy,
+    .set = v_set,
+    .scale = v_scale,
+    .axpy = v_axpy,
+    .axpby = v_axpby,
+    .xpay = v_xpay,
+    .waxpy = v_waxpy,
+    .axpbypcz = v_axpbypcz,
+    .pmult = v_pmult,
+    .diag_axpy = v_diag_axpy,
+    .dot = v_dot,
+    .nrm2 = v_nrm2,
+    .mdot = v_mdot,
+    .maxpy = v_maxpy,
+    .maxpy_mdot = v_maxpy_mdot,
+    .bicgstab_p = v_bicgstab_p,
+    .dot3 = v_dot3,
+    .bicgstab_xr = v_bicgstab_xr,
+    .hisa_update = v_hisa_update,
+    .finite = v_finite,
+};
+
+hpls_status hpls_cpu_init(hpls_backend *be)
+{
+    be->impl = hpls_malloc((hpls_int)be->nthreads * (MBLOCK + 1), sizeof(double));
+    return be->impl ? HPLS_OK : HPLS_ERR_NOMEM;
+}
+
+void hpls_cpu_fini(hpls_backend *be)
+{
+    hpls_free(be->impl);
+    be->impl = NULL;
+}
+
+const hpls_kernels hpls_cpu_kernels = {
+    .spmv = hpls_k_spmv,
+    .residual = hpls_k_residual,
+    .gemv = hpls_k_gemv,
+    .dense_residual = hpls_k_dense_residual,
+    .triangle_spmv = hpls_k_triangle_spmv,
+    .pjg_sweep = hpls_k_pjg_sweep,
+};

@@ -39,9 +39,9 @@ unsigned hpls_sync_begin(hpls_sync *S)
     return S->epoch;
 }
 
-void hpls_k_tri_split(const hpls_csr *A, hpls_int *lowend, hpls_int *upbeg)
+void hpls_k_tri_split(int nt, const hpls_csr *A, hpls_int *lowend, hpls_int *upbeg)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (hpls_int i = 0; i < A->nrows; i++) {
         hpls_int p = A->rowptr[i], end = A->rowptr[i + 1];
         while (p < end && A->colind[p] < i)
@@ -65,11 +65,11 @@ hpls_tri hpls_tri_of(const hpls_csr *A, int upper, const hpls_int *lowend, const
 }
 
 /* Alg. 7: rows claimed in dependency order; row i waits for each j it reads. */
-static void levels_syncfree(const hpls_tri *T, hpls_sync *S, hpls_int *level)
+static void levels_syncfree(int nt, const hpls_tri *T, hpls_sync *S, hpls_int *level)
 {
     hpls_int n = T->n;
     unsigned epoch = hpls_sync_begin(S);
-#pragma omp parallel
+#pragma omp parallel num_threads(nt)
     {
         hpls_int k;
         while ((k = hpls_sync_claim(S)) < n) {
@@ -99,7 +99,7 @@ static void levels_serial(const hpls_tri *T, hpls_int *level)
     }
 }
 
-hpls_status hpls_levels_build(const hpls_tri *T, int syncfree, hpls_levels *L)
+hpls_status hpls_levels_build(const hpls_tri *T, int nt, hpls_levels *L)
 {
     hpls_int n = T->n;
     hpls_int *level = hpls_malloc(n, sizeof *level);
@@ -108,10 +108,10 @@ hpls_status hpls_levels_build(const hpls_tri *T, int syncfree, hpls_levels *L)
     *L = (hpls_levels){0};
     if (!level)
         goto done;
-    if (syncfree) {
+    if (nt > 1) {
         if ((st = hpls_sync_init(&S, n)) != HPLS_OK)
             goto done;
-        levels_syncfree(T, &S, level);
+        levels_syncfree(nt, T, &S, level);
     } else {
         levels_serial(T, level);
     }

@@ -86,7 +86,7 @@ static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const h
     return s * dinv[i];
 }
 
-void hpls_k_pjg_sweep(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+void hpls_k_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                       hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
                       const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
                       hpls_real *x, hpls_real *xold, hpls_real *r)
@@ -94,7 +94,7 @@ void hpls_k_pjg_sweep(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *
     hpls_int n = A ? A->nrows : Ad->nrows;
     double row_work = A ? (double)(A->nnz + n) / (double)(n ? n : 1) : (double)n;
     double block_work = nblocks ? row_work * (double)n / (double)nblocks : 0.0;
-    int p = omp_get_max_threads();
+    int p = nt;
     if (block_work < (double)p * PJG_PAR_WORK)
         p = 1;
     /* Per block: each row puts x_new into xold (not read for its own block),

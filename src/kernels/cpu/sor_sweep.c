@@ -35,22 +35,35 @@ void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_rea
     }
 }
 
-double hpls_k_triangle_spmv_nrm2(const hpls_csr *A, const hpls_int *diagpos, int upper,
-                                 double dscale, const hpls_real *dx, hpls_real *r)
+double hpls_k_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
+                            double dscale, const hpls_real *dx, hpls_real *r)
 {
     const hpls_int *rp = A->rowptr;
     const hpls_idx *ci = A->colind;
     const hpls_real *v = A->val;
     hpls_int n = A->nrows;
-#pragma omp parallel for schedule(static) num_threads(n > 8192 ? omp_get_max_threads() : 1)
-    for (hpls_int i = 0; i < n; i++) {
-        double s = dscale * v[diagpos[i]] * dx[i];
-        hpls_int lo = upper ? diagpos[i] + 1 : rp[i], hi = upper ? rp[i + 1] : diagpos[i];
-        for (hpls_int p = lo; p < hi; p++)
-            s += v[p] * dx[ci[p]];
-        r[i] = s;
+    double ss = 0.0; /* summed in the order of the rows of each thread */
+    double part[HPLS_MAX_THREADS];
+    int np = 1;
+#pragma omp parallel num_threads(n > 8192 ? nt : 1)
+    {
+        int t = omp_get_thread_num(), p = omp_get_num_threads();
+        double sum = 0.0;
+        for (hpls_int i = n * t / p; i < n * (t + 1) / p; i++) {
+            double s = dscale * v[diagpos[i]] * dx[i];
+            hpls_int lo = upper ? diagpos[i] + 1 : rp[i], hi = upper ? rp[i + 1] : diagpos[i];
+            for (hpls_int q = lo; q < hi; q++)
+                s += v[q] * dx[ci[q]];
+            r[i] = s;
+            sum += s * s;
+        }
+        part[t] = sum;
+#pragma omp single
+        np = p;
     }
-    return hpls_k_nrm2(n, r);
+    for (int t = 0; t < np; t++)
+        ss += part[t];
+    return ss;
 }
 
 void hpls_k_ssor_solve(const hpls_csr *A, const hpls_int *diagpos, double omega,

@@ -42,11 +42,11 @@ void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
     }
 }
 
-void hpls_k_sweep_levels(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
+void hpls_k_sweep_levels(int nt, const hpls_sweep *w, const hpls_real *b, hpls_real *x)
 {
     const hpls_levels *L = &w->lev;
     const hpls_int *row = w->T.row;
-#pragma omp parallel
+#pragma omp parallel num_threads(nt)
     for (hpls_int l = 0; l < L->nlev; l++) { /* Alg. 4 line 1; the loop ends in a barrier */
 #pragma omp for schedule(static)
         for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
@@ -54,12 +54,13 @@ void hpls_k_sweep_levels(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
     }
 }
 
-void hpls_k_sweep_syncfree(const hpls_sweep *w, hpls_sync *S, const hpls_real *b, hpls_real *x)
+void hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
+                           hpls_real *x)
 {
     const hpls_tri *T = &w->T;
     hpls_int n = T->n;
     unsigned epoch = hpls_sync_begin(S);
-#pragma omp parallel
+#pragma omp parallel num_threads(nt)
     {
         hpls_int k;
         while ((k = hpls_sync_claim(S)) < n) {

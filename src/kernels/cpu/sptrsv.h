@@ -79,15 +79,16 @@ static inline void hpls_sync_post(hpls_sync *S, hpls_int i, unsigned epoch)
 
 /* lowend[i]: first position of row i with column >= i; upbeg[i]: first with
  * column > i (they differ by one when A_ii is stored).  Either may be NULL. */
-void hpls_k_tri_split(const hpls_csr *A, hpls_int *lowend, hpls_int *upbeg);
+void hpls_k_tri_split(int nt, const hpls_csr *A, hpls_int *lowend, hpls_int *upbeg);
 /* The strictly lower (upper = 0) or strictly upper part of A as a hpls_tri,
  * from the arrays of hpls_k_tri_split and values val (A->val or a factor). */
 hpls_tri hpls_tri_of(const hpls_csr *A, int upper, const hpls_int *lowend, const hpls_int *upbeg,
                      const hpls_real *val);
 
-/* Level sets of T's DAG (T in natural order, row NULL): serially (one pass in dependency order), or by the
- * synchronization-free colouring of Alg. 7 (syncfree = 1); same result. */
-hpls_status hpls_levels_build(const hpls_tri *T, int syncfree, hpls_levels *L);
+/* Level sets of T's DAG (T in natural order, row NULL): serially (one pass in
+ * dependency order, nt <= 1), or by the synchronization-free colouring of
+ * Alg. 7 on nt threads; same result. */
+hpls_status hpls_levels_build(const hpls_tri *T, int nt, hpls_levels *L);
 void hpls_levels_free(hpls_levels *L);
 /* Smallest, median and largest level size. */
 void hpls_levels_stats(const hpls_levels *L, hpls_int *min, hpls_int *median, hpls_int *max);
@@ -103,10 +104,10 @@ typedef struct hpls_sweep {
 } hpls_sweep;
 
 /* Every strategy sums row i's terms in the order of its columns, so the three
- * give bit-identical x. */
+ * give bit-identical x; the parallel ones run on nt threads. */
 void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x);
-void hpls_k_sweep_levels(const hpls_sweep *w, const hpls_real *b, hpls_real *x); /* Alg. 4 */
-void hpls_k_sweep_syncfree(const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
+void hpls_k_sweep_levels(int nt, const hpls_sweep *w, const hpls_real *b, hpls_real *x); /* Alg. 4 */
+void hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
                            hpls_real *x); /* Alg. 6 */
 
 #endif /* HPLS_SPTRSV_H */

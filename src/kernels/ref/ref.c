@@ -1,44 +1,388 @@
-/* ref.c: plain sequential kernels, as readable as a textbook: the oracle the
- * OpenMP (and later CUDA) kernels are tested against. */
-#include "core/internal.h"
+/* ref.c: the ref backend (backend/backend.h): plain sequential loops, as
+ * readable as a textbook, the oracle the cpu (and later device) backends are
+ * tested against.  It is also the checker: its handles are descriptors kept in
+ * a registry, and every handle an operation is given must be one of its live
+ * vectors, long enough; anything else (a raw array, a freed or a foreign
+ * vector) is refused with HPLS_ERR_INTERNAL and the operation does nothing.
+ * The test suite runs every method on it, which proves that methods reach
+ * vectors only through the backend. */
+#include "backend/backend.h"
 
 #include <math.h>
+#include <string.h>
 
-double hpls_ref_dot(hpls_int n, const hpls_real *x, const hpls_real *y)
+struct ref_vec {
+    hpls_int n;
+    hpls_real *data;
+};
+
+typedef struct ref_state {
+    struct ref_vec **live; /* the vectors allocated and not released */
+    hpls_int nlive, cap;
+} ref_state;
+
+hpls_status hpls_ref_init(hpls_backend *be)
 {
+    be->impl = hpls_calloc(1, sizeof(ref_state));
+    return be->impl ? HPLS_OK : HPLS_ERR_NOMEM;
+}
+
+void hpls_ref_fini(hpls_backend *be)
+{
+    ref_state *R = be->impl;
+    if (!R)
+        return;
+    for (hpls_int i = 0; i < R->nlive; i++) { /* what a failed setup left behind */
+        hpls_free(R->live[i]->data);
+        hpls_free(R->live[i]);
+    }
+    hpls_free(R->live);
+    hpls_free(R);
+    be->impl = NULL;
+}
+
+/* Position of v in the registry, or -1 (the handle is never dereferenced first). */
+static hpls_int find(const ref_state *R, const hpls_dvec *v)
+{
+    for (hpls_int i = R->nlive - 1; i >= 0; i--)
+        if ((const void *)R->live[i] == (const void *)v)
+            return i;
+    return -1;
+}
+
+/* The array of v if v is a live vector of at least n values, else NULL after
+ * recording why. */
+static hpls_real *arr(hpls_backend *be, const hpls_dvec *v, hpls_int n, const char *op)
+{
+    const ref_state *R = be->impl;
+    hpls_int i = v ? find(R, v) : -1;
+    if (i < 0) {
+        hpls_be_fail(be, HPLS_ERR_INTERNAL, "ref backend: %s was handed %p, which is not one "
+                     "of its vectors (a method touched memory behind the backend)", op,
+                     (const void *)v);
+        return NULL;
+    }
+    if (R->live[i]->n < n) {
+        hpls_be_fail(be, HPLS_ERR_INTERNAL, "ref backend: %s on %lld values of a vector of %lld",
+                     op, (long long)n, (long long)R->live[i]->n);
+        return NULL;
+    }
+    return R->live[i]->data;
+}
+
+static hpls_status v_alloc(hpls_backend *be, hpls_int n, hpls_dvec **out)
+{
+    ref_state *R = be->impl;
+    *out = NULL;
+    if (R->nlive == R->cap) {
+        hpls_int cap = R->cap ? 2 * R->cap : 32;
+        struct ref_vec **live = hpls_malloc(cap, sizeof *live);
+        if (!live)
+            return HPLS_ERR_NOMEM;
+        for (hpls_int i = 0; i < R->nlive; i++)
+            live[i] = R->live[i];
+        hpls_free(R->live);
+        R->live = live;
+        R->cap = cap;
+    }
+    struct ref_vec *v = hpls_malloc(1, sizeof *v);
+    hpls_real *data = v ? hpls_calloc(n, sizeof *data) : NULL;
+    if (!data) {
+        hpls_free(v);
+        return HPLS_ERR_NOMEM;
+    }
+    *v = (struct ref_vec){.n = n, .data = data};
+    R->live[R->nlive++] = v;
+    *out = (hpls_dvec *)v;
+    return HPLS_OK;
+}
+
+static void v_release(hpls_backend *be, hpls_dvec *h)
+{
+    ref_state *R = be->impl;
+    if (!h)
+        return;
+    hpls_int i = find(R, h);
+    if (i < 0) {
+        hpls_be_fail(be, HPLS_ERR_INTERNAL, "ref backend: release of %p, not one of its vectors",
+                     (void *)h);
+        return;
+    }
+    hpls_free(R->live[i]->data);
+    hpls_free(R->live[i]);
+    R->live[i] = R->live[--R->nlive];
+}
+
+static void v_upload(hpls_backend *be, hpls_int n, const hpls_real *h, hpls_dvec *v)
+{
+    hpls_real *y = arr(be, v, n, "upload");
+    for (hpls_int i = 0; y && i < n; i++)
+        y[i] = h[i];
+}
+
+static void v_download(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_real *h)
+{
+    const hpls_real *x = arr(be, v, n, "download");
+    for (hpls_int i = 0; x && i < n; i++)
+        h[i] = x[i];
+}
+
+static hpls_real *v_host(hpls_backend *be, const hpls_dvec *v)
+{
+    return arr(be, v, 0, "host");
+}
+
+static void v_copy(hpls_backend *be, hpls_int n, const hpls_dvec *xv, hpls_dvec *yv)
+{
+    const hpls_real *x = arr(be, xv, n, "copy");
+    hpls_real *y = arr(be, yv, n, "copy");
+    for (hpls_int i = 0; x && y && i < n; i++)
+        y[i] = x[i];
+}
+
+static void v_set(hpls_backend *be, hpls_int n, double a, hpls_dvec *yv)
+{
+    hpls_real *y = arr(be, yv, n, "set");
+    for (hpls_int i = 0; y && i < n; i++)
+        y[i] = a;
+}
+
+static void v_scale(hpls_backend *be, hpls_int n, double a, hpls_dvec *yv)
+{
+    hpls_real *y = arr(be, yv, n, "scale");
+    for (hpls_int i = 0; y && i < n; i++)
+        y[i] = a * y[i];
+}
+
+static void v_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, hpls_dvec *yv)
+{
+    const hpls_real *x = arr(be, xv, n, "axpy");
+    hpls_real *y = arr(be, yv, n, "axpy");
+    for (hpls_int i = 0; x && y && i < n; i++)
+        y[i] = y[i] + a * x[i];
+}
+
+static void v_axpby(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, double b,
+                    hpls_dvec *yv)
+{
+    const hpls_real *x = arr(be, xv, n, "axpby");
+    hpls_real *y = arr(be, yv, n, "axpby");
+    for (hpls_int i = 0; x && y && i < n; i++)
+        y[i] = a * x[i] + b * y[i];
+}
+
+static void v_xpay(hpls_backend *be, hpls_int n, const hpls_dvec *xv, double a, hpls_dvec *yv)
+{
+    const hpls_real *x = arr(be, xv, n, "xpay");
+    hpls_real *y = arr(be, yv, n, "xpay");
+    for (hpls_int i = 0; x && y && i < n; i++)
+        y[i] = x[i] + a * y[i];
+}
+
+static void v_waxpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv,
+                    const hpls_dvec *yv, hpls_dvec *wv)
+{
+    const hpls_real *x = arr(be, xv, n, "waxpy"), *y = arr(be, yv, n, "waxpy");
+    hpls_real *w = arr(be, wv, n, "waxpy");
+    for (hpls_int i = 0; x && y && w && i < n; i++)
+        w[i] = y[i] + a * x[i];
+}
+
+static void v_axpbypcz(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, double b,
+                       const hpls_dvec *yv, double c, hpls_dvec *zv)
+{
+    const hpls_real *x = arr(be, xv, n, "axpbypcz"), *y = arr(be, yv, n, "axpbypcz");
+    hpls_real *z = arr(be, zv, n, "axpbypcz");
+    for (hpls_int i = 0; x && y && z && i < n; i++)
+        z[i] = a * x[i] + b * y[i] + c * z[i];
+}
+
+static void v_pmult(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpls_dvec *yv,
+                    hpls_dvec *zv)
+{
+    const hpls_real *x = arr(be, xv, n, "pmult"), *y = arr(be, yv, n, "pmult");
+    hpls_real *z = arr(be, zv, n, "pmult");
+    for (hpls_int i = 0; x && y && z && i < n; i++)
+        z[i] = x[i] * y[i];
+}
+
+static void v_diag_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *dv,
+                        const hpls_dvec *xv, hpls_dvec *yv)
+{
+    const hpls_real *d = arr(be, dv, n, "diag_axpy"), *x = arr(be, xv, n, "diag_axpy");
+    hpls_real *y = arr(be, yv, n, "diag_axpy");
+    for (hpls_int i = 0; d && x && y && i < n; i++)
+        y[i] = y[i] + a * d[i] * x[i];
+}
+
+/* sum x_i y_i, in order (a refused handle: NaN, so the method stops at once) */
+static double sum_xy(const hpls_real *x, const hpls_real *y, hpls_int n)
+{
+    if (!x || !y)
+        return NAN;
     double s = 0.0;
     for (hpls_int i = 0; i < n; i++)
         s += x[i] * y[i];
     return s;
 }
 
-double hpls_ref_nrm2(hpls_int n, const hpls_real *x)
+static double v_dot(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpls_dvec *yv)
 {
+    double s = sum_xy(arr(be, xv, n, "dot"), arr(be, yv, n, "dot"), n);
+    hpls_be_reduce(be, &s, 1, HPLS_RED_SUM);
+    return s;
+}
+
+/* ||x||_2 scaled by max |x_i|: no overflow or underflow in the squares */
+static double v_nrm2(hpls_backend *be, hpls_int n, const hpls_dvec *xv)
+{
+    const hpls_real *x = arr(be, xv, n, "nrm2");
+    if (!x)
+        return NAN;
     double amax = 0.0, s = 0.0;
     for (hpls_int i = 0; i < n; i++)
-        amax = fmax(amax, fabs(x[i]));
+        amax = isnan(x[i]) || isnan(amax) ? NAN : fmax(amax, fabs(x[i]));
+    hpls_be_reduce(be, &amax, 1, HPLS_RED_MAX);
     if (amax == 0.0 || !isfinite(amax))
         return amax;
     for (hpls_int i = 0; i < n; i++)
         s += (x[i] / amax) * (x[i] / amax);
+    hpls_be_reduce(be, &s, 1, HPLS_RED_SUM);
     return amax * sqrt(s);
 }
 
-void hpls_ref_axpby(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b, hpls_real *y)
+static void v_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                   const hpls_dvec *wv, double *h)
 {
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = a * x[i] + b * y[i];
+    const hpls_real *w = arr(be, wv, n, "mdot");
+    for (int j = 0; j < k; j++)
+        h[j] = sum_xy(arr(be, V[j], n, "mdot"), w, n);
+    hpls_be_reduce(be, h, k, HPLS_RED_SUM);
 }
 
-void hpls_ref_axpbypcz(hpls_int n, hpls_real a, const hpls_real *x, hpls_real b,
-                       const hpls_real *y, hpls_real c, hpls_real *z)
+static void v_maxpy(hpls_backend *be, hpls_int n, int k, const double *a,
+                    const hpls_dvec *const *V, double beta, hpls_dvec *wv)
 {
-    for (hpls_int i = 0; i < n; i++)
-        z[i] = a * x[i] + b * y[i] + c * z[i];
+    hpls_real *w = arr(be, wv, n, "maxpy");
+    for (hpls_int i = 0; w && i < n; i++)
+        w[i] = beta == 0.0 ? 0.0 : beta * w[i];
+    for (int j = 0; j < k; j++) {
+        const hpls_real *v = arr(be, V[j], n, "maxpy");
+        for (hpls_int i = 0; v && w && i < n; i++)
+            w[i] = w[i] + a[j] * v[i];
+    }
 }
 
-void hpls_ref_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y)
+static void v_maxpy_mdot(hpls_backend *be, hpls_int n, int k, const double *a,
+                         const hpls_dvec *const *V, hpls_dvec *w, double *h)
 {
+    v_maxpy(be, n, k, a, V, 1.0, w);
+    const hpls_real *wa = arr(be, w, n, "maxpy_mdot");
+    for (int j = 0; j < k; j++)
+        h[j] = sum_xy(arr(be, V[j], n, "maxpy_mdot"), wa, n);
+    h[k] = sum_xy(wa, wa, n);
+    hpls_be_reduce(be, h, k + 1, HPLS_RED_SUM);
+}
+
+static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
+                         double omega, const hpls_dvec *vv, hpls_dvec *pv)
+{
+    const hpls_real *r = arr(be, rv, n, "bicgstab_p"), *v = arr(be, vv, n, "bicgstab_p");
+    hpls_real *p = arr(be, pv, n, "bicgstab_p");
+    for (hpls_int i = 0; r && v && p && i < n; i++)
+        p[i] = r[i] + beta * (p[i] - omega * v[i]);
+}
+
+static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
+                   double *tt, double *ts, double *ss)
+{
+    const hpls_real *t = arr(be, tv, n, "dot3"), *s = arr(be, sv, n, "dot3");
+    double v[3] = {sum_xy(t, t, n), sum_xy(t, s, n), sum_xy(s, s, n)};
+    hpls_be_reduce(be, v, 3, HPLS_RED_SUM);
+    *tt = v[0];
+    *ts = v[1];
+    *ss = v[2];
+}
+
+static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
+                          double omega, const hpls_dvec *shatv, const hpls_dvec *sv,
+                          const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv,
+                          hpls_dvec *rv, double *rnorm, double *rhat_r)
+{
+    const char *op = "bicgstab_xr";
+    const hpls_real *phat = arr(be, phatv, n, op), *shat = arr(be, shatv, n, op);
+    const hpls_real *s = arr(be, sv, n, op), *t = arr(be, tv, n, op);
+    hpls_real *x = arr(be, xv, n, op), *r = arr(be, rv, n, op);
+    for (hpls_int i = 0; phat && shat && s && t && x && r && i < n; i++) {
+        x[i] = alpha * phat[i] + omega * shat[i] + x[i];
+        r[i] = s[i] - omega * t[i];
+    }
+    *rnorm = v_nrm2(be, n, rv);
+    *rhat_r = v_dot(be, n, rhatv, rv);
+}
+
+static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
+                            const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv)
+{
+    const char *op = "hisa_update";
+    const hpls_real *b = arr(be, bv, n, op), *y = arr(be, yv, n, op);
+    const hpls_real *ynew = arr(be, ynewv, n, op);
+    hpls_real *bp = arr(be, bpv, n, op);
+    if (!b || !y || !ynew || !bp)
+        return NAN;
+    double s = 0.0;
+    for (hpls_int i = 0; i < n; i++) {
+        s += (y[i] - ynew[i]) * (y[i] - ynew[i]);
+        bp[i] = b[i] - ynew[i];
+    }
+    hpls_be_reduce(be, &s, 1, HPLS_RED_SUM);
+    return sqrt(s);
+}
+
+static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *xv, double *bad)
+{
+    const hpls_real *x = arr(be, xv, n, "finite");
+    for (hpls_int i = 0; x && i < n; i++)
+        if (!isfinite(x[i])) {
+            *bad = x[i];
+            return i;
+        }
+    return -1;
+}
+
+const hpls_vops hpls_ref_vops = {
+    .alloc = v_alloc,
+    .release = v_release,
+    .upload = v_upload,
+    .download = v_download,
+    .host = v_host,
+    .copy = v_copy,
+    .set = v_set,
+    .scale = v_scale,
+    .axpy = v_axpy,
+    .axpby = v_axpby,
+    .xpay = v_xpay,
+    .waxpy = v_waxpy,
+    .axpbypcz = v_axpbypcz,
+    .pmult = v_pmult,
+    .diag_axpy = v_diag_axpy,
+    .dot = v_dot,
+    .nrm2 = v_nrm2,
+    .mdot = v_mdot,
+    .maxpy = v_maxpy,
+    .maxpy_mdot = v_maxpy_mdot,
+    .bicgstab_p = v_bicgstab_p,
+    .dot3 = v_dot3,
+    .bicgstab_xr = v_bicgstab_xr,
+    .hisa_update = v_hisa_update,
+    .finite = v_finite,
+};
+
+/* ---- host kernels: the sequential reference (nt ignored) ---------------- */
+
+void hpls_ref_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y)
+{
+    (void)nt;
     for (hpls_int i = 0; i < A->nrows; i++) {
         double s = 0.0;
         for (hpls_int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
@@ -47,47 +391,97 @@ void hpls_ref_spmv(const hpls_csr *A, const hpls_real *x, hpls_real *y)
     }
 }
 
-double hpls_ref_residual(const hpls_csr *A, const hpls_real *b, const hpls_real *x, hpls_real *r)
+double hpls_ref_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
+                         hpls_real *r)
 {
+    (void)nt;
+    double ss = 0.0;
     for (hpls_int i = 0; i < A->nrows; i++) {
         double s = b[i];
         for (hpls_int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
             s -= A->val[k] * x[A->colind[k]];
         r[i] = s;
+        ss += s * s;
     }
-    return hpls_ref_nrm2(A->nrows, r);
+    return ss;
 }
 
-void hpls_ref_bicgstab_p(hpls_int n, const hpls_real *r, hpls_real beta, hpls_real omega,
-                         const hpls_real *v, hpls_real *p)
+static void ref_gemv(int nt, const hpls_dense *A, const hpls_real *x, hpls_real *y)
 {
-    for (hpls_int i = 0; i < n; i++)
-        p[i] = r[i] + beta * (p[i] - omega * v[i]);
-}
-
-double hpls_ref_waxpy_nrm2(hpls_int n, hpls_real a, const hpls_real *x, const hpls_real *y,
-                           hpls_real *w)
-{
-    for (hpls_int i = 0; i < n; i++)
-        w[i] = y[i] + a * x[i];
-    return hpls_ref_nrm2(n, w);
-}
-
-void hpls_ref_dot2(hpls_int n, const hpls_real *x, const hpls_real *y, double *xx, double *xy)
-{
-    *xx = hpls_ref_dot(n, x, x);
-    *xy = hpls_ref_dot(n, x, y);
-}
-
-void hpls_ref_bicgstab_xr(hpls_int n, hpls_real alpha, const hpls_real *phat, hpls_real omega,
-                          const hpls_real *shat, const hpls_real *s, const hpls_real *t,
-                          const hpls_real *rhat, hpls_real *x, hpls_real *r, double *rnorm,
-                          double *rhat_r)
-{
-    for (hpls_int i = 0; i < n; i++) {
-        x[i] = alpha * phat[i] + omega * shat[i] + x[i];
-        r[i] = s[i] - omega * t[i];
+    (void)nt;
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        double s = 0.0;
+        for (hpls_int j = 0; j < A->ncols; j++)
+            s += A->data[i * A->ncols + j] * x[j];
+        y[i] = s;
     }
-    *rnorm = hpls_ref_nrm2(n, r);
-    *rhat_r = hpls_ref_dot(n, rhat, r);
 }
+
+static double ref_dense_residual(int nt, const hpls_dense *A, const hpls_real *b,
+                                 const hpls_real *x, hpls_real *r)
+{
+    ref_gemv(nt, A, x, r);
+    double ss = 0.0;
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        r[i] = b[i] - r[i];
+        ss += r[i] * r[i];
+    }
+    return ss;
+}
+
+static double ref_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
+                                double dscale, const hpls_real *dx, hpls_real *r)
+{
+    (void)nt;
+    double ss = 0.0;
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        double s = dscale * A->val[diagpos[i]] * dx[i];
+        for (hpls_int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            if (upper ? A->colind[k] > i : A->colind[k] < i)
+                s += A->val[k] * dx[A->colind[k]];
+        r[i] = s;
+        ss += s * s;
+    }
+    return ss;
+}
+
+/* The PJG sweep as its definition reads: r = b - A x_old first, then block by
+ * block x_i = (b_i - sum_{j != i} a_ij x_j) / a_ii with the new x_j of earlier
+ * blocks and the old x_j (kept in xold) of its own and later blocks. */
+static void ref_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+                          hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
+                          const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
+                          hpls_real *x, hpls_real *xold, hpls_real *r)
+{
+    (void)nt;
+    (void)lo;
+    hpls_int n = A ? A->nrows : Ad->nrows;
+    for (hpls_int i = 0; i < n; i++)
+        xold[i] = x[i];
+    if (r && A)
+        hpls_ref_residual(nt, A, b, xold, r);
+    else if (r)
+        ref_dense_residual(nt, Ad, b, xold, r);
+    for (hpls_int k = 0; k < nblocks; k++)
+        for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++) {
+            hpls_int i = idx[q];
+            double s = b[i];
+            hpls_int p0 = A ? A->rowptr[i] : 0, p1 = A ? A->rowptr[i + 1] : n;
+            for (hpls_int p = p0; p < p1; p++) {
+                hpls_int j = A ? A->colind[p] : p;
+                double a = A ? A->val[p] : Ad->data[i * n + j];
+                if (j != i)
+                    s -= a * (blockof[j] < k ? x[j] : xold[j]);
+            }
+            x[i] = s * dinv[i];
+        }
+}
+
+const hpls_kernels hpls_ref_kernels = {
+    .spmv = hpls_ref_spmv,
+    .residual = hpls_ref_residual,
+    .gemv = ref_gemv,
+    .dense_residual = ref_dense_residual,
+    .triangle_spmv = ref_triangle_spmv,
+    .pjg_sweep = ref_pjg_sweep,
+};

@@ -1,0 +1,108 @@
+/* backend.c: creating a backend by name, its sticky error, and the operations
+ * every backend shares (norm from a sum of squares, attach/detach). */
+#include "backend/backend.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+
+hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
+{
+    *out = NULL;
+    hpls_backend *be = hpls_calloc(1, sizeof *be);
+    if (!be)
+        return HPLS_ERR_NOMEM;
+    hpls_status st = HPLS_OK;
+    if (which == 0) {
+        *be = (hpls_backend){.name = "cpu", .v = &hpls_cpu_vops, .k = &hpls_cpu_kernels,
+                             .nthreads = nthreads > 0 ? nthreads : hpls_default_threads(),
+                             .host_arrays = 1};
+        if (be->nthreads > HPLS_MAX_THREADS)
+            be->nthreads = HPLS_MAX_THREADS;
+        st = hpls_cpu_init(be);
+    } else if (which == 1) {
+        *be = (hpls_backend){.name = "ref", .v = &hpls_ref_vops, .k = &hpls_ref_kernels,
+                             .nthreads = 1};
+        st = hpls_ref_init(be);
+    } else {
+        st = hpls_fail(HPLS_ERR_NOT_COMPILED, "backend %d is not built into this library (%s)",
+                       which, HPLS_BACKEND_NAMES);
+    }
+    if (st != HPLS_OK) {
+        hpls_free(be);
+        return st;
+    }
+    *out = be;
+    return HPLS_OK;
+}
+
+void hpls_backend_destroy(hpls_backend *be)
+{
+    if (!be)
+        return;
+    if (be->v == &hpls_ref_vops)
+        hpls_ref_fini(be);
+    else
+        hpls_cpu_fini(be);
+    hpls_free(be);
+}
+
+int hpls_default_threads(void)
+{
+    int p = omp_get_max_threads();
+    return p > HPLS_MAX_THREADS ? HPLS_MAX_THREADS : p;
+}
+
+hpls_status hpls_be_fail(hpls_backend *be, hpls_status st, const char *fmt, ...)
+{
+    if (be->err == HPLS_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(be->msg, sizeof be->msg, fmt, ap);
+        va_end(ap);
+        be->err = st;
+    }
+    return st;
+}
+
+void hpls_be_clear(hpls_backend *be)
+{
+    be->err = HPLS_OK;
+    be->msg[0] = '\0';
+}
+
+double hpls_be_norm(hpls_backend *be, hpls_int n, double ss, const hpls_dvec *r)
+{
+    if (isfinite(ss) && ss > 1e-280 && ss < 1e280)
+        return sqrt(ss);
+    return hpls_v_nrm2(be, n, r);
+}
+
+hpls_status hpls_be_attach(hpls_backend *be, hpls_int n, hpls_real *h, int copy, hpls_dvec **v)
+{
+    if (be->host_arrays) {
+        *v = (hpls_dvec *)h;
+        return HPLS_OK;
+    }
+    hpls_status st = be->v->alloc(be, n, v);
+    if (st == HPLS_OK && copy)
+        be->v->upload(be, n, h, *v);
+    return st;
+}
+
+void hpls_be_detach(hpls_backend *be, hpls_int n, hpls_dvec *v, hpls_real *h, int copy)
+{
+    if (be->host_arrays || !v)
+        return;
+    if (copy)
+        be->v->download(be, n, v, h);
+    be->v->release(be, v);
+}
+
+hpls_status hpls_be_vector(hpls_backend *be, hpls_int n, const hpls_real *h, hpls_dvec **v)
+{
+    hpls_status st = be->v->alloc(be, n, v);
+    if (st == HPLS_OK)
+        be->v->upload(be, n, h, *v);
+    return st;
+}

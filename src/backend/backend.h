@@ -1,0 +1,282 @@
+/* backend.h: the executor every method runs on (DESIGN.md "Backends"; the idea
+ * of Ginkgo's executor and of PETSc's Vec operations table).  A backend owns
+ * the memory of the vectors a solve works on and the operations on them; a
+ * method holds only opaque hpls_dvec handles and calls the hpls_v_* helpers
+ * below, so the same body runs on host memory, device memory or a rank's part.
+ *
+ *   backend = { memory (alloc, release, upload, download, attach, detach),
+ *               vector operations (the axpy family, fused kernels, multi-dot,
+ *               multi-axpy, finite check), reduce (every local partial sum
+ *               passes through it: identity in one process), threads,
+ *               a sticky error }
+ *   cpu: OpenMP kernels (kernels/cpu/blas1.c), vectors are host arrays
+ *   ref: the sequential oracle (kernels/ref/ref.c); it hands out descriptors,
+ *        not arrays, and checks every handle it is given against the vectors
+ *        it allocated: a method that touches memory behind the backend's back
+ *        fails there with HPLS_ERR_INTERNAL
+ *
+ * Errors: operations on vectors return values, not statuses (a dot returns
+ * its number), so a backend records its first failure in be->err (sticky,
+ * with a message).  The convergence test stops a solve once it is set, and
+ * hpls_solver_solve returns it.  Operators and preconditioners return their
+ * status and the solver records it there too.
+ *
+ * Host kernels: the algorithms that are kernels themselves (SpMV, sweeps) work
+ * on host arrays; both host backends run them, cpu through kernels/cpu with its
+ * thread count, ref through the sequential reference where one exists (be->k),
+ * and algorithm objects built under a backend (tridiagonal factors, level sets,
+ * quad-trees) take its thread count, so ref runs them on one thread. */
+#ifndef HPLS_BACKEND_H
+#define HPLS_BACKEND_H
+
+#include "core/internal.h"
+
+typedef struct hpls_dvec hpls_dvec; /* a vector in a backend's memory: opaque */
+typedef struct hpls_backend hpls_backend;
+
+typedef enum { HPLS_RED_SUM, HPLS_RED_MAX } hpls_red_op;
+
+/* The vector operations of a backend.  n is the (local) length; handles are
+ * the backend's own.  Reductions return the reduced value (after be->reduce). */
+typedef struct hpls_vops {
+    hpls_status (*alloc)(hpls_backend *be, hpls_int n, hpls_dvec **v); /* zero-filled */
+    void (*release)(hpls_backend *be, hpls_dvec *v);                  /* accepts NULL */
+    void (*upload)(hpls_backend *be, hpls_int n, const hpls_real *h, hpls_dvec *v);
+    void (*download)(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_real *h);
+    /* the host array of v on a host backend (ref: NULL after recording the
+     * failure when v is not one of its vectors) */
+    hpls_real *(*host)(hpls_backend *be, const hpls_dvec *v);
+    void (*copy)(hpls_backend *be, hpls_int n, const hpls_dvec *x, hpls_dvec *y); /* y = x */
+    void (*set)(hpls_backend *be, hpls_int n, double a, hpls_dvec *y);            /* y = a */
+    void (*scale)(hpls_backend *be, hpls_int n, double a, hpls_dvec *y);          /* y = a y */
+    void (*axpy)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x, hpls_dvec *y);
+    void (*axpby)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x, double b,
+                  hpls_dvec *y);                                   /* y = a x + b y */
+    void (*xpay)(hpls_backend *be, hpls_int n, const hpls_dvec *x, double a,
+                 hpls_dvec *y);                                    /* y = x + a y */
+    void (*waxpy)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x,
+                  const hpls_dvec *y, hpls_dvec *w);               /* w = y + a x */
+    void (*axpbypcz)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x, double b,
+                     const hpls_dvec *y, double c, hpls_dvec *z); /* z = a x + b y + c z */
+    void (*pmult)(hpls_backend *be, hpls_int n, const hpls_dvec *x, const hpls_dvec *y,
+                  hpls_dvec *z);                                   /* z = x .* y */
+    void (*diag_axpy)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *d,
+                      const hpls_dvec *x, hpls_dvec *y);           /* y += a d .* x */
+    double (*dot)(hpls_backend *be, hpls_int n, const hpls_dvec *x, const hpls_dvec *y);
+    double (*nrm2)(hpls_backend *be, hpls_int n, const hpls_dvec *x);
+    /* h[i] = (V[i], w), i < k: one pass over w, one reduction of k sums */
+    void (*mdot)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                 const hpls_dvec *w, double *h);
+    /* w = beta w + sum_{i<k} a[i] V[i] (beta = 0: w is not read): one pass */
+    void (*maxpy)(hpls_backend *be, hpls_int n, int k, const double *a,
+                  const hpls_dvec *const *V, double beta, hpls_dvec *w);
+    /* w += sum_{i<k} a[i] V[i], then h[i] = (V[i], w) for i < k and h[k] = (w, w),
+     * from one read of V (each block of rows is updated, then its dots taken) */
+    void (*maxpy_mdot)(hpls_backend *be, hpls_int n, int k, const double *a,
+                       const hpls_dvec *const *V, hpls_dvec *w, double *h);
+    /* the fused kernels of BiCGSTAB (iter/bicgstab.c), one pass each:
+     * p = r + beta (p - omega v) */
+    void (*bicgstab_p)(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
+                       double omega, const hpls_dvec *v, hpls_dvec *p);
+    /* *tt = (t, t), *ts = (t, s), *ss = (s, s) */
+    void (*dot3)(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s,
+                 double *tt, double *ts, double *ss);
+    /* x += alpha phat + omega shat; r = s - omega t; *rnorm = ||r||, *rhat_r = (rhat, r) */
+    void (*bicgstab_xr)(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phat,
+                        double omega, const hpls_dvec *shat, const hpls_dvec *s,
+                        const hpls_dvec *t, const hpls_dvec *rhat, hpls_dvec *x, hpls_dvec *r,
+                        double *rnorm, double *rhat_r);
+    /* HISA's step (iter/hisa.c): bp = b - ynew; returns ||y - ynew|| */
+    double (*hisa_update)(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
+                          const hpls_dvec *ynew, hpls_dvec *bp);
+    /* index of the first entry of x that is NaN or Inf (its value in *bad), or -1 */
+    hpls_int (*finite)(hpls_backend *be, hpls_int n, const hpls_dvec *x, double *bad);
+} hpls_vops;
+
+/* Kernels on host arrays that differ between the host backends (cpu: OpenMP
+ * with nt threads; ref: the sequential reference, nt ignored).  Sums of
+ * squares are returned unreduced: hpls_be_norm makes the norm. */
+typedef struct hpls_kernels {
+    void (*spmv)(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);
+    /* r = b - A x; returns sum r_i^2 */
+    double (*residual)(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
+                       hpls_real *r);
+    void (*gemv)(int nt, const hpls_dense *A, const hpls_real *x, hpls_real *y);
+    double (*dense_residual)(int nt, const hpls_dense *A, const hpls_real *b, const hpls_real *x,
+                             hpls_real *r);
+    /* r = (T + dscale D) dx with T the strictly upper (upper = 1) or lower part
+     * of A (see hpls_k_triangle_spmv); returns sum r_i^2 */
+    double (*triangle_spmv)(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
+                            double dscale, const hpls_real *dx, hpls_real *r);
+    /* one PJG sweep (see hpls_k_pjg_sweep) */
+    void (*pjg_sweep)(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+                      hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
+                      const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
+                      hpls_real *x, hpls_real *xold, hpls_real *r);
+} hpls_kernels;
+
+struct hpls_backend {
+    const char *name;    /* "cpu", "ref" */
+    const hpls_vops *v;
+    const hpls_kernels *k;
+    int nthreads;        /* threads of every parallel region run for this backend */
+    int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
+    /* applied to every local partial sum (k values in place); NULL: one process */
+    hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
+    void *reduce_ctx;
+    hpls_status err;     /* the first failure (sticky), HPLS_OK if none */
+    char msg[256];       /* its message */
+    void *impl;          /* the backend's own state (ref: its vector registry) */
+};
+
+/* Names of the backends this library has, for --help and errors: "cpu,ref". */
+#define HPLS_BACKEND_NAMES "cpu,ref"
+
+/* A backend by index into HPLS_BACKEND_NAMES, running on nthreads threads
+ * (cpu; 0: OpenMP's default now; ref always runs on one). */
+hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **be);
+void hpls_backend_destroy(hpls_backend *be); /* accepts NULL */
+/* Records the first failure (later ones are dropped) and returns st. */
+hpls_status hpls_be_fail(hpls_backend *be, hpls_status st, const char *fmt, ...) HPLS_PRINTF(3, 4);
+/* Clears the sticky error (at the start of a solve). */
+void hpls_be_clear(hpls_backend *be);
+
+/* The backend's reduction of k local values (identity without a hook). */
+static inline void hpls_be_reduce(hpls_backend *be, double *vals, int k, hpls_red_op op)
+{
+    if (be->reduce) {
+        hpls_status st = be->reduce(be, vals, k, op);
+        if (st != HPLS_OK)
+            hpls_be_fail(be, st, "reduction of %d values failed", k);
+    }
+}
+
+/* ||r|| from ss, the (reduced) sum of squares of r: its square root, or a
+ * scaled pass over r when ss under- or overflowed. */
+double hpls_be_norm(hpls_backend *be, hpls_int n, double ss, const hpls_dvec *r);
+
+/* A vector holding the host array h of n values: h itself on a backend whose
+ * vectors are host arrays, else a new vector (with h's values if copy).
+ * detach ends it: the values go back to h (if copy) and a copy is freed. */
+hpls_status hpls_be_attach(hpls_backend *be, hpls_int n, hpls_real *h, int copy, hpls_dvec **v);
+void hpls_be_detach(hpls_backend *be, hpls_int n, hpls_dvec *v, hpls_real *h, int copy);
+/* A new vector with the n host values h. */
+hpls_status hpls_be_vector(hpls_backend *be, hpls_int n, const hpls_real *h, hpls_dvec **v);
+
+/* ---- the helpers methods call: one line per operation ------------------- */
+static inline void hpls_v_copy(hpls_backend *be, hpls_int n, const hpls_dvec *x, hpls_dvec *y)
+{
+    be->v->copy(be, n, x, y);
+}
+static inline void hpls_v_set(hpls_backend *be, hpls_int n, double a, hpls_dvec *y)
+{
+    be->v->set(be, n, a, y);
+}
+static inline void hpls_v_scale(hpls_backend *be, hpls_int n, double a, hpls_dvec *y)
+{
+    be->v->scale(be, n, a, y);
+}
+static inline void hpls_v_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x,
+                               hpls_dvec *y)
+{
+    be->v->axpy(be, n, a, x, y);
+}
+static inline void hpls_v_axpby(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x,
+                                double b, hpls_dvec *y)
+{
+    be->v->axpby(be, n, a, x, b, y);
+}
+static inline void hpls_v_xpay(hpls_backend *be, hpls_int n, const hpls_dvec *x, double a,
+                               hpls_dvec *y)
+{
+    be->v->xpay(be, n, x, a, y);
+}
+static inline void hpls_v_waxpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x,
+                                 const hpls_dvec *y, hpls_dvec *w)
+{
+    be->v->waxpy(be, n, a, x, y, w);
+}
+static inline void hpls_v_axpbypcz(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x,
+                                   double b, const hpls_dvec *y, double c, hpls_dvec *z)
+{
+    be->v->axpbypcz(be, n, a, x, b, y, c, z);
+}
+static inline void hpls_v_pmult(hpls_backend *be, hpls_int n, const hpls_dvec *x,
+                                const hpls_dvec *y, hpls_dvec *z)
+{
+    be->v->pmult(be, n, x, y, z);
+}
+static inline void hpls_v_diag_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *d,
+                                    const hpls_dvec *x, hpls_dvec *y)
+{
+    be->v->diag_axpy(be, n, a, d, x, y);
+}
+static inline double hpls_v_dot(hpls_backend *be, hpls_int n, const hpls_dvec *x,
+                                const hpls_dvec *y)
+{
+    return be->v->dot(be, n, x, y);
+}
+static inline double hpls_v_nrm2(hpls_backend *be, hpls_int n, const hpls_dvec *x)
+{
+    return be->v->nrm2(be, n, x);
+}
+static inline void hpls_v_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                               const hpls_dvec *w, double *h)
+{
+    be->v->mdot(be, n, k, V, w, h);
+}
+static inline void hpls_v_maxpy(hpls_backend *be, hpls_int n, int k, const double *a,
+                                const hpls_dvec *const *V, double beta, hpls_dvec *w)
+{
+    be->v->maxpy(be, n, k, a, V, beta, w);
+}
+static inline void hpls_v_maxpy_mdot(hpls_backend *be, hpls_int n, int k, const double *a,
+                                     const hpls_dvec *const *V, hpls_dvec *w, double *h)
+{
+    be->v->maxpy_mdot(be, n, k, a, V, w, h);
+}
+static inline void hpls_v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r,
+                                     double beta, double omega, const hpls_dvec *v, hpls_dvec *p)
+{
+    be->v->bicgstab_p(be, n, r, beta, omega, v, p);
+}
+static inline void hpls_v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t,
+                               const hpls_dvec *s, double *tt, double *ts, double *ss)
+{
+    be->v->dot3(be, n, t, s, tt, ts, ss);
+}
+static inline void hpls_v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha,
+                                      const hpls_dvec *phat, double omega, const hpls_dvec *shat,
+                                      const hpls_dvec *s, const hpls_dvec *t,
+                                      const hpls_dvec *rhat, hpls_dvec *x, hpls_dvec *r,
+                                      double *rnorm, double *rhat_r)
+{
+    be->v->bicgstab_xr(be, n, alpha, phat, omega, shat, s, t, rhat, x, r, rnorm, rhat_r);
+}
+static inline double hpls_v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b,
+                                        const hpls_dvec *y, const hpls_dvec *ynew, hpls_dvec *bp)
+{
+    return be->v->hisa_update(be, n, b, y, ynew, bp);
+}
+static inline hpls_int hpls_v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x,
+                                     double *bad)
+{
+    return be->v->finite(be, n, x, bad);
+}
+/* For host kernels only (operators, preconditioners, sweeps): the array behind v. */
+static inline hpls_real *hpls_v_host(hpls_backend *be, const hpls_dvec *v)
+{
+    return be->v->host(be, v);
+}
+
+/* The vector operations of each backend (kernels/cpu/blas1.c, kernels/ref/ref.c). */
+extern const hpls_vops hpls_cpu_vops, hpls_ref_vops;
+extern const hpls_kernels hpls_cpu_kernels, hpls_ref_kernels;
+/* The backends' own state: cpu, its scratch of partial sums; ref, its
+ * registry of live vectors. */
+hpls_status hpls_cpu_init(hpls_backend *be);
+void hpls_cpu_fini(hpls_backend *be);
+hpls_status hpls_ref_init(hpls_backend *be);
+void hpls_ref_fini(hpls_backend *be);
+
+#endif /* HPLS_BACKEND_H */

@@ -1,0 +1,107 @@
+/* operator.c: y = A x, y = A^T x and r = b - A x on a backend, for A in CSR,
+ * dense or quad-tree storage.  On the host backends the product is a host
+ * kernel (be->k: OpenMP on cpu, the sequential reference on ref); the
+ * quad-tree walk has one implementation, run on the thread count it was built
+ * for (one band on ref). */
+#include "solver.h"
+
+#include "la/qtree.h"
+
+static hpls_status csr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
+    hpls_real *yp = hpls_v_host(op->be, y);
+    if (xp && yp)
+        op->be->k->spmv(op->be->nthreads, op->A, xp, yp);
+    return op->be->err;
+}
+
+static hpls_status csr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
+    hpls_real *yp = hpls_v_host(op->be, y);
+    if (xp && yp)
+        op->be->k->spmv(op->be->nthreads, op->At, xp, yp);
+    return op->be->err;
+}
+
+static hpls_status csr_residual(const hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
+                                hpls_dvec *r, double *rnorm)
+{
+    hpls_backend *be = op->be;
+    const hpls_real *bp = hpls_v_host(be, b), *xp = hpls_v_host(be, x);
+    hpls_real *rp = hpls_v_host(be, r);
+    if (!bp || !xp || !rp)
+        return be->err;
+    double ss = be->k->residual(be->nthreads, op->A, bp, xp, rp);
+    hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
+    *rnorm = hpls_be_norm(be, op->n, ss, r);
+    return be->err;
+}
+
+static hpls_status dense_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
+    hpls_real *yp = hpls_v_host(op->be, y);
+    if (xp && yp)
+        op->be->k->gemv(op->be->nthreads, op->Ad, xp, yp);
+    return op->be->err;
+}
+
+static hpls_status dense_residual(const hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
+                                  hpls_dvec *r, double *rnorm)
+{
+    hpls_backend *be = op->be;
+    const hpls_real *bp = hpls_v_host(be, b), *xp = hpls_v_host(be, x);
+    hpls_real *rp = hpls_v_host(be, r);
+    if (!bp || !xp || !rp)
+        return be->err;
+    double ss = be->k->dense_residual(be->nthreads, op->Ad, bp, xp, rp);
+    hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
+    *rnorm = hpls_be_norm(be, op->n, ss, r);
+    return be->err;
+}
+
+static hpls_status qt_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
+    hpls_real *yp = hpls_v_host(op->be, y);
+    if (xp && yp)
+        hpls_k_qt_spmv(op->qt, xp, yp);
+    return op->be->err;
+}
+
+static hpls_status qt_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
+    hpls_real *yp = hpls_v_host(op->be, y);
+    if (xp && yp)
+        hpls_k_qt_spmv_t(op->qt, xp, yp);
+    return op->be->err;
+}
+
+hpls_op hpls_op_csr(hpls_backend *be, const hpls_csr *A)
+{
+    return (hpls_op){.n = A->nrows, .be = be, .A = A, .apply = csr_apply,
+                     .residual = csr_residual};
+}
+
+hpls_op hpls_op_dense(hpls_backend *be, const hpls_dense *A)
+{
+    return (hpls_op){.n = A->nrows, .be = be, .Ad = A, .apply = dense_apply,
+                     .residual = dense_residual};
+}
+
+void hpls_op_set_transpose(hpls_op *op, const hpls_csr *At)
+{
+    op->At = At;
+    op->apply_t = csr_apply_t;
+}
+
+void hpls_op_set_qtree(hpls_op *op, const hpls_qtree *qt)
+{
+    op->qt = qt;
+    op->apply = qt_apply;
+    if (op->apply_t)
+        op->apply_t = qt_apply_t;
+}
