@@ -142,33 +142,46 @@ def pick(tokens):
     return order[(len(order) - 1) // 2], order[0], order[-1]
 
 
+def with_ranges(template, numbers):
+    """template with each of its numbers replaced by the median of that number over
+    the runs, and [min–max] after it when the runs differ."""
+    parts, pos = [], 0
+    for k, m in enumerate(NUM.finditer(template)):
+        parts.append(template[pos:m.start()])
+        column = [nums[k] for nums in numbers]
+        if len({float(v) for v in column}) == 1:
+            parts.append(m.group())
+        else:
+            med, lo, hi = pick(column)
+            parts.append(f"{med} [{lo}–{hi}]")
+        pos = m.end()
+    parts.append(template[pos:])
+    return "".join(parts)
+
+
 def aggregate(texts):
     """One cell (or prose line) from its repetitions."""
     if all(t == texts[0] for t in texts):
         return texts[0]
+    numbers = [NUM.findall(t) for t in texts]
     if len({skeleton(t) for t in texts}) == 1:
         # template: the most common text with numbers blanked (bold kept), so a
         # bold mark stays when most repetitions had it
         full = [NUM.sub("#", t) for t in texts]
         template = texts[max(range(len(texts)), key=lambda i: (full.count(full[i]), -i))]
-        numbers = [NUM.findall(t) for t in texts]
-        parts, pos = [], 0
-        for k, m in enumerate(NUM.finditer(template)):
-            parts.append(template[pos:m.start()])
-            column = [nums[k] for nums in numbers]
-            if len({float(v) for v in column}) == 1:
-                parts.append(m.group())
-            else:
-                med, lo, hi = pick(column)
-                parts.append(f"{med} [{lo}–{hi}]")
-            pos = m.end()
-        parts.append(template[pos:])
-        return "".join(parts)
-    # different words (e.g. yes / no): each variant with its count
-    seen = {}
-    for t in texts:
-        seen[t] = seen.get(t, 0) + 1
-    return "; ".join(f"{t} (×{n})" for t, n in seen.items())
+        return with_ranges(template, numbers)
+    # different words (e.g. yes / no): the run whose first number is the median
+    # speaks, the others' texts follow in brackets
+    if all(numbers):
+        order = sorted(range(len(texts)), key=lambda i: float(numbers[i][0]))
+        mid = order[(len(order) - 1) // 2]
+    else:
+        mid = 0
+    shown = texts[mid]
+    if len({len(n) for n in numbers}) == 1 and numbers[0]:
+        shown = with_ranges(shown, numbers)
+    others = [t for i, t in enumerate(texts) if i != mid]
+    return f"{shown} [other runs: {'; '.join(others)}]"
 
 
 def header_block(meta, nreps):
@@ -182,7 +195,9 @@ def header_block(meta, nreps):
     if nreps > 1:
         out.append(f"- repetitions: {nreps}, each a whole run of the table; a cell shows the median"
                    " of its runs (for an even count the lower middle run) and, after each number"
-                   " that differed, [min–max].  Ratios are medians of the ratio within each run.")
+                   " that differed, [min–max]; where the runs' words differ (yes / no), the median run's"
+                   " text, the others' in [other runs: ...].  Ratios are medians of the ratio within"
+                   " each run.")
     else:
         out.append("- repetitions: 1 (no spread known: every figure is a single run's)")
     for key, label in [("source", "source"), ("command", "command"), ("date", "date"),

@@ -22,6 +22,10 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)
   pkg-config --exists PETSc 2>/dev/null || [ -d /usr/lib/petsc ] || need_pkgs+=(petsc-dev)
+  command -v mpiexec >/dev/null 2>&1 || need_pkgs+=(openmpi-bin)
+  [ -f /usr/include/suitesparse/klu.h ] || need_pkgs+=(libsuitesparse-dev)
+  /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_pkgs+=(python3-venv)
+  /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need_pkgs+=(python3-matplotlib)
 fi
 
 [ ${#need_pkgs[@]} -eq 0 ] && exit 0
