@@ -65,10 +65,9 @@ peer_petsc() {
 }
 
 # mpi_run NPROCS CMD...: CMD under mpiexec with NPROCS single-threaded processes
+mpi_cmd=(env OMP_NUM_THREADS=1 mpiexec --allow-run-as-root --oversubscribe --bind-to core -n)
 mpi_run() {
-    local np=$1
-    shift
-    OMP_NUM_THREADS=1 mpiexec --allow-run-as-root --oversubscribe --bind-to core -n "$np" "$@"
+    "${mpi_cmd[@]}" "$@"
 }
 
 # peer_klu BUILD: bench/peers/klu_solve.c against SuiteSparse KLU, or empty

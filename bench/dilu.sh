@@ -61,12 +61,15 @@ mtx_of() {
 # petsc_cols INPUT: " setup s | its / solve s |" of PETSc ILU(0)-bcgs (median of
 # REPS solves; setup = PCSetUp, the ILU factorisation, from -log_view).
 declare -A petsc_setup petsc_solve petsc_its
+# petsc_run INPUT REPS PROCS: on 2 processes ILU(0) is per process (block Jacobi):
+# PETSc's own ILU is sequential.
 petsc_run() {
-    local in=$1 r=$2 f log line
+    local in=$1 r=$2 np=$3 f log line pc=(-pc_type ilu -pc_factor_levels 0)
     petsc_setup[$in]="-" petsc_solve[$in]="" petsc_its[$in]="-"
     [ -n "$peer" ] || return 0
     f=$(mtx_of "$in")
-    log=$(OMP_NUM_THREADS=1 "${lock[@]}" "$peer" "$f" "$r" -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 \
+    [ "$np" = 1 ] || pc=(-pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 0)
+    log=$("${lock[@]}" "${mpi_cmd[@]}" "$np" "$peer" "$f" "$r" "${pc[@]}" -ksp_rtol 1e-8 \
         -ksp_max_it 5000 -log_view 2>&1) || true
     line=$(grep '^peer=' <<<"$log" || true)
     if [ -z "$line" ]; then
@@ -84,7 +87,7 @@ petsc_run() {
     echo
     echo "One run of \`bench/dilu.sh BUILD_DIR $reps\`: $reps solve(s) per figure (the nx=100 matrices, 1e6 rows: one), b = A 1, BiCGSTAB tol 1e-8."
     echo "Setup columns: the preconditioner's own setup (what PETSc's PCSetUp times), run a second time on the set-up solver and timed alone: for dilu the E pass with its pivot check and the split copies of L and U (scaled by 1/E) the sweeps read; for ilu0 the factorisation on A's pattern, its pivot check and the same split copies (U scaled by 1/U_ii)."
-    echo "PETSc $(pkg-config --modversion "${pcname:-PETSc}" 2>/dev/null || echo absent): \`petsc_bcgs A.mtx REPS -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 -ksp_max_it 5000 -log_view\`, one MPI process, OMP_NUM_THREADS=1, right preconditioning, unpreconditioned residual norm; setup = PCSetUp event (the ILU(0) factorisation), solve = median KSPSolve time. The same PETSc figures are repeated in the 2-thread rows."
+    echo "PETSc $(pkg-config --modversion "${pcname:-PETSc}" 2>/dev/null || echo absent): \`petsc_bcgs A.mtx REPS -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 -ksp_max_it 5000 -log_view\`, one MPI process, OMP_NUM_THREADS=1, right preconditioning, unpreconditioned residual norm; setup = PCSetUp event (the ILU(0) factorisation), solve = median KSPSolve time.  The 2-thread rows compare with PETSc on 2 MPI processes, where ILU(0) is per process (\`-pc_type bjacobi -sub_pc_type ilu\`: more iterations than ILU(0) of the whole matrix)."
     echo "Goal (last column): dilu (auto) BiCGSTAB solve s <= PETSc ilu-bcgs solve s."
     echo
     echo "| matrix | threads | n | dilu setup s: serial | levels | syncfree | ilu0 setup s: serial | levels | syncfree | none its / s | jacobi | dilu (auto) | ilu0 (auto) | dilu solve s: serial | levels | syncfree | auto | auto chose | PETSc ilu setup s | PETSc ilu-bcgs its / s | dilu <= PETSc? |"
@@ -92,7 +95,7 @@ petsc_run() {
     for t in 1 2; do
         for e in "${inputs[@]}"; do
             in=${e% *} r=${e#* }
-            [ "$t" = 2 ] || petsc_run "$in" "$r"
+            petsc_run "$in" "$r" "$t"
             row=$(OMP_PROC_BIND=close OMP_PLACES=cores "${lock[@]}" "$build/bin/bench_dilu" "$r" "$t" "$in" || true)
             [ -n "$row" ] || continue
             ps=${petsc_solve[$in]:-}

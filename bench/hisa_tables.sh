@@ -71,14 +71,18 @@ build_peers() {
     fi
 }
 
-# run_petsc CASE FILE LABEL OPTS REPS MAXIT: one PETSc solve line, setup from -log_view
+# run_petsc CASE FILE LABEL OPTS REPS MAXIT [PROCS]: one PETSc solve line, setup
+# from -log_view; logged as threads=PROCS (MPI processes, default 1).  On 2
+# processes ILU(0) is per process (block Jacobi with ILU(0) blocks): PETSc's own
+# ILU is sequential.
 run_petsc() {
-    local out setup
+    local out setup np=${7:-1} opts=$4
+    [ "$np" = 1 ] || opts=${opts//-pc_type@ilu/-pc_type@bjacobi@-sub_pc_type@ilu}
     # shellcheck disable=SC2086
-    out=$(OMP_NUM_THREADS=1 "$petsc" "$2" "$5" ${4//@/ } -ksp_rtol "$tol" -ksp_max_it "$6" \
+    out=$(mpi_run "$np" "$petsc" "$2" "$5" ${opts//@/ } -ksp_rtol "$tol" -ksp_max_it "$6" \
         -log_view 2>&1) || true
     setup=$(awk '$1 == "PCSetUp" { print $4 }' <<<"$out")
-    log "case=$1 tool=petsc method=$3 threads=1 load=$(load1) setup_s=${setup:-0}" \
+    log "case=$1 tool=petsc method=$3 threads=$np load=$(load1) setup_s=${setup:-0}" \
         "$(grep '^peer=' <<<"$out" || echo 'failed=1')"
 }
 
@@ -130,6 +134,8 @@ collect() {
                     local pm
                     for pm in $plist; do
                         run_petsc "$c" "$file" "${pm%%:*}" "${pm#*:}" "$r" "$maxit"
+                        # equal resources: 2 processes beside hpls's 2 threads
+                        [ "$th" = 1 ] || run_petsc "$c" "$file" "${pm%%:*}" "${pm#*:}" "$r" "$maxit" 2
                     done
                 fi
                 rm -f "$file"
@@ -199,8 +205,8 @@ format_tables() {
     END {
         split("jacobi gs gmres bicg bicgstab tfqmr bicrstab bicgsafe", M, " ")
         peer["gmres"] = "gmres"; peer["bicg"] = "bicg"; peer["bicgstab"] = "bcgs"; peer["tfqmr"] = "tfqmr"
-        print "| n | k | method | iterations ours / PETSc | Δ its | s ours 1 thr | s ours 2 thr | s PETSc | ms/it ours 1 thr | ms/it ours 2 thr | ms/it PETSc | ours / PETSc per it (1 thr) | bound ms/it 1 thr | 1 thr / bound | 2 thr / bound |"
-        print "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        print "| n | k | method | iterations ours / PETSc | Δ its | s ours 1 thr | s ours 2 thr | s PETSc | ms/it ours 1 thr | ms/it ours 2 thr | ms/it PETSc | ours / PETSc per it (1 thr) | ms/it PETSc 2 proc | ours / PETSc per it (2 thr vs 2 proc) | bound ms/it 1 thr | 1 thr / bound | 2 thr / bound |"
+        print "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         for (ci = 1; ci <= ncase; ci++) {
             c = order[ci]; if (cn(c, "neg") != "0") continue
             n = cn(c, "n"); k = cn(c, "k")
@@ -216,16 +222,23 @@ format_tables() {
                     ps = sprintf("%.3g", so[pk]); ppit = sprintf("%.3g", pp)
                     if (pp > 0 && (k1 in has)) { rt = pit[k1] / pp; ratio = f2(rt); if (n + 0 >= 100000) { nrt++; if (rt <= 1) rtok++; else ratio = "**" ratio "**" } }
                 }
+                # equal resources: ours on 2 threads against PETSc on 2 processes
+                pk2 = ""; if (m in peer) pk2 = c SUBSEP "petsc" SUBSEP peer[m] SUBSEP 2
+                ppit2 = "–"; ratio2 = "–"
+                if (pk2 != "" && (pk2 in has) && !fail[pk2] && pit[pk2] > 0) {
+                    pp2 = pit[pk2] / ((m == "tfqmr") ? 2 : 1); ppit2 = sprintf("%.3g", pp2)
+                    if (k2 in has) { rt = pit[k2] / pp2; ratio2 = f2(rt); if (n + 0 >= 100000) { nrt2++; if (rt <= 1) rtok2++; else ratio2 = "**" ratio2 "**" } }
+                }
                 b1 = bb[k1] / (bw[1] * 1e9) * 1e3; b2 = bb[k2] / (bw[2] * 1e9) * 1e3
                 r1 = (b1 > 0 && (k1 in has)) ? pit[k1] / b1 : 0; r2 = (b2 > 0 && (k2 in has)) ? pit[k2] / b2 : 0
                 if (r1 > 0) { nb++; if (r1 <= 1.3) bok++ }
                 if (r2 > 0) { nb++; if (r2 <= 1.3) bok++ }
-                printf "| %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, k, m, itstr(k1), pits, dits, \
-                    cell(k1), cell(k2), ps, pcell(k1), pcell(k2), ppit, ratio, \
+                printf "| %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, k, m, itstr(k1), pits, dits, \
+                    cell(k1), cell(k2), ps, pcell(k1), pcell(k2), ppit, ratio, ppit2, ratio2, \
                     (b1 > 0 ? sprintf("%.3g", b1) : "–"), (r1 > 0 ? (r1 <= 1.3 ? f2(r1) : "**" f2(r1) "**") : "–"), (r2 > 0 ? (r2 <= 1.3 ? f2(r2) : "**" f2(r2) "**") : "–")
             }
         }
-        printf "\nGoals, counted over the rows above: iterations within ±10%% of PETSc: %d of %d rows; time per iteration ≤ PETSc (1 thread against 1 process, n ≥ 1e5): %d of %d; time per iteration ≤ 1.3 × bound: %d of %d cells (1 and 2 threads, all n).\n", itok, nit, rtok, nrt, bok, nb
+        printf "\nGoals, counted over the rows above: iterations within ±10%% of PETSc: %d of %d rows; time per iteration ≤ PETSc (1 thread against 1 process, n ≥ 1e5): %d of %d; (2 threads against 2 processes, n ≥ 1e5): %d of %d; time per iteration ≤ 1.3 × bound: %d of %d cells (1 and 2 threads, all n).\n", itok, nit, rtok, nrt, rtok2, nrt2, bok, nb
     }'
     hisa_awk=$common'
     END {
@@ -240,26 +253,25 @@ format_tables() {
         th = (part == "t9") ? 2 : 1
         hdr = "| matrix |"; sep = "|---|"
         for (i = 1; i <= nm; i++) { hdr = hdr " " M[i] " |"; sep = sep "---:|" }
-        if (th == 1) { for (i = 1; i <= 3; i++) { hdr = hdr " PETSc " P[i] " |"; sep = sep "---:|" } if (part == "t7") { hdr = hdr " KLU |"; sep = sep "---:|" } }
+        for (i = 1; i <= 3; i++) { hdr = hdr " PETSc " (th == 2 ? "2 proc " (P[i] == "bcgs+ilu" ? "bcgs+bjacobi-ilu" : P[i]) : P[i]) " |"; sep = sep "---:|" }
+        if (part == "t7") { hdr = hdr " KLU |"; sep = sep "---:|" }
         print hdr; print sep
         for (ci = 1; ci <= ncase; ci++) {
             c = order[ci]; line = "| " c " |"
             for (i = 1; i <= nm; i++) { key = c SUBSEP "hpls" SUBSEP M[i] SUBSEP th; line = line " " (part == "t6" ? itstr(key) : tstr(key)) " |" }
-            if (th == 1) {
-                for (i = 1; i <= 3; i++) { key = c SUBSEP "petsc" SUBSEP P[i] SUBSEP 1; line = line " " (part == "t6" ? itstr(key) : tstr(key)) " |" }
-                if (part == "t7") { key = c SUBSEP "klu" SUBSEP "klu" SUBSEP 1; line = line " " tstr(key) " |" }
-            }
+            for (i = 1; i <= 3; i++) { key = c SUBSEP "petsc" SUBSEP P[i] SUBSEP th; line = line " " (part == "t6" ? itstr(key) : tstr(key)) " |" }
+            if (part == "t7") { key = c SUBSEP "klu" SUBSEP "klu" SUBSEP 1; line = line " " tstr(key) " |" }
             print line
         }
     }'
     goals_awk=$common'
     END {
-        print "| matrix | hisa its / jacobi its (≤ 0.5) | hisa its ≤ gs its | hisa / bicgstab time, 1 thr (≤ 0.5) | 2 thr | hisa / PETSc ILU(0)-bcgs, setup+solve, 1 thr (≤ 0.5 at n ≥ 1e5) | hisa 2 thr / PETSc ILU |"
+        print "| matrix | hisa its / jacobi its (≤ 0.5) | hisa its ≤ gs its | hisa / bicgstab time, 1 thr (≤ 0.5) | 2 thr | hisa / PETSc ILU(0)-bcgs, setup+solve, 1 thr (≤ 0.5 at n ≥ 1e5) | hisa 2 thr / PETSc 2 proc bjacobi-ILU(0)-bcgs |"
         print "|---|---:|---|---:|---:|---:|---:|"
         for (ci = 1; ci <= ncase; ci++) {
             c = order[ci]; h1 = c SUBSEP "hpls" SUBSEP "hisa" SUBSEP 1; h2 = c SUBSEP "hpls" SUBSEP "hisa" SUBSEP 2
             j = c SUBSEP "hpls" SUBSEP "jacobi" SUBSEP 1; g = c SUBSEP "hpls" SUBSEP "gs" SUBSEP 1
-            b1 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 1; b2 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 2; il = c SUBSEP "petsc" SUBSEP "bcgs+ilu" SUBSEP 1
+            b1 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 1; b2 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 2; il = c SUBSEP "petsc" SUBSEP "bcgs+ilu" SUBSEP 1; il2 = c SUBSEP "petsc" SUBSEP "bcgs+ilu" SUBSEP 2
             if (!(h1 in has)) { h1 = h2 }
             neg0 = (cn(c, "neg") == "0"); big = (cn(c, "n") + 0 >= 100000)
             a = "–"; if ((h1 in has) && (j in has) && its[j] > 0) { x = its[h1] / its[j]; a = f2(x); if (x > 0.5) a = "**" a "**"; a = a (conv[j] ? "" : " (jacobi not conv.)"); if (neg0) { na++; if (x <= 0.5) oka++ } }
@@ -270,9 +282,10 @@ format_tables() {
             if ((il in has) && !fail[il] && su[il] + so[il] > 0) {
                 k1 = c SUBSEP "hpls" SUBSEP "hisa" SUBSEP 1
                 if (k1 in has) { x = (su[k1] + so[k1]) / (su[il] + so[il]); p1 = f2(x); if (big) { np++; if (x <= 0.5) okp++; else p1 = "**" p1 "**" } }
-                if (h2 in has) p2 = f2((su[h2] + so[h2]) / (su[il] + so[il]))
                 if (!conv[il]) p1 = p1 " (PETSc not conv.)"
             }
+            if ((h2 in has) && (il2 in has) && !fail[il2] && su[il2] + so[il2] > 0)
+                p2 = f2((su[h2] + so[h2]) / (su[il2] + so[il2])) (conv[il2] ? "" : " (PETSc not conv.)")
             printf "| %s | %s | %s | %s | %s | %s | %s |\n", c, a, bq, t1, t2, p1, p2
         }
         printf "\nGoals met: hisa iterations ≤ 0.5 × jacobi on %d of %d default (neg = 0) matrices; ≤ gs on %d of %d; hisa setup+solve ≤ 0.5 × bicgstab in %d of %d cells (1 and 2 threads, all matrices); hisa setup+solve ≤ 0.5 × PETSc ILU(0)-bcgs on %d of %d matrices with n ≥ 1e5 (1 thread against 1 process).\n", oka, na, okb, nbq, okt, nt, okp, np
@@ -316,7 +329,7 @@ NOTES
         echo
         awk -v part=t7 "$hisa_awk" "$raw"
         echo
-        echo "## Table 9: seconds, setup + solve, 2 threads"
+        echo "## Table 9: seconds, setup + solve, 2 threads (PETSc: 2 MPI processes; its ILU(0) is then per process, block Jacobi)"
         echo
         awk -v part=t9 "$hisa_awk" "$raw"
         echo
