@@ -556,7 +556,10 @@ def dilu(d, o):
     if lost:
         x, w = max(lost, key=lambda v: v[0])
         o.row("Unpreconditioned BiCGSTAB vs DILU-BiCGSTAB (hpls, generated 1e5-1e6)",
-              f"no preconditioner faster on {len(lost)} of {len(nb)} rows",
+              f"no preconditioner faster on {len(lost)} of {len(nb)} rows ("
+              + ", ".join(f"{t} thread{'s' if t != '1' else ''}: {sum(col(r, 'threads') == t for _, r in lost)} of "
+                          f"{sum(col(r, 'threads') == t for _, _, r in nb)}"
+                          for t in sorted({col(r, 'threads') for _, _, r in nb})) + ")",
               f"{col(w, 'matrix')} {col(w, 'threads')} threads: {med(col(w, 'none its / s'), 1):.2f} s "
               f"vs {med(col(w, 'dilu (auto)'), 1):.2f} s: the serial/level-set sweeps do not speed up "
               "on 2 threads while the SpMV does", d.name)
@@ -605,12 +608,13 @@ def generate(results):
            "under /tmp), waits for a quiet machine and writes bench/results/: each table's raw "
            "runs as CSV and its Markdown made from them, with the machine, the load before and "
            "after every run and the peers' versions.  A figure below is the whole range of its "
-           "file, its worst case and why; ratios are taken within one run.  2-core AMD EPYC, "
-           "shared with other developers.",
+           "file, its worst case and why; ratios are taken within one run.  The machine (2 cores, "
+           "shared with other developers) and its load are in each file's head.",
            ""]
     if single:
-        out += [f"Single runs (taken before the driver repeated every table; the next `make bench` "
-                f"replaces them): {', '.join(single)}.", ""]
+        out += [f"Tables run once, before the driver repeated every table (a figure there may be the "
+                f"median of a few solves inside that one run, as each file says; `make bench` replaces "
+                f"them): {', '.join(single)}.", ""]
     out += ["| what | figure (whole range) | worst case, and why | file |", "|---|---|---|---|"]
     out += [f"| {w} | {f} | {x} | {d} |" for w, f, x, d in o.rows]
     out += ["", "### Where hpls loses", "",
