@@ -288,6 +288,10 @@ def krylov(d, o, load):
     if big:
         fig += (f"; n ≥ 1e5: {rng([x for x, _ in big], unit='x')}, slower than PETSc in "
                 f"{sum(x > 1 for x, _ in big)} of {len(big)}")
+    if any(h.startswith("PETSc / bound") for t in d.tables for h in t["header"]):
+        q = [meds(col(r, "PETSc / bound"))[0] for r in rows
+             if col(r, "PETSc / bound").split(" / ")[0] not in ("–", "")]
+        fig += f"; PETSc (1 process) at {rng(q)} of the traffic bound"
     o.row("Krylov time per iteration vs PETSc, 1 thread vs 1 process (8 methods, gas)", fig,
           f"{'n ≥ 1e5: ' if big else ''}{col(wr, 'method')} n={col(wr, 'n')} k={col(wr, 'k')} {f2(xw)}x; "
           f"load {load}" + (f"; {reruns} cells are re-runs that replaced their first figure (no longer "

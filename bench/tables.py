@@ -209,7 +209,7 @@ def header_block(meta, nreps):
     after = [meta[f"rep{r}.load_after"] for r in range(1, nreps + 1) if f"rep{r}.load_after" in meta]
     if before or after:
         out.append(f"- 1-minute load average before each run: {', '.join(before) or '?'}; after: "
-                   f"{', '.join(after) or '?'} (threshold {meta.get('quiet_load', '?')}; 2 cores)")
+                   f"{', '.join(after) or '?'} (the driver waited for a load below {meta.get('quiet_load', '?')})")
     if meta.get("note"):
         out.append(f"- note: {meta['note']}")
     return out
