@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# readme_figures.sh: README.md's performance section is what bench/readme_figures.py
-# makes of bench/results (as docs/bad_inputs.md is the table of the bad-input
-# catalogue).  First proves the check fails on a README edited by hand.
+# readme_figures.sh: every bench/results/*.md is what bench/tables.py renders from
+# the CSV beside it, and README.md's performance section is what
+# bench/readme_figures.py makes of bench/results (as docs/bad_inputs.md is the table
+# of the bad-input catalogue).  First proves the check fails on a README edited by hand.
 # Usage: readme_figures.sh SOURCE_DIR
 set -u
 src=$1
@@ -21,6 +22,18 @@ if check "$tmp/README.md" 2>/dev/null; then
     exit 1
 fi
 echo "ok   --check rejects a README edited by hand"
+
+bad=0
+for csv in "$src"/bench/results/*.csv; do
+    md=${csv%.csv}.md
+    python3 "$src/bench/tables.py" render "$csv" "$tmp/table.md" || { bad=1; continue; }
+    if ! cmp -s "$tmp/table.md" "$md"; then
+        echo "FAIL ${md#"$src"/} is not the rendering of its CSV: re-run the table (bench/run_all.sh)"
+        bad=1
+    fi
+done
+[ "$bad" = 1 ] && exit 1
+echo "ok   every bench/results/*.md is rendered from its CSV"
 
 if check "$src/README.md"; then
     echo "ok   README.md's performance section matches bench/results"
