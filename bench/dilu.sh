@@ -1,46 +1,39 @@
 #!/usr/bin/env bash
-# dilu.sh: the DILU benchmark (bench_dilu) at 1 and 2 threads on the real
+# dilu.sh: one run of the DILU benchmark (bench_dilu) at 1 and 2 threads on the real
 # matrices of ../shared/data (largest first) and convdiff3d / poisson3d at
 # nx=50 (REPS runs) and nx=100 (1e6 rows, one run each), against PETSc's
 # ILU(0)-BiCGSTAB (bench/peers/petsc_bcgs.c, one process) on the same files;
-# writes bench/results/dilu.md with the machine's load (uptime) before and
-# after (keeping its hand-written "## Findings" section), and
-# bench/results/dilu_history_<matrix>.png (BiCGSTAB residual histories with
-# none / dilu / ilu0).  Every timed run holds /tmp/hpls-bench.lock, one matrix
+# writes $HPLS_BENCH_OUT/dilu.md and dilu_history_<matrix>.png (BiCGSTAB residual
+# histories with none / dilu / ilu0); bench/run_all.sh repeats it and publishes
+# bench/results/dilu.md.  Every timed run holds /tmp/hpls-bench.lock, one matrix
 # at a time, so that timings never overlap another engineer's.
 #
-#   bench/dilu.sh [BUILD_DIR] [REPS]      (default ./build-dilu, 3)
+#   bench/dilu.sh [BUILD_DIR] [REPS]      (default ./build, 1 solve per figure)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-build=${1:-$root/build-dilu}
-reps=${2:-3}
-data=${HPLS_DATA_DIR:-$root/../shared/data}/matrices
-out=$here/results/dilu.md
+. "$(dirname "$0")/common.sh"
+build=${1:-./build}
+reps=${2:-1}
+data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/matrices
 work=${TMPDIR:-/tmp}/hpls_dilu
 lock=(flock /tmp/hpls-bench.lock)
-mkdir -p "$work" "$here/results"
-findings=""
-[ -f "$out" ] && findings=$(sed -n '/^## Findings/,$p' "$out")
-cmake --build "$build" --target bench_dilu hpls_cmd -j2 >/dev/null
+mkdir -p "$work"
+build_targets "$build" bench_dilu hpls_cmd
 hpls=$build/bin/hpls
 
-# PETSc's peer, built as bench/run_all.sh does (mpicc + pkg-config PETSc).
-peer=""
-pcname=""
-for name in PETSc petsc; do
-    if pkg-config --exists "$name" 2>/dev/null; then pcname=$name; break; fi
-done
-if [ -n "$pcname" ] && command -v "${MPICC:-mpicc}" >/dev/null; then
-    # shellcheck disable=SC2046
-    "${MPICC:-mpicc}" -O2 -std=c11 -Wall -Wextra -Werror "$here/peers/petsc_bcgs.c" \
-        -o "$work/petsc_bcgs" $(pkg-config --cflags --libs "$pcname") && peer=$work/petsc_bcgs
-fi
+peer=$(peer_petsc "$build")
+pcname=$(petsc_pc || true)
+[ -z "$peer" ] || note_peer "PETSc $(pkg-config --modversion "$pcname") (Debian petsc-dev $(deb_version petsc-dev)), 1 process"
 
 # inputs: "spec-or-file reps"; the peer reads plain .mtx only, so generated
 # matrices are written with `hpls gen` and .mtx.gz are gunzipped to $work.
 inputs=("convdiff3d:nx=50 $reps" "poisson3d:nx=50 $reps" "convdiff3d:nx=100 1" "poisson3d:nx=100 1")
-for m in orani678 Chebyshev2 cryg2500 orsreg_1 watt_1 orsirr_1 sherman1 cdde1; do
+reals="orani678 Chebyshev2 cryg2500 orsreg_1 watt_1 orsirr_1 sherman1 cdde1"
+apply="convdiff3d:nx=100 poisson3d:nx=100"
+if [ "${HPLS_BENCH_SMOKE:-0}" = 1 ]; then
+    inputs=("convdiff3d:nx=15 1" "poisson3d:nx=15 1") reals="sherman1 watt_1"
+    apply="convdiff3d:nx=15 poisson3d:nx=15"
+fi
+for m in $reals; do
     if [ -f "$data/$m.mtx" ]; then
         inputs+=("$data/$m.mtx $reps")
     elif [ -f "$data/$m.mtx.gz" ]; then
@@ -68,12 +61,15 @@ mtx_of() {
 # petsc_cols INPUT: " setup s | its / solve s |" of PETSc ILU(0)-bcgs (median of
 # REPS solves; setup = PCSetUp, the ILU factorisation, from -log_view).
 declare -A petsc_setup petsc_solve petsc_its
+# petsc_run INPUT REPS PROCS: on 2 processes ILU(0) is per process (block Jacobi):
+# PETSc's own ILU is sequential.
 petsc_run() {
-    local in=$1 r=$2 f log line
+    local in=$1 r=$2 np=$3 f log line pc=(-pc_type ilu -pc_factor_levels 0)
     petsc_setup[$in]="-" petsc_solve[$in]="" petsc_its[$in]="-"
     [ -n "$peer" ] || return 0
     f=$(mtx_of "$in")
-    log=$(OMP_NUM_THREADS=1 "${lock[@]}" "$peer" "$f" "$r" -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 \
+    [ "$np" = 1 ] || pc=(-pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 0)
+    log=$("${lock[@]}" "${mpi_cmd[@]}" "$np" "$peer" "$f" "$r" "${pc[@]}" -ksp_rtol 1e-8 \
         -ksp_max_it 5000 -log_view 2>&1) || true
     line=$(grep '^peer=' <<<"$log" || true)
     if [ -z "$line" ]; then
@@ -89,19 +85,17 @@ petsc_run() {
 {
     echo "# DILU vs ILU(0) (Wang, Liu 2022, Tables 2, 3, 5 reshaped) and PETSc ILU(0)-BiCGSTAB"
     echo
-    echo "Written by \`bench/dilu.sh $build $reps\`: medians of $reps runs (the nx=100 matrices, 1e6 rows: ONE run each), b = A 1, BiCGSTAB tol 1e-8."
+    echo "One run of \`bench/dilu.sh BUILD_DIR $reps\`: $reps solve(s) per figure (the nx=100 matrices, 1e6 rows: one), b = A 1, BiCGSTAB tol 1e-8."
     echo "Setup columns: the preconditioner's own setup (what PETSc's PCSetUp times), run a second time on the set-up solver and timed alone: for dilu the E pass with its pivot check and the split copies of L and U (scaled by 1/E) the sweeps read; for ilu0 the factorisation on A's pattern, its pivot check and the same split copies (U scaled by 1/U_ii)."
-    echo "PETSc $(pkg-config --modversion "${pcname:-PETSc}" 2>/dev/null || echo absent): \`petsc_bcgs A.mtx REPS -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 -ksp_max_it 5000 -log_view\`, one MPI process, OMP_NUM_THREADS=1, right preconditioning, unpreconditioned residual norm; setup = PCSetUp event (the ILU(0) factorisation), solve = median KSPSolve time. The same PETSc figures are repeated in the 2-thread rows."
+    echo "PETSc $(pkg-config --modversion "${pcname:-PETSc}" 2>/dev/null || echo absent): \`petsc_bcgs A.mtx REPS -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 -ksp_max_it 5000 -log_view\`, one MPI process, OMP_NUM_THREADS=1, right preconditioning, unpreconditioned residual norm; setup = PCSetUp event (the ILU(0) factorisation), solve = median KSPSolve time.  The 2-thread rows compare with PETSc on 2 MPI processes, where ILU(0) is per process (\`-pc_type bjacobi -sub_pc_type ilu\`: more iterations than ILU(0) of the whole matrix)."
     echo "Goal (last column): dilu (auto) BiCGSTAB solve s <= PETSc ilu-bcgs solve s."
-    echo
-    echo "Load before: \`$(uptime)\`"
     echo
     echo "| matrix | threads | n | dilu setup s: serial | levels | syncfree | ilu0 setup s: serial | levels | syncfree | none its / s | jacobi | dilu (auto) | ilu0 (auto) | dilu solve s: serial | levels | syncfree | auto | auto chose | PETSc ilu setup s | PETSc ilu-bcgs its / s | dilu <= PETSc? |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for t in 1 2; do
         for e in "${inputs[@]}"; do
             in=${e% *} r=${e#* }
-            [ "$t" = 2 ] || petsc_run "$in" "$r"
+            petsc_run "$in" "$r" "$t"
             row=$(OMP_PROC_BIND=close OMP_PLACES=cores "${lock[@]}" "$build/bin/bench_dilu" "$r" "$t" "$in" || true)
             [ -n "$row" ] || continue
             ps=${petsc_solve[$in]:-}
@@ -122,20 +116,16 @@ petsc_run() {
     echo "| matrix | threads | n | triad GB/s | SpMV s / GB/s | dilu apply s / GB/s | ilu0 apply s / GB/s |"
     echo "|---|---|---|---|---|---|---|"
     for t in 1 2; do
-        for in in convdiff3d:nx=100 poisson3d:nx=100; do
+        for in in $apply; do
             OMP_PROC_BIND=close OMP_PLACES=cores "${lock[@]}" "$build/bin/bench_dilu" --apply 9 "$t" "$in" || true
         done
     done
     echo
-    echo "Load after: \`$(uptime)\`.  \`*\`: not converged in 5000 iterations (PETSc: not CONVERGED_*); \`error\`: setup failed (e.g. a zero pivot)."
+    echo "\`*\`: not converged in 5000 iterations (PETSc: not CONVERGED_*); \`error\`: setup failed (e.g. a zero pivot)."
     echo "\"dilu <= PETSc?\" compares the dilu (auto) column's solve seconds with PETSc's, ratio ours / PETSc in brackets."
-    if [ -n "$findings" ]; then
-        echo
-        echo "$findings"
-    fi
-} >"$out.tmp"
-mv "$out.tmp" "$out"
-echo "wrote $out"
+} >"$out/dilu.md.tmp"
+mv "$out/dilu.md.tmp" "$out/dilu.md"
+echo "wrote $out/dilu.md"
 
 # ---- residual histories: BiCGSTAB with none / dilu / ilu0 ------------------
 if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && [ "$(id -u)" = 0 ]; then
@@ -149,7 +139,7 @@ for in in "$data/sherman1.mtx" "$data/orsreg_1.mtx" "convdiff3d:nx=50"; do
     for p in none dilu ilu0; do
         "$hpls" solve "${src[@]}" --precond "$p" --maxiter 5000 --history "$work/h_${name}_$p.csv" --quiet >/dev/null || true
     done
-    /usr/bin/python3 - "$work" "$name" "$here/results/dilu_history_$name.png" <<'PY'
+    /usr/bin/python3 - "$work" "$name" "$out/dilu_history_$name.png" <<'PY'
 import csv, sys
 import matplotlib
 matplotlib.use("Agg")
@@ -171,5 +161,5 @@ ax.legend()
 fig.tight_layout()
 fig.savefig(png, dpi=100)
 PY
-    echo "wrote $here/results/dilu_history_$name.png"
+    echo "wrote $out/dilu_history_$name.png"
 done

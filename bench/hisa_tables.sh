@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# hisa_tables.sh: the HISA paper's Tables 5-10 (bench/results/hisa.md) and its
-# Tables 6-7 for the Krylov baselines against PETSc (bench/results/krylov_table.md),
-# on the gas family, hpls and its peers measured in the same run.
+# hisa_tables.sh: one run of the HISA paper's Tables 5-10 ($HPLS_BENCH_OUT/hisa.md)
+# and its Tables 6-7 for the Krylov baselines against PETSc (krylov_table.md), on
+# the gas family, hpls and its peers measured in the same run (bench/run_all.sh
+# repeats it and publishes bench/results/hisa.md and krylov_table.md).
 #
 #   bench/hisa_tables.sh [BUILD_DIR]          (default ./build; configured if needed)
 #   bench/hisa_tables.sh BUILD_DIR --format   rewrite the tables from the last raw log
@@ -9,11 +10,11 @@
 # Peers: PETSc through bench/peers/petsc_bcgs.c (KSPSetFromOptions picks the
 # method), SuiteSparse KLU through bench/peers/klu_solve.c; both compiled here.
 # Raw key=value lines go to $TMPDIR/hpls_hisa_tables/raw.log (one line per
-# matrix, program, method and thread count; when a pair is re-run, the last wins).
+# matrix, program, method and thread count).
 # Knobs (environment):
 #   HISA_SIZES="2000 10000 100000 1000000 10000000"   matrix sizes
-#   HISA_REPS=3          repetitions up to n = 1e5 (median); n >= 1e6 runs once
-# Time budget (~40 min on 2 shared cores; the run of the committed tables took 16):
+#   HISA_REPS=1          solves per figure up to n = 1e5 (median); n >= 1e6 solves once
+# Time budget (~40 min on 2 shared cores; a run of the tables took 16):
 # neg = 0.2 runs a smaller set of methods (1 thread only at n = 1e6, maxiter 300),
 # n = 1e7 only k = 1, neg = 0 with hisa, bhisa, jacobi, gs, bicgstab(+jacobi) and
 # PETSc's ILU(0)-bcgs; KLU at n = 2e3 and at n = 1e4 for k = 1, neg = 0.
@@ -22,23 +23,21 @@
 #   HISA_MEM="gas:n=1000000,k=1 ..."  matrices of the memory table
 #   HISA_NO_PETSC=1      skip PETSc
 set -euo pipefail
-
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+. "$(dirname "$0")/common.sh"
 build=${1:-./build}
 mode=${2:-run}
-results=$here/results
+results=$out
 work=${TMPDIR:-/tmp}/hpls_hisa_tables
 raw=$work/raw.log
+if [ "${HPLS_BENCH_SMOKE:-0}" = 1 ]; then
+    : "${HISA_SIZES:=2000}" "${HISA_SCALE:=0}" "${HISA_MEM:=gas:n=10000,k=1}"
+fi
 sizes=${HISA_SIZES:-2000 10000 100000 1000000 10000000}
-reps=${HISA_REPS:-3}
+reps=${HISA_REPS:-1}
 klu_max=${HISA_KLU_MAX:-10000}
 tol=1e-7
-mkdir -p "$results" "$work"
-export OMP_PROC_BIND=close OMP_PLACES=cores
-
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target bench_hisa_tables hpls_cmd -j"$(nproc)" >/dev/null
+mkdir -p "$work"
+build_targets "$build" bench_hisa_tables hpls_cmd
 helper=$build/bin/bench_hisa_tables
 hpls=$build/bin/hpls
 petsc=$build/bench/petsc_bcgs
@@ -62,34 +61,28 @@ log() { echo "$*" >>"$raw"; }
 # ---- peers ---------------------------------------------------------------
 build_peers() {
     have_petsc=0 have_klu=0
-    mkdir -p "$build/bench"
-    if [ "${HISA_NO_PETSC:-0}" != 1 ]; then
-        if ! pkg-config --exists PETSc 2>/dev/null && [ "$(id -u)" = 0 ]; then
-            DEBIAN_FRONTEND=noninteractive apt-get install -y petsc-dev >/dev/null || true
-        fi
-        if pkg-config --exists PETSc 2>/dev/null && command -v "${MPICC:-mpicc}" >/dev/null; then
-            # shellcheck disable=SC2046
-            "${MPICC:-mpicc}" -O2 -std=c11 -Wall -Wextra -Werror "$here/peers/petsc_bcgs.c" \
-                -o "$petsc" $(pkg-config --cflags --libs PETSc) && have_petsc=1
-        fi
+    if [ "${HISA_NO_PETSC:-0}" != 1 ] && [ -n "$(peer_petsc "$build")" ]; then
+        have_petsc=1
+        note_peer "PETSc $(pkg-config --modversion "$(petsc_pc)") (Debian petsc-dev $(deb_version petsc-dev)), 1 process"
     fi
-    if [ ! -f /usr/include/suitesparse/klu.h ] && [ "$(id -u)" = 0 ]; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y libsuitesparse-dev >/dev/null || true
-    fi
-    if [ -f /usr/include/suitesparse/klu.h ]; then
-        cc -O2 -std=c11 -Wall -Wextra -Werror -I/usr/include/suitesparse \
-            "$here/peers/klu_solve.c" -o "$klu" -lklu -lm && have_klu=1
+    if [ -n "$(peer_klu "$build")" ]; then
+        have_klu=1
+        note_peer "SuiteSparse KLU (Debian libsuitesparse-dev $(deb_version libsuitesparse-dev))"
     fi
 }
 
-# run_petsc CASE FILE LABEL OPTS REPS MAXIT: one PETSc solve line, setup from -log_view
+# run_petsc CASE FILE LABEL OPTS REPS MAXIT [PROCS]: one PETSc solve line, setup
+# from -log_view; logged as threads=PROCS (MPI processes, default 1).  On 2
+# processes ILU(0) is per process (block Jacobi with ILU(0) blocks): PETSc's own
+# ILU is sequential.
 run_petsc() {
-    local out setup
+    local out setup np=${7:-1} opts=$4
+    [ "$np" = 1 ] || opts=${opts//-pc_type@ilu/-pc_type@bjacobi@-sub_pc_type@ilu}
     # shellcheck disable=SC2086
-    out=$(OMP_NUM_THREADS=1 "$petsc" "$2" "$5" ${4//@/ } -ksp_rtol "$tol" -ksp_max_it "$6" \
+    out=$(mpi_run "$np" "$petsc" "$2" "$5" ${opts//@/ } -ksp_rtol "$tol" -ksp_max_it "$6" \
         -log_view 2>&1) || true
     setup=$(awk '$1 == "PCSetUp" { print $4 }' <<<"$out")
-    log "case=$1 tool=petsc method=$3 threads=1 load=$(load1) setup_s=${setup:-0}" \
+    log "case=$1 tool=petsc method=$3 threads=$np load=$(load1) setup_s=${setup:-0}" \
         "$(grep '^peer=' <<<"$out" || echo 'failed=1')"
 }
 
@@ -100,29 +93,6 @@ run_hpls() {
     while read -r line; do
         log "case=$c tool=hpls load=$(load1) $line"
     done < <("$helper" solve "$spec" "$r" "$th" "$tol" "$mi" "$@")
-}
-
-# Same-run re-check: a method whose 1-thread time per iteration exceeds PETSc's
-# on n >= 1e5 is measured again, ours then PETSc's; the re-run lines replace the first.
-recheck() {
-    local c=$1 spec=$2 file=$3 n=$4 pair ours theirs o p bad
-    [ "$n" -ge 100000 ] && [ "$have_petsc" = 1 ] || return 0
-    for pair in bicgstab:bcgs gmres:gmres tfqmr:tfqmr bicg:bicg; do
-        ours=${pair%%:*} theirs=${pair#*:}
-        o=$(grep "^case=$c tool=hpls .*method=$ours threads=1 " "$raw" | tail -1 |
-            sed -n 's/.* per_it_ms=\([^ ]*\).*/\1/p')
-        p=$(grep "^case=$c tool=petsc method=$theirs " "$raw" | tail -1 |
-            sed -n 's/.* per_it_ms=\([^ ]*\).*/\1/p')
-        [ -n "$o" ] && [ -n "$p" ] || continue
-        # tfqmr: ours counts half-steps, PETSc full steps
-        bad=$(awk -v o="$o" -v p="$p" -v t="$ours" 'BEGIN { if (t == "tfqmr") p /= 2; print (o > p) }')
-        [ "$bad" = 1 ] || continue
-        run_hpls "$c" "$spec" "${r:-$reps}" 1 2000 "$ours"
-        local opts
-        opts=$(tr ' ' '\n' <<<"$petsc_all" | grep "^$theirs:" | cut -d: -f2-)
-        run_petsc "$c" "$file" "$theirs" "$opts" "${r:-$reps}" 2000
-        log "case=$c tool=note method=$ours rerun=1"
-    done
 }
 
 collect() {
@@ -164,8 +134,9 @@ collect() {
                     local pm
                     for pm in $plist; do
                         run_petsc "$c" "$file" "${pm%%:*}" "${pm#*:}" "$r" "$maxit"
+                        # equal resources: 2 processes beside hpls's 2 threads
+                        [ "$th" = 1 ] || run_petsc "$c" "$file" "${pm%%:*}" "${pm#*:}" "$r" "$maxit" 2
                     done
-                    [ "$neg" = 0 ] && [ "$n" -lt 10000000 ] && recheck "$c" "$spec" "$file" "$n"
                 fi
                 rm -f "$file"
             done
@@ -203,10 +174,7 @@ collect() {
 awk_kv='function kv(line, key,   m) { if (match(line, "(^| )" key "=[^ ]*")) { m = substr(line, RSTART, RLENGTH); sub(/^ /, "", m); return substr(m, length(key) + 2) } return "" }'
 
 machine() {
-    echo "- reproduce: \`bench/hisa_tables.sh $build\` (or \`bench/run_all.sh $build\`); \`bench/hisa_tables.sh $build --format\` rewrites both tables from the raw log ($raw)"
-    echo "- date: $(awk '/^meta date=/ { sub(/.*date=/, ""); print $1 }' "$raw" | tr '_' ' '); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) (work tree may differ)"
-    echo "- CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), \`nproc\` = $(nproc); compiler $(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt") ($(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")); OMP_PROC_BIND=close OMP_PLACES=cores"
-    echo "- 1-minute load average (\`/proc/loadavg\`, as \`uptime\`): $(awk '/^meta/ { for (i = 2; i <= NF; i++) if ($i ~ /^load_/) printf "%s ", $i }' "$raw")— 2 cores shared with other developers' builds and tests, so every figure is disturbed; the load at each matrix is in Table 5 and the raw log"
+    echo "- one run of \`bench/hisa_tables.sh\`; \`bench/hisa_tables.sh BUILD_DIR --format\` rewrites both tables from its raw log ($raw)"
     echo "- triad (\`bench_hisa_tables triad T\`: 3 x 2^24 doubles, 24 B per entry, median of 7 sweeps; measured at the start and at the end, the larger is used for the bounds): $(awk '/^triad/ { print $2, $3 }' "$raw" | tr '\n' ';' | sed 's/;$//')"
 }
 
@@ -217,7 +185,6 @@ format_tables() {
     /^triad/ { t = kv($0, "threads"); g = kv($0, "triad_gbs"); if (g + 0 > bw[t] + 0) bw[t] = g; next }
     /^case=/ {
         c = kv($0, "case"); tool = kv($0, "tool"); m = kv($0, "method"); th = kv($0, "threads")
-        if (tool == "note") { rerun[c, m] = 1; next }
         if (!(c in seen)) { seen[c] = 1; order[++ncase] = c; caseload[c] = kv($0, "load") }
         key = c SUBSEP tool SUBSEP m SUBSEP th
         has[key] = 1; fail[key] = (kv($0, "failed") != "")
@@ -238,8 +205,8 @@ format_tables() {
     END {
         split("jacobi gs gmres bicg bicgstab tfqmr bicrstab bicgsafe", M, " ")
         peer["gmres"] = "gmres"; peer["bicg"] = "bicg"; peer["bicgstab"] = "bcgs"; peer["tfqmr"] = "tfqmr"
-        print "| n | k | method | iterations ours / PETSc | Δ its | s ours 1 thr | s ours 2 thr | s PETSc | ms/it ours 1 thr | ms/it ours 2 thr | ms/it PETSc | ours / PETSc per it (1 thr) | bound ms/it 1 thr | 1 thr / bound | 2 thr / bound |"
-        print "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        print "| n | k | method | iterations ours / PETSc | Δ its | s ours 1 thr | s ours 2 thr | s PETSc | ms/it ours 1 thr | ms/it ours 2 thr | ms/it PETSc | ours / PETSc per it (1 thr) | ms/it PETSc 2 proc | ours / PETSc per it (2 thr vs 2 proc) | bound ms/it 1 thr | 1 thr / bound | 2 thr / bound | PETSc / bound, 1 / 2 proc |"
+        print "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         for (ci = 1; ci <= ncase; ci++) {
             c = order[ci]; if (cn(c, "neg") != "0") continue
             n = cn(c, "n"); k = cn(c, "k")
@@ -247,7 +214,7 @@ format_tables() {
                 m = M[mi]; k1 = c SUBSEP "hpls" SUBSEP m SUBSEP 1; k2 = c SUBSEP "hpls" SUBSEP m SUBSEP 2
                 if (!(k1 in has) && !(k2 in has)) continue
                 pk = ""; if (m in peer) pk = c SUBSEP "petsc" SUBSEP peer[m] SUBSEP 1
-                pits = "–"; dits = "–"; ps = "–"; ppit = "–"; ratio = "–"
+                pits = "–"; dits = "–"; ps = "–"; ppit = "–"; ratio = "–"; pp = 0
                 if (pk != "" && (pk in has) && !fail[pk]) {
                     half = (m == "tfqmr") ? 2 : 1; pi = its[pk] * half; pp = pit[pk] / half
                     pits = (half == 2 ? its[pk] " full = " pi " half" : its[pk]) (conv[pk] ? "" : "\\*")
@@ -255,16 +222,26 @@ format_tables() {
                     ps = sprintf("%.3g", so[pk]); ppit = sprintf("%.3g", pp)
                     if (pp > 0 && (k1 in has)) { rt = pit[k1] / pp; ratio = f2(rt); if (n + 0 >= 100000) { nrt++; if (rt <= 1) rtok++; else ratio = "**" ratio "**" } }
                 }
+                # equal resources: ours on 2 threads against PETSc on 2 processes
+                pk2 = ""; if (m in peer) pk2 = c SUBSEP "petsc" SUBSEP peer[m] SUBSEP 2
+                ppit2 = "–"; ratio2 = "–"; pp2 = 0
+                if (pk2 != "" && (pk2 in has) && !fail[pk2] && pit[pk2] > 0) {
+                    pp2 = pit[pk2] / ((m == "tfqmr") ? 2 : 1); ppit2 = sprintf("%.3g", pp2)
+                    if (k2 in has) { rt = pit[k2] / pp2; ratio2 = f2(rt); if (n + 0 >= 100000) { nrt2++; if (rt <= 1) rtok2++; else ratio2 = "**" ratio2 "**" } }
+                }
                 b1 = bb[k1] / (bw[1] * 1e9) * 1e3; b2 = bb[k2] / (bw[2] * 1e9) * 1e3
                 r1 = (b1 > 0 && (k1 in has)) ? pit[k1] / b1 : 0; r2 = (b2 > 0 && (k2 in has)) ? pit[k2] / b2 : 0
+                # PETSc against the same bound: far above it (> 2) is flagged in bold
+                q1 = (b1 > 0 && ppit != "–") ? pp / b1 : 0; q2 = (b2 > 0 && ppit2 != "–") ? pp2 / b2 : 0
+                pq = (q1 > 0 ? (q1 > 2 ? "**" f2(q1) "**" : f2(q1)) : "–") " / " (q2 > 0 ? (q2 > 2 ? "**" f2(q2) "**" : f2(q2)) : "–")
                 if (r1 > 0) { nb++; if (r1 <= 1.3) bok++ }
                 if (r2 > 0) { nb++; if (r2 <= 1.3) bok++ }
-                printf "| %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s |\n", n, k, m, itstr(k1), pits, dits, \
-                    cell(k1), cell(k2), ps, pcell(k1), pcell(k2), ppit, ratio, (rerun[c, m] ? " (re-run)" : ""), \
-                    (b1 > 0 ? sprintf("%.3g", b1) : "–"), (r1 > 0 ? (r1 <= 1.3 ? f2(r1) : "**" f2(r1) "**") : "–"), (r2 > 0 ? (r2 <= 1.3 ? f2(r2) : "**" f2(r2) "**") : "–")
+                printf "| %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, k, m, itstr(k1), pits, dits, \
+                    cell(k1), cell(k2), ps, pcell(k1), pcell(k2), ppit, ratio, ppit2, ratio2, \
+                    (b1 > 0 ? sprintf("%.3g", b1) : "–"), (r1 > 0 ? (r1 <= 1.3 ? f2(r1) : "**" f2(r1) "**") : "–"), (r2 > 0 ? (r2 <= 1.3 ? f2(r2) : "**" f2(r2) "**") : "–"), pq
             }
         }
-        printf "\nGoals, counted over the rows above: iterations within ±10%% of PETSc: %d of %d rows; time per iteration ≤ PETSc (1 thread against 1 process, n ≥ 1e5): %d of %d; time per iteration ≤ 1.3 × bound: %d of %d cells (1 and 2 threads, all n).\n", itok, nit, rtok, nrt, bok, nb
+        printf "\nGoals, counted over the rows above: iterations within ±10%% of PETSc: %d of %d rows; time per iteration ≤ PETSc (1 thread against 1 process, n ≥ 1e5): %d of %d; (2 threads against 2 processes, n ≥ 1e5): %d of %d; time per iteration ≤ 1.3 × bound: %d of %d cells (1 and 2 threads, all n).\n", itok, nit, rtok, nrt, rtok2, nrt2, bok, nb
     }'
     hisa_awk=$common'
     END {
@@ -279,26 +256,25 @@ format_tables() {
         th = (part == "t9") ? 2 : 1
         hdr = "| matrix |"; sep = "|---|"
         for (i = 1; i <= nm; i++) { hdr = hdr " " M[i] " |"; sep = sep "---:|" }
-        if (th == 1) { for (i = 1; i <= 3; i++) { hdr = hdr " PETSc " P[i] " |"; sep = sep "---:|" } if (part == "t7") { hdr = hdr " KLU |"; sep = sep "---:|" } }
+        for (i = 1; i <= 3; i++) { hdr = hdr " PETSc " (th == 2 ? "2 proc " (P[i] == "bcgs+ilu" ? "bcgs+bjacobi-ilu" : P[i]) : P[i]) " |"; sep = sep "---:|" }
+        if (part == "t7") { hdr = hdr " KLU |"; sep = sep "---:|" }
         print hdr; print sep
         for (ci = 1; ci <= ncase; ci++) {
             c = order[ci]; line = "| " c " |"
             for (i = 1; i <= nm; i++) { key = c SUBSEP "hpls" SUBSEP M[i] SUBSEP th; line = line " " (part == "t6" ? itstr(key) : tstr(key)) " |" }
-            if (th == 1) {
-                for (i = 1; i <= 3; i++) { key = c SUBSEP "petsc" SUBSEP P[i] SUBSEP 1; line = line " " (part == "t6" ? itstr(key) : tstr(key)) " |" }
-                if (part == "t7") { key = c SUBSEP "klu" SUBSEP "klu" SUBSEP 1; line = line " " tstr(key) " |" }
-            }
+            for (i = 1; i <= 3; i++) { key = c SUBSEP "petsc" SUBSEP P[i] SUBSEP th; line = line " " (part == "t6" ? itstr(key) : tstr(key)) " |" }
+            if (part == "t7") { key = c SUBSEP "klu" SUBSEP "klu" SUBSEP 1; line = line " " tstr(key) " |" }
             print line
         }
     }'
     goals_awk=$common'
     END {
-        print "| matrix | hisa its / jacobi its (≤ 0.5) | hisa its ≤ gs its | hisa / bicgstab time, 1 thr (≤ 0.5) | 2 thr | hisa / PETSc ILU(0)-bcgs, setup+solve, 1 thr (≤ 0.5 at n ≥ 1e5) | hisa 2 thr / PETSc ILU |"
+        print "| matrix | hisa its / jacobi its (≤ 0.5) | hisa its ≤ gs its | hisa / bicgstab time, 1 thr (≤ 0.5) | 2 thr | hisa / PETSc ILU(0)-bcgs, setup+solve, 1 thr (≤ 0.5 at n ≥ 1e5) | hisa 2 thr / PETSc 2 proc bjacobi-ILU(0)-bcgs |"
         print "|---|---:|---|---:|---:|---:|---:|"
         for (ci = 1; ci <= ncase; ci++) {
             c = order[ci]; h1 = c SUBSEP "hpls" SUBSEP "hisa" SUBSEP 1; h2 = c SUBSEP "hpls" SUBSEP "hisa" SUBSEP 2
             j = c SUBSEP "hpls" SUBSEP "jacobi" SUBSEP 1; g = c SUBSEP "hpls" SUBSEP "gs" SUBSEP 1
-            b1 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 1; b2 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 2; il = c SUBSEP "petsc" SUBSEP "bcgs+ilu" SUBSEP 1
+            b1 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 1; b2 = c SUBSEP "hpls" SUBSEP "bicgstab" SUBSEP 2; il = c SUBSEP "petsc" SUBSEP "bcgs+ilu" SUBSEP 1; il2 = c SUBSEP "petsc" SUBSEP "bcgs+ilu" SUBSEP 2
             if (!(h1 in has)) { h1 = h2 }
             neg0 = (cn(c, "neg") == "0"); big = (cn(c, "n") + 0 >= 100000)
             a = "–"; if ((h1 in has) && (j in has) && its[j] > 0) { x = its[h1] / its[j]; a = f2(x); if (x > 0.5) a = "**" a "**"; a = a (conv[j] ? "" : " (jacobi not conv.)"); if (neg0) { na++; if (x <= 0.5) oka++ } }
@@ -309,9 +285,10 @@ format_tables() {
             if ((il in has) && !fail[il] && su[il] + so[il] > 0) {
                 k1 = c SUBSEP "hpls" SUBSEP "hisa" SUBSEP 1
                 if (k1 in has) { x = (su[k1] + so[k1]) / (su[il] + so[il]); p1 = f2(x); if (big) { np++; if (x <= 0.5) okp++; else p1 = "**" p1 "**" } }
-                if (h2 in has) p2 = f2((su[h2] + so[h2]) / (su[il] + so[il]))
                 if (!conv[il]) p1 = p1 " (PETSc not conv.)"
             }
+            if ((h2 in has) && (il2 in has) && !fail[il2] && su[il2] + so[il2] > 0)
+                p2 = f2((su[h2] + so[h2]) / (su[il2] + so[il2])) (conv[il2] ? "" : " (PETSc not conv.)")
             printf "| %s | %s | %s | %s | %s | %s | %s |\n", c, a, bq, t1, t2, p1, p2
         }
         printf "\nGoals met: hisa iterations ≤ 0.5 × jacobi on %d of %d default (neg = 0) matrices; ≤ gs on %d of %d; hisa setup+solve ≤ 0.5 × bicgstab in %d of %d cells (1 and 2 threads, all matrices); hisa setup+solve ≤ 0.5 × PETSc ILU(0)-bcgs on %d of %d matrices with n ≥ 1e5 (1 thread against 1 process).\n", oka, na, okb, nbq, okt, nt, okp, np
@@ -319,12 +296,10 @@ format_tables() {
     {
         echo "# Krylov baselines of hpls against PETSc on the gas family (HISA paper Tables 6 and 7, reshaped)"
         echo
-        echo "Written by \`bench/hisa_tables.sh\` (issue 3)."
-        echo
         machine
-        echo "- PETSc $(pkg-config --modversion PETSc 2>/dev/null || echo '?') through bench/peers/petsc_bcgs.c, one MPI process, OMP_NUM_THREADS=1, reading the Matrix Market file \`hpls gen\` wrote of the same matrix; its time is KSPSolve alone (setup before), median of the solves in one process."
+        echo "- PETSc $(pkg-config --modversion PETSc 2>/dev/null || echo '?') through bench/peers/petsc_bcgs.c, one MPI process, OMP_NUM_THREADS=1, reading the Matrix Market file \`hpls gen\` wrote of the same matrix; its time is KSPSolve alone (setup before), median of the solves in one process (one solve: bench/run_all.sh repeats the table)."
         echo
-        echo "Matrices \`gas:n=N,k=K\` (neg = 0), b = A 1, x0 = 0, stop at ||b - A x|| ≤ 1e-7 ||b||, no preconditioner, maxiter 2000.  hpls: \`bench_hisa_tables solve\` (public API; solve time, setup apart), median of $reps runs up to n = 1e5, ONE run at n = 1e6 (both programs; time budget).  n = 1e7: not in this table (only k = 1 with jacobi, gs and bicgstab was run, without a PETSc peer: see hisa.md) — the script's ~40-minute budget on 2 shared cores."
+        echo "Matrices \`gas:n=N,k=K\` (neg = 0), b = A 1, x0 = 0, stop at ||b - A x|| ≤ 1e-7 ||b||, no preconditioner, maxiter 2000.  hpls: \`bench_hisa_tables solve\` (public API; solve time, setup apart), $reps solve(s) per figure up to n = 1e5, one at n = 1e6 (both programs).  n = 1e7: not in this table (only k = 1 with jacobi, gs and bicgstab was run, without a PETSc peer: see hisa.md) — the script's ~40-minute budget on 2 shared cores."
         echo
         awk "$krylov_awk" "$raw"
         cat <<'NOTES'
@@ -333,19 +308,18 @@ How to read it:
 - tfqmr: hpls counts half-steps (one SpMV each, like scipy), PETSc counts full steps (two SpMVs); the PETSc column shows both, and Δ its and the per-iteration ratio compare per half-step (PETSc's time per full step / 2).
 - Norms: hpls tests ||b - A x|| (its recurrence, confirmed on the true residual) for every method.  PETSc: bcgs, gmres(5) and tfqmr run with `-ksp_norm_type unpreconditioned` and PC_RIGHT (the peer's default); KSPBICG does not support that pair (PETSc error 56) and runs with `-ksp_pc_side left -ksp_norm_type preconditioned`, which with pc none is the same residual.  PETSc's TFQMR tests its own residual estimate, not ||r||.  Both codes' final true residuals are in the raw log (relres=).
 - Bound: bytes one iteration must move / this run's triad bandwidth at the same thread count.  Bytes = vector passes × 8 n + SpMVs × (12 nnz + 8 (n+1) + 16 n) (x read once: strict; gas's random gathers of x are not charged).  Vector passes, from the counts above each solver loop in src/iter: jacobi 4 + 1 SpMV, gs a sweep over A + its upper part again + 4, gmres(5) ≈ 21 + 1.2 SpMV averaged over a cycle (MGS: 5 passes per basis vector), bicg 20 + A and Aᵀ, bicgstab 18 + 2, tfqmr 18 + 1 per half-step, bicrstab 36 + 2, bicgsafe 43 + 2.  Below 1.0: the vectors stayed in cache (n ≤ 1e5).
-- Bold: a goal missed.  `*`: not converged within maxiter.  "(re-run)": our 1-thread time per iteration exceeded PETSc's, both were measured again in the same run and the re-run replaced the first figures.
+- PETSc / bound: PETSc's time per iteration over the same bound (1 process against the 1-thread triad, 2 processes against the 2-thread one; tfqmr per half-step).  Bold above 2: PETSc is far from the traffic bound there, so its figure, and our ratio against it, say little about bandwidth; bench/results/petsc_bicgstab.md checks BiCGSTAB's PETSc figures against -log_view's own counts.
+- Bold: a goal missed.  `*`: not converged within maxiter.
 NOTES
     } >"$results/krylov_table.md.tmp"
     mv "$results/krylov_table.md.tmp" "$results/krylov_table.md"
     {
         echo "# HISA and BHISA against hpls's baselines, PETSc and KLU (HISA paper Tables 5-10, reshaped)"
         echo
-        echo "Written by \`bench/hisa_tables.sh\` (issue 5)."
-        echo
         machine
         echo "- PETSc $(pkg-config --modversion PETSc 2>/dev/null || echo '?') (bench/peers/petsc_bcgs.c, 1 process: setup = PCSetUp from \`-log_view\`, i.e. ILU(0)'s factorization; solve = KSPSolve); SuiteSparse KLU (bench/peers/klu_solve.c: analyze with AMD + factor + solve)."
         echo
-        echo "gas:n=N,k=K,neg=G, b = A 1, x0 = 0, tol 1e-7 relative to ||b||, maxiter 2000 (neg = 0) or 300 (neg = 0.2, where the unpreconditioned Krylov methods stall).  Medians of $reps runs up to n = 1e5; ONE run at n ≥ 1e6 (time budget).  neg = 0.2: methods hisa, bhisa, jacobi, gs, gmres, bicgstab, tfqmr, bicgstab+jacobi/tridiag and PETSc's bcgs, gmres, ILU-bcgs; at n = 1e6 1 thread only.  n = 1e7: k = 1, neg = 0 only, methods hisa, bhisa, jacobi, gs, bicgstab, bicgstab+jacobi and PETSc's ILU(0)-bcgs.  KLU: n = 2e3 (all), n = 1e4 only k = 1, neg = 0 (one run; 44 s at k = 2 when tried: 15 M entries of fill, growing like n²); skipped above 1e4 (HISA_KLU_MAX)."
+        echo "gas:n=N,k=K,neg=G, b = A 1, x0 = 0, tol 1e-7 relative to ||b||, maxiter 2000 (neg = 0) or 300 (neg = 0.2, where the unpreconditioned Krylov methods stall).  $reps solve(s) per figure up to n = 1e5, one at n ≥ 1e6.  neg = 0.2: methods hisa, bhisa, jacobi, gs, gmres, bicgstab, tfqmr, bicgstab+jacobi/tridiag and PETSc's bcgs, gmres, ILU-bcgs; at n = 1e6 1 thread only.  n = 1e7: k = 1, neg = 0 only, methods hisa, bhisa, jacobi, gs, bicgstab, bicgstab+jacobi and PETSc's ILU(0)-bcgs.  KLU: n = 2e3 (all), n = 1e4 only k = 1, neg = 0 (one run; 44 s at k = 2 when tried: 15 M entries of fill, growing like n²); skipped above 1e4 (HISA_KLU_MAX)."
         echo
         echo "## Table 5: the matrices"
         echo
@@ -359,7 +333,7 @@ NOTES
         echo
         awk -v part=t7 "$hisa_awk" "$raw"
         echo
-        echo "## Table 9: seconds, setup + solve, 2 threads"
+        echo "## Table 9: seconds, setup + solve, 2 threads (PETSc: 2 MPI processes; its ILU(0) is then per process, block Jacobi)"
         echo
         awk -v part=t9 "$hisa_awk" "$raw"
         echo

@@ -1,63 +1,58 @@
 #!/usr/bin/env bash
-# mmread.sh: Matrix Market read speed of hpls against scipy.io.mmread, both
-# timed in the same run on the same file (a random 1e6 x 1e6 matrix with 5e6
-# entries, made once under /tmp).  Writes bench/results/mmread.md.
-#
-#   bench/mmread.sh [BUILD_DIR]     (default ./build; configured if needed)
+# mmread.sh: one run of the Matrix Market read speed of hpls against scipy.io.mmread,
+# Debian's scipy (python3-scipy; before 1.12 its reader is pure Python) and the
+# current scipy from PyPI (a compiled reader) in a virtual environment, all on the
+# same file (a random 1e6 x 1e6 matrix with 5e6 entries, made once under $TMPDIR).
+# Writes $HPLS_BENCH_OUT/mmread.md (bench/run_all.sh repeats it).
+#   bench/mmread.sh [BUILD_DIR]
 set -euo pipefail
-
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/common.sh"
 build=${1:-./build}
-file=/tmp/hpls_mmread_1e6x5.mtx
-python=/usr/bin/python3
+build_targets "$build" bench_mmread
+n=1000000
+[ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || n=10000
+file=${TMPDIR:-/tmp}/hpls_bench/mmread_${n}x5.mtx
+mkdir -p "$(dirname "$file")"
+[ -s "$file" ] || "$build/bin/bench_mmread" --make "$file" "$n" 5 1 >/dev/null
 
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$here/.." -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target bench_mmread -j"$(nproc)"
-bench="$build/bin/bench_mmread"
+kv() { sed -n "s/.*[ ^]$1=\([^ ]*\).*/\1/p" <<<" $2"; }
+ours=$("$build/bin/bench_mmread" "$file" 1)
+mb=$(kv mb "$ours")
+hs=$(kv median_s "$ours")
 
-[ -s "$file" ] || "$bench" --make "$file" 1000000 5 1
-
-# ours: median of 5 reads; the line is key=value pairs
-ours=$("$bench" "$file" 5)
-echo "hpls:  $ours"
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$ours"; }
-mb=$(field mb)
-ours_s=$(field median_s)
-ours_mbps=$(field mb_per_s)
-
-# scipy: median of 3 reads (it returns COO; hpls also builds CSR)
-scipy=$("$python" - "$file" <<'EOF'
-import statistics, sys, time
+# scipy_read PYTHON: "version seconds" of one scipy.io.mmread of the file
+scipy_read() {
+    "$1" - "$file" "$((n * 5))" <<'EOF'
+import sys, time
 import scipy, scipy.io
-times = []
-for _ in range(3):
-    t = time.perf_counter()
-    A = scipy.io.mmread(sys.argv[1])
-    times.append(time.perf_counter() - t)
-    assert A.nnz == 5000000, A.nnz
-print(scipy.__version__, f"{statistics.median(times):.3f}")
+t = time.perf_counter()
+A = scipy.io.mmread(sys.argv[1])
+s = time.perf_counter() - t
+assert A.nnz == int(sys.argv[2]), A.nnz
+print(scipy.__version__, f"{s:.3f}")
 EOF
-)
-scipy_version=${scipy% *}
-scipy_s=${scipy#* }
-echo "scipy: $scipy_version median_s=$scipy_s"
+}
+deb=$(debian_python) || bench_die "Debian's python3-scipy is needed"
+pypi=$(pypi_python) || bench_die "cannot make the PyPI scipy virtual environment"
+read -r dv ds < <(scipy_read "$deb")
+read -r pv ps < <(scipy_read "$pypi")
+note_peer "scipy $dv (Debian python3-scipy $(deb_version python3-scipy))"
+note_peer "scipy $pv (PyPI, in a virtual environment; numpy $("$pypi" -c 'import numpy; print(numpy.__version__)'))"
 
-read -r scipy_mbps ratio < <(awk -v mb="$mb" -v s="$scipy_s" -v o="$ours_s" \
-    'BEGIN { printf "%.1f %.2f\n", mb / s, s / o }')
-echo "hpls is ${ratio}x as fast as scipy.io.mmread"
-
-mkdir -p "$here/results"
-cat >"$here/results/mmread.md" <<EOF
-# Matrix Market read: hpls vs scipy.io.mmread
-
-Random 1,000,000 x 1,000,000 coordinate real general file, 5,000,000 entries written
-with \`%.17g\` by \`bench_mmread --make $file 1000000 5 1\`; produced by \`bench/mmread.sh\`.
-hpls: \`hpls_mm_read_csr\` (parse + CSR assembly), median of 5 reads.
-scipy $scipy_version: \`scipy.io.mmread\` (returns COO), median of 3 reads, same run.
-Both read a file in the page cache.
-
-| file MB | hpls s | hpls MB/s | scipy s | scipy MB/s | scipy s / hpls s | date | nproc |
-|---|---|---|---|---|---|---|---|
-| $mb | $ours_s | $ours_mbps | $scipy_s | $scipy_mbps | $ratio | $(date -u +%Y-%m-%d) | $(nproc) |
-EOF
-echo "wrote $here/results/mmread.md"
+{
+    echo "# Matrix Market read: hpls vs scipy.io.mmread"
+    echo
+    echo "One run: a random $n x $n coordinate real general file, $((n * 5)) entries written with \`%.17g\` by"
+    echo "\`bench_mmread --make FILE $n 5 1\`, read once by each reader from the page cache (the"
+    echo "file was read before).  hpls: \`hpls_mm_read_csr\` (parse + CSR assembly); scipy:"
+    echo "\`scipy.io.mmread\` (returns COO).  scipy before 1.12 reads in pure Python; from 1.12"
+    echo "on with a compiled reader (fast_matrix_market), the fair peer."
+    echo
+    echo "| reader | version | file MB | s | MB/s | s / hpls s |"
+    echo "|---|---|---:|---:|---:|---:|"
+    awk -v mb="$mb" -v hs="$hs" -v dv="$dv" -v ds="$ds" -v pv="$pv" -v ps="$ps" 'BEGIN {
+        printf "| hpls_mm_read_csr | this commit | %s | %.3f | %.1f | 1.00 |\n", mb, hs, mb / hs
+        printf "| scipy.io.mmread (Debian python3-scipy) | %s | %s | %.3f | %.1f | %.2f |\n", dv, mb, ds, mb / ds, ds / hs
+        printf "| scipy.io.mmread (PyPI) | %s | %s | %.3f | %.1f | %.2f |\n", pv, mb, ps, mb / ps, ps / hs }'
+} >"$out/mmread.md"
+echo "wrote $out/mmread.md"

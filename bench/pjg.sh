@@ -1,36 +1,31 @@
 #!/usr/bin/env bash
-# pjg.sh: the PJG paper's Table 3 reshaped for this machine (issue 6): random dense
+# pjg.sh: one run of the PJG paper's Table 3 reshaped for this machine (issue 6): random dense
 # diagonally dominant matrices (hpls gen dense-dd, the paper's Sec. 6.3), Jacobi,
 # Gauss-Seidel (pjg psize=1, the same iterates as gs) and PJG with psize 500..3500,
 # tol 1e-5: iterations, seconds, seconds per iteration, each against Jacobi's of the
 # same n, threads and seed, and GB/s (n^2 doubles per iteration) against the triad of
 # the same run.
 #   bench/pjg.sh [BUILD_DIR] [SIZES] [THREADS]   (default ./build, "10000 20000", "1 2")
-# HPLS_PJG_SEEDS (default "2 3"): matrices; HPLS_PJG_APPEND=1 adds rows to the
-# results file instead of starting it, so a long table can be run in short pieces.
-# Writes bench/results/pjg.md.
+# HPLS_PJG_SEEDS (default "2 3"): matrices.  Writes $HPLS_BENCH_OUT/pjg.md
+# (bench/run_all.sh repeats it and publishes bench/results/pjg.md).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+. "$(dirname "$0")/common.sh"
 build=${1:-./build}
 sizes=${2:-10000 20000}
+[ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || sizes=${2:-1000}
 threads=${3:-1 2}
 seeds=${HPLS_PJG_SEEDS:-2 3}
-out=$here/results/pjg.md
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target hpls_cmd bench_hisa_tables -j"$(nproc)" >/dev/null
+out=$out/pjg.md
+build_targets "$build" hpls_cmd bench_hisa_tables
 hpls=$build/bin/hpls
-export OMP_PROC_BIND=close OMP_PLACES=cores
 
 field() { grep -o "\"$1\":[^,}]*" | head -1 | cut -d: -f2 | tr -d '"'; }
 
-if [ "${HPLS_PJG_APPEND:-0}" != 1 ]; then
-  {
+{
     echo "# PJG on dense diagonally dominant matrices (the PJG paper's Table 3, reshaped)"
     echo
-    echo "Written by \`bench/pjg.sh\` ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
-    echo "nproc $(nproc)).  Matrices: \`dense-dd:n=N,seed=S\`, b = ones (the paper's), x0 = 0,"
-    echo "tol 1e-5 relative to ||b||, one run each.  gs = pjg psize=1 (its iterates equal gs's,"
+    echo "One run of \`bench/pjg.sh\`.  Matrices: \`dense-dd:n=N,seed=S\`, b = ones (the paper's), x0 = 0,"
+    echo "tol 1e-5 relative to ||b||.  gs = pjg psize=1 (its iterates equal gs's,"
     echo "tested).  Jacobi is capped at 200 iterations (on seed 2 its spectral radius is near 1)."
     echo "seconds: the solve (setup excluded); pjg runs one sweep more than it reports (its"
     echo "residual comes from the next sweep, iter/pjg.c), and that sweep is in its seconds."
@@ -40,13 +35,12 @@ if [ "${HPLS_PJG_APPEND:-0}" != 1 ]; then
     echo
     echo "| n | seed | threads | method | iterations | seconds | s/iteration | s/it x jacobi | s x jacobi | GB/s | / triad | reason |"
     echo "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"
-  } >"$out"
-fi
+} >"$out"
 
 for t in $threads; do
   triad=$(OMP_NUM_THREADS=$t "$build/bin/bench_hisa_tables" triad "$t" | grep -o 'triad_gbs=[0-9.]*' | cut -d= -f2)
   echo "" >>"$out"
-  echo "triad with $t thread(s): $triad GB/s; load before the rows below: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out"
+  echo "triad with $t thread(s): $triad GB/s" >>"$out"
   echo "" >>"$out"
   for n in $sizes; do
     for seed in $seeds; do

@@ -2,24 +2,21 @@
 # pjg_sparse.sh: the PJG paper's Table 5 reshaped (issue 6): quasi-tridiagonal matrices
 # whose off-band part holds about 50, 70 and 90% of the nonzeros (gas with k = 3, 7, 27
 # extras per row), PJG next to Gauss-Seidel, Jacobi, HISA and BiCGSTAB; tol 1e-7,
-# 1 and 2 threads, one run each.   bench/pjg_sparse.sh [BUILD_DIR] [N]
-# Writes bench/results/pjg_sparse.md.
+# 1 and 2 threads, one run.   bench/pjg_sparse.sh [BUILD_DIR] [N]
+# Writes $HPLS_BENCH_OUT/pjg_sparse.md (bench/run_all.sh repeats it).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+. "$(dirname "$0")/common.sh"
 build=${1:-./build}
 n=${2:-1000000}
-out=$here/results/pjg_sparse.md
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target hpls_cmd -j"$(nproc)" >/dev/null
+[ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || n=${2:-10000}
+out=$out/pjg_sparse.md
+build_targets "$build" hpls_cmd
 hpls=$build/bin/hpls
-export OMP_PROC_BIND=close OMP_PLACES=cores
 field() { grep -o "\"$1\":[^,}]*" | head -1 | cut -d: -f2 | tr -d '"'; }
 {
   echo "# PJG on sparse quasi-tridiagonal matrices (the PJG paper's Table 5, reshaped)"
   echo
-  echo "Written by \`bench/pjg_sparse.sh $build $n\` on $(date -u '+%Y-%m-%d %H:%M UTC'), nproc $(nproc),"
-  echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg).  b = A 1, x0 = 0, tol 1e-7, one run each;"
+  echo "One run of \`bench/pjg_sparse.sh BUILD_DIR $n\`.  b = A 1, x0 = 0, tol 1e-7;"
   echo "seconds = setup + solve; s/iteration = solve / iterations (pjg's solve includes the one"
   echo "sweep more that gives it the residual of its last iterate).  Off-band share = k / (3 + k)."
   echo

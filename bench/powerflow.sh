@@ -1,28 +1,26 @@
 #!/usr/bin/env bash
-# powerflow.sh: Gauss-Seidel vs PJG power flow (the PJG paper's Sec. 9, Table 7) on
-# MATPOWER cases, written to bench/results/powerflow.md: iterations, time (median of
-# REPS runs; one run for the cases above 300 buses), the final mismatch, and the
-# agreement with the voltages stored in each case. A run longer than CAP seconds is
-# stopped and reported as capped. About 10 minutes on 2 cores.
+# powerflow.sh: one run of Gauss-Seidel vs PJG power flow (the PJG paper's Sec. 9,
+# Table 7) on MATPOWER cases, written to $HPLS_BENCH_OUT/powerflow.md: iterations,
+# time (median of REPS runs, default 1: bench/run_all.sh repeats the table), the
+# final mismatch, and the agreement with the voltages stored in each case. A run
+# longer than CAP seconds is stopped and reported as capped. About 5 minutes.
 #
 #   bench/powerflow.sh [BUILD_DIR]     (default ./build; configured if needed)
 set -euo pipefail
-
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/common.sh"
 build=${1:-./build}
-data=${HPLS_DATA_DIR:-$here/../../shared/data}/powerflow
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$here/.." -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target powerflow -j"$(nproc)"
+data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/powerflow
+build_targets "$build" powerflow
 pf="$build/bin/powerflow"
-out="$here/results/powerflow.md"
-mkdir -p "$here/results"
-REPS=${REPS:-3}
+out="$out/powerflow.md"
+REPS=${REPS:-1}
 CAP=${CAP:-240}
 # threads sleep at barriers: on a shared, oversubscribed machine spinning threads make
 # each PJG block barrier wait for a descheduled peer (35x slower on case118, load 6)
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 cases="case9 case14 case30 case118 case300 case1354pegase case2736sp"
-load_before=$(uptime)
+big_cases="case118 case300"
+[ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || cases="case9 case14" big_cases="case14"
 
 # paper CASE: Table 7's GS and PJG iteration counts, or "-"
 paper() {
@@ -58,8 +56,7 @@ run() {
 {
     echo "# Power flow: Gauss-Seidel vs PJG (the PJG paper's Sec. 9, Table 7)"
     echo
-    echo "Written by \`bench/powerflow.sh $build\` on $(date -u +%Y-%m-%d), $(nproc) cores (shared, noisy)."
-    echo "uptime before: \`$load_before\`"
+    echo "One run of \`bench/powerflow.sh\`."
     echo
     echo "\`build/bin/powerflow CASE.m\`: flat start, tolerance 1e-8 p.u. on the largest bus mismatch"
     echo "(|S_calc - S_spec| at PQ buses, |P_calc - P_spec| at PV buses), no acceleration, buses"
@@ -89,7 +86,7 @@ run() {
     echo
     echo "| case | m | psize | iterations | seconds | mismatch |"
     echo "|---|---|---|---|---|---|"
-    for c in case118 case300; do
+    for c in $big_cases; do
         [ -f "$data/$c.m" ] || continue
         line=$("$pf" "$data/$c.m" --maxiter 0 --json || true)
         m=$(($(field pv <<<"$line") + $(field pq <<<"$line")))
@@ -112,7 +109,5 @@ run() {
         [ -n "$line" ] || { echo "| $c | capped | | | |"; continue; }
         echo "| $c | $(field stored_mismatch <<<"$line") | $(field stored_solved <<<"$line") | $(field max_dvm <<<"$line") | $(field max_dva_deg <<<"$line") |"
     done
-    echo
-    echo "uptime after: \`$(uptime)\`"
 } >"$out"
 echo "wrote $out"

@@ -1,25 +1,25 @@
 #!/usr/bin/env bash
-# tridiag.sh: the tridiagonal direct solvers' tables (the g-Spike paper's
-# Table 2, Tables 3-4, and timings against LAPACK dgtsv), written to
-# bench/results/tridiag_accuracy.md, tridiag_singular.md and tridiag_speed.md.
-# About 12 minutes on 2 cores (the n = 1e8 runs take most of it).
+# tridiag.sh: one run of the tridiagonal direct solvers' tables (the g-Spike
+# paper's Table 2, Tables 3-4, and timings against LAPACK dgtsv), written to
+# $HPLS_BENCH_OUT/tridiag_accuracy.md, tridiag_singular.md and tridiag_speed.md
+# (bench/run_all.sh repeats it).  About 6 minutes on 2 cores (mostly n = 1e8).
 #
 #   bench/tridiag.sh [BUILD_DIR]     (default ./build; configured if needed)
 set -euo pipefail
-
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/common.sh"
 build=${1:-./build}
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$here/.." -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target bench_tridiag -j"$(nproc)"
+build_targets "$build" bench_tridiag
 bench="$build/bin/bench_tridiag"
-out="$here/results"
-mkdir -p "$out"
-stamp="$(date -u +%Y-%m-%d), $(nproc) cores, load before the run: $(uptime | sed 's/.*load average: //')"
+lapack_peer
+acc_sizes="512 1048576" sing_n=1048576 speed_sizes="1e6 1e7" big=1e8 batch_sizes="64 256 1024" batch=10000
+if [ "${HPLS_BENCH_SMOKE:-0}" = 1 ]; then
+    acc_sizes="512 4096" sing_n=4096 speed_sizes="1e5" big="" batch_sizes="64" batch=100
+fi
 
 {
     echo "# Tridiagonal solvers: accuracy on the g-Spike paper's collection (Table 2 shape)"
     echo
-    echo "Written by \`bench/tridiag.sh $build\` ($stamp)."
+    echo "One run of \`bench/tridiag.sh\`."
     echo "Matrices: \`hpls_tridiag_gallery(K, n, seed 5)\` (Table A.1), x* seeded standard normal,"
     echo "b = A x*.  cond: LAPACK dgtcon (1-norm) on the dgttrf factors.  Forward error"
     echo "||x - x*||_2 / ||x*||_2; backward error ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf)."
@@ -29,7 +29,7 @@ stamp="$(date -u +%Y-%m-%d), $(nproc) cores, load before the run: $(uptime | sed
     echo "Goals: gspike's backward error <= 100 x max(dgtsv's, 2^-53) on every K; forward error"
     echo "<= 100 x dgtsv's wherever dgtsv's is below 1e-6.  fail: the method reports a zero or"
     echo "tiny pivot (thomas, cr: no pivoting) or a singular matrix."
-    for n in 512 1048576; do
+    for n in $acc_sizes; do
         echo
         echo "## n = $n"
         echo
@@ -49,8 +49,8 @@ echo "wrote $out/tridiag_accuracy.md"
 {
     echo "# Tridiagonal solvers: singular diagonal blocks (Tables 3-4 shape)"
     echo
-    echo "Written by \`bench/tridiag.sh $build\` ($stamp)."
-    echo "n = 2^20, blocks of m = 32 (p = 32768 partitions, aligned with the blocks made singular"
+    echo "One run of \`bench/tridiag.sh\`."
+    echo "n = $sing_n, blocks of m = 32 (p = 32768 partitions, aligned with the blocks made singular"
     echo "by \`hpls_tridiag_singular_blocks\`: #18 shifted by the block's eigenvalue nearest zero,"
     echo "#1 with blocks replaced by the tridiagonal form of B B^T, B random 32 x 31).  Forward"
     echo "relative errors (2-norm).  gspike: repair (delta 1e-6) and refinement; Alg. 1 only: repair,"
@@ -62,7 +62,7 @@ echo "wrote $out/tridiag_accuracy.md"
         echo
         echo "| singular blocks | gspike | Alg. 1 only | no repair | dgtsv | blocks gspike repaired | goal |"
         echo "|---|---|---|---|---|---|---|"
-        "$bench" singular "$kind" 1048576 32
+        "$bench" singular "$kind" "$sing_n" 32
     done
 } >"$out/tridiag_singular.md"
 echo "wrote $out/tridiag_singular.md"
@@ -74,8 +74,7 @@ speed_header() {
 {
     echo "# Tridiagonal solvers: speed"
     echo
-    echo "Written by \`bench/tridiag.sh $build\` ($stamp)."
-    echo "Medians of 5 runs; threads by OMP_NUM_THREADS.  K = 18: tridiag(-1, 4, -1)"
+    echo "One run of \`bench/tridiag.sh\`: each time one solve; threads by OMP_NUM_THREADS.  K = 18: tridiag(-1, 4, -1)"
     echo "(diagonally dominant); K = 1: random U(-1, 1) entries (pivoting matters)."
     echo "one-shot: factor + solve + free (hpls_tridiag_solve; dgtsv for lapack);"
     echo "with factors: hpls_tridiag_solve_factored on factors built beforehand (dgttrs for lapack)."
@@ -85,31 +84,24 @@ speed_header() {
     echo "two; with factors <= 0.6 x one-shot (last column).  The machine is shared and noisy."
     echo
     speed_header
-    for n in 1e6 1e7; do
+    for n in $speed_sizes $big; do
         for kind in 18 1; do
             for t in 1 2; do
-                OMP_NUM_THREADS=$t "$bench" speed "$n" "$kind" 5
+                OMP_NUM_THREADS=$t "$bench" speed "$n" "$kind" 1
             done
         done
     done
-    for kind in 18 1; do
-        for t in 1 2; do
-            OMP_NUM_THREADS=$t "$bench" speed 1e8 "$kind" 5
-        done
-    done
     echo
-    echo "## Batched: 10^4 systems (diagonally dominant random rows), in place"
+    echo "## Batched: $batch systems (diagonally dominant random rows), in place"
     echo
     echo "GB/s: 5 values per unknown (dl, d, du, b read, x written)."
     echo
     echo "| n | systems | threads | method | s | GB/s |"
     echo "|---|---|---|---|---|---|"
-    for n in 64 256 1024; do
+    for n in $batch_sizes; do
         for t in 1 2; do
-            OMP_NUM_THREADS=$t "$bench" batch "$n" 10000 5
+            OMP_NUM_THREADS=$t "$bench" batch "$n" "$batch" 1
         done
     done
-    echo
-    echo "Load after the run: $(uptime | sed 's/.*load average: //')"
 } >"$out/tridiag_speed.md"
 echo "wrote $out/tridiag_speed.md"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
-# needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK and cmocka.
+# needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka and python3.
 # Usage: scripts/deps.sh [--bench | --valgrind]   (also the benchmark peers / valgrind)
 set -euo pipefail
 
@@ -11,6 +11,7 @@ command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || need_pkgs+=(g
 command -v cmake >/dev/null 2>&1 || need_pkgs+=(cmake)
 command -v make >/dev/null 2>&1 || need_pkgs+=(make)
 command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
+command -v python3 >/dev/null 2>&1 || need_pkgs+=(python3) # README figures test (stdlib only)
 have_header zlib.h || need_pkgs+=(zlib1g-dev)
 have_header omp.h || need_pkgs+=(libgomp1)
 compgen -G '/usr/lib/*/liblapack.so' >/dev/null || [ -e /usr/lib/liblapack.so ] || ldconfig -p 2>/dev/null | grep -q 'liblapack\.so ' || need_pkgs+=(liblapack-dev)
@@ -21,6 +22,10 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)
   pkg-config --exists PETSc 2>/dev/null || [ -d /usr/lib/petsc ] || need_pkgs+=(petsc-dev)
+  command -v mpiexec >/dev/null 2>&1 || need_pkgs+=(openmpi-bin)
+  [ -f /usr/include/suitesparse/klu.h ] || need_pkgs+=(libsuitesparse-dev)
+  /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_pkgs+=(python3-venv)
+  /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need_pkgs+=(python3-matplotlib)
 fi
 
 [ ${#need_pkgs[@]} -eq 0 ] && exit 0

@@ -3,7 +3,8 @@
  *
  *   petsc_bcgs A.mtx [reps] [PETSc options, e.g. -pc_type jacobi -ksp_rtol 1e-8]
  *
- * One MPI process.  b = A 1, x0 = 0, relative tolerance on ||b - A x|| / ||b||
+ * Any number of MPI processes (mpiexec -n P; rows split in P consecutive blocks;
+ * every process reads the file and keeps its rows).  b = A 1, x0 = 0, relative tolerance on ||b - A x|| / ||b||
  * as hpls: right preconditioning with the unpreconditioned residual norm (for
  * pc_type none the same as PETSc's default).  Each of reps solves is timed
  * around KSPSolve alone (setup done before); prints one line of key=value:
@@ -16,8 +17,9 @@
 #include <string.h>
 
 /* Reads a real "coordinate general" Matrix Market file (as `hpls gen` writes it)
- * into a SeqAIJ matrix.  Entries may come in any order; PETSc sums nothing here
- * since each (i, j) appears once. */
+ * into an AIJ matrix over PETSC_COMM_WORLD (SeqAIJ on one process), each process
+ * keeping its block of rows.  Entries may come in any order; PETSc sums nothing
+ * here since each (i, j) appears once. */
 static PetscErrorCode read_mtx(const char *path, Mat *A)
 {
     FILE *f = fopen(path, "r");
@@ -34,10 +36,18 @@ static PetscErrorCode read_mtx(const char *path, Mat *A)
     long long m, n, nnz;
     PetscCheck(sscanf(line, "%lld %lld %lld", &m, &n, &nnz) == 3 && m == n && m > 0,
                PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad size line", path);
-    PetscInt *ri, *cj, *cnt;
+    PetscInt mloc = PETSC_DECIDE, mg = (PetscInt)m, rstart = 0;
+    PetscCall(PetscSplitOwnership(PETSC_COMM_WORLD, &mloc, &mg));
+    PetscCallMPI(MPI_Exscan(&mloc, &rstart, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    if (rank == 0)
+        rstart = 0; /* MPI_Exscan leaves rank 0's result undefined */
+    PetscInt *ri, *cj, *dn, *on;
     PetscScalar *v;
-    PetscCall(PetscMalloc4(nnz, &ri, nnz, &cj, nnz, &v, m, &cnt));
-    PetscCall(PetscArrayzero(cnt, m));
+    PetscCall(PetscMalloc5(nnz, &ri, nnz, &cj, nnz, &v, mloc, &dn, mloc, &on));
+    PetscCall(PetscArrayzero(dn, mloc));
+    PetscCall(PetscArrayzero(on, mloc));
     for (long long k = 0; k < nnz; k++) {
         long long i, j;
         double a;
@@ -47,15 +57,21 @@ static PetscErrorCode read_mtx(const char *path, Mat *A)
         ri[k] = (PetscInt)(i - 1);
         cj[k] = (PetscInt)(j - 1);
         v[k] = a;
-        cnt[i - 1]++;
+        if (ri[k] >= rstart && ri[k] < rstart + mloc) { /* diagonal or off-diagonal block */
+            if (cj[k] >= rstart && cj[k] < rstart + mloc)
+                dn[ri[k] - rstart]++;
+            else
+                on[ri[k] - rstart]++;
+        }
     }
     fclose(f);
-    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, (PetscInt)m, (PetscInt)n, 0, cnt, A));
+    PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, mloc, mloc, mg, mg, 0, dn, 0, on, A));
     for (long long k = 0; k < nnz; k++)
-        PetscCall(MatSetValue(*A, ri[k], cj[k], v[k], INSERT_VALUES));
+        if (ri[k] >= rstart && ri[k] < rstart + mloc)
+            PetscCall(MatSetValue(*A, ri[k], cj[k], v[k], INSERT_VALUES));
     PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-    PetscCall(PetscFree4(ri, cj, v, cnt));
+    PetscCall(PetscFree5(ri, cj, v, dn, on));
     return 0;
 }
 
@@ -83,7 +99,7 @@ int main(int argc, char **argv)
     PetscCall(VecSet(x, 1.0));
     PetscCall(MatMult(A, x, b)); /* b = A 1 */
 
-    PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetType(ksp, KSPBCGS));
     PetscCall(KSPGetPC(ksp, &pc));
@@ -99,6 +115,7 @@ int main(int argc, char **argv)
     KSPConvergedReason reason;
     for (int k = 0; k < reps; k++) {
         PetscCall(VecSet(x, 0.0)); /* x0 = 0 */
+        PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
         double t0 = MPI_Wtime();
         PetscCall(KSPSolve(ksp, b, x));
         t[k] = MPI_Wtime() - t0;
@@ -116,11 +133,14 @@ int main(int argc, char **argv)
     PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
     PCType pctype;
     PetscCall(PCGetType(pc, &pctype));
-    printf("peer=petsc-%d.%d.%d pc=%s rtol=%g iterations=%d solve_s=%.6f per_it_ms=%.4f reason=%s "
-           "relres=%.3e\n",
-           PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pctype, (double)rtol,
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "peer=petsc-%d.%d.%d procs=%d pc=%s rtol=%g iterations=%d solve_s=%.6f "
+                          "per_it_ms=%.4f reason=%s relres=%.3e\n",
+           PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, (int)size, pctype, (double)rtol,
            (int)its, med, its > 0 ? 1e3 * med / (double)its : 0.0, KSPConvergedReasons[reason],
-           (double)(rn / bn));
+           (double)(rn / bn)));
 
     free(t);
     PetscCall(KSPDestroy(&ksp));

@@ -8,6 +8,7 @@ iterations with callback_type="pr_norm", one per product with A).
 Each problem is written by `hpls gen`, so scipy sees exactly hpls's matrix; b = A*1,
 x0 = 0, stop when ||b - A x|| <= tol ||b|| (atol = 0); iterations counted by callback.
 """
+import inspect
 import subprocess
 import sys
 import tempfile
@@ -54,8 +55,9 @@ def solve(A, b, solver, precond, tol):
         # one callback per inner iteration (one product with A), as hpls counts
         extra = {"restart": int(opt.split("=")[1]) if opt else 30, "callback_type": "pr_norm"}
     fn = {"cg": sla.cg, "bicgstab": sla.bicgstab, "gmres": sla.gmres}[name]
-    x, info = fn(A, b, x0=np.zeros_like(b), tol=tol, atol=0.0, maxiter=100000, M=M, callback=cb,
-                 **extra)
+    # scipy 1.12 renamed tol to rtol (and 1.14 removed tol)
+    extra["rtol" if "rtol" in inspect.signature(fn).parameters else "tol"] = tol
+    x, info = fn(A, b, x0=np.zeros_like(b), atol=0.0, maxiter=100000, M=M, callback=cb, **extra)
     relres = np.linalg.norm(b - A @ x) / np.linalg.norm(b)
     if info != 0:
         raise SystemExit(f"scipy {solver} did not converge (info {info})")
