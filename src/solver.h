@@ -277,12 +277,10 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
 hpls_status hpls_solve_gmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_fgmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_setup_gmres(hpls_solver *s);
-/* GMRES's orthogonalisation: w orthogonalised against the k orthonormal V by
- * classical Gram-Schmidt twice and normalised (when its norm is not 0);
- * h[0..k) receives V^T w, c is scratch of k + 1; returns the norm. */
-double hpls_gmres_cgs2(hpls_backend *be, hpls_int n, int k, hpls_dvec *const *V, hpls_dvec *w,
-                       double *h, double *c);
 hpls_status hpls_setup_fgmres(hpls_solver *s);
+/* max |(V^T V - I)_ij| over the first k vectors of the basis of the last
+ * GMRES (FGMRES) cycle: its loss of orthogonality (tests and diagnostics). */
+hpls_status hpls_gmres_basis_loss(const hpls_solver *s, hpls_int k, double *loss);
 void hpls_destroy_gmres(void *mdata);
 hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_setup_pjg(hpls_solver *s);

@@ -70,10 +70,16 @@ typedef struct hpls_vops {
     /* w = beta w + sum_{i<k} a[i] V[i] (beta = 0: w is not read): one pass */
     void (*maxpy)(hpls_backend *be, hpls_int n, int k, const double *a,
                   const hpls_dvec *const *V, double beta, hpls_dvec *w);
-    /* w += sum_{i<k} a[i] V[i], then h[i] = (V[i], w) for i < k and h[k] = (w, w),
-     * from one read of V (each block of rows is updated, then its dots taken) */
-    void (*maxpy_mdot)(hpls_backend *be, hpls_int n, int k, const double *a,
-                       const hpls_dvec *const *V, hpls_dvec *w, double *h);
+    /* one pass over V, x and y: h[i] = (V[i], x), h[k + i] = (V[i], y) for i < k,
+     * then h[2k] = (x, x), h[2k + 1] = (x, y), h[2k + 2] = (y, y): one reduction */
+    void (*mdot2)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                  const hpls_dvec *x, const hpls_dvec *y, double *h);
+    /* one pass over V: x = alpha (x + sum a[i] V[i]), then y = gamma (y + sum
+     * b[i] V[i] + beta x) with x's new values (GMRES's delayed
+     * reorthogonalisation finishes one basis vector and projects the next) */
+    void (*maxpy2)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                   const double *a, double alpha, hpls_dvec *x, const double *b, double beta,
+                   double gamma, hpls_dvec *y);
     /* the fused kernels of BiCGSTAB (iter/bicgstab.c), one pass each:
      * p = r + beta (p - omega v) */
     void (*bicgstab_p)(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
@@ -230,10 +236,16 @@ static inline void hpls_v_maxpy(hpls_backend *be, hpls_int n, int k, const doubl
 {
     be->v->maxpy(be, n, k, a, V, beta, w);
 }
-static inline void hpls_v_maxpy_mdot(hpls_backend *be, hpls_int n, int k, const double *a,
-                                     const hpls_dvec *const *V, hpls_dvec *w, double *h)
+static inline void hpls_v_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                                const hpls_dvec *x, const hpls_dvec *y, double *h)
 {
-    be->v->maxpy_mdot(be, n, k, a, V, w, h);
+    be->v->mdot2(be, n, k, V, x, y, h);
+}
+static inline void hpls_v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                                 const double *a, double alpha, hpls_dvec *x, const double *b,
+                                 double beta, double gamma, hpls_dvec *y)
+{
+    be->v->maxpy2(be, n, k, V, a, alpha, x, b, beta, gamma, y);
 }
 static inline void hpls_v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r,
                                      double beta, double omega, const hpls_dvec *v, hpls_dvec *p)

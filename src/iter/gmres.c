@@ -1,24 +1,36 @@
 /* gmres.c: restarted GMRES(m) (Saad & Schultz 1986; Saad, Iterative Methods,
- * Alg. 6.9 and 9.5) and flexible FGMRES(m) (Saad 1993; Alg. 9.6).
+ * Alg. 6.9 and 9.5) and flexible FGMRES(m) (Saad 1993; Alg. 9.6), the Arnoldi
+ * process orthogonalised by classical Gram-Schmidt twice (CGS2: orthogonal to
+ * working precision, Giraud, Langou, Rozloznik 2005) with the second pass
+ * delayed by one step (DCGS2: Swirydowicz, Langou, Ananthan, Yang, Thomas 2020;
+ * Bielich et al. 2022), so that a step reads the basis twice and makes one
+ * reduction, as one classical pass would.
  *
- *   r = b - A x; beta = ||r||; v_0 = r / beta; g = beta e_0
- *   for j = 0..m-1:  w = A M^-1 v_j   (FGMRES keeps z_j = M^-1 v_j)
- *     classical Gram-Schmidt twice (CGS2): h = V^T w, w -= V h, twice, h
- *     the sum of both (Giraud, Langou, Rozloznik 2005: orthogonal to working
- *     precision); h_{j+1,j} = ||w||; v_{j+1} = w / h_{j+1,j}
- *     Givens rotations keep H upper triangular; |g_{j+1}| = ||b - A x_j||
- *   x += M^-1 V y (FGMRES: x += Z y), H y = g; restart from the true residual.
- * Each pass is one multi-dot and one multi-axpy over all of V, so an Arnoldi
- * step has two reductions (not 2(j+1)): the second pass's dots are taken in
- * the same sweep over V as the first pass's update (maxpy_mdot), with (w, w),
- * so ||w|| after the second update follows by Pythagoras, and the second
- * update writes v_{j+1} = w / ||w|| directly.
+ * Step j holds v_0..v_{j-1} final and u_j, the first-pass vector of the last
+ * column scaled by s_j, which the second pass has not yet reached:
+ *   z = A M^-1 u_j                                   (the product of the pending vector)
+ *   one sweep: c = V^T u_j, b = V^T z, (u_j,u_j), (u_j,z), (z,z)
+ *   nu_j^2 = (u_j,u_j) - ||c||^2; v_j = (u_j - V c) / nu_j  (the delayed second pass)
+ *   column j-1 of H, now complete: A M^-1 V = V H gives A M^-1 v_j = (z - V H c) / nu_j,
+ *     h_{0..j-1,j-1} = (f_{j-1} - H c_{j-1}) / nu_{j-1} + (s_j / nu_{j-1}) c,
+ *     h_{j,j-1} = s_j nu_j / nu_{j-1}
+ *   f = V_{j+1}^T z: b, and (v_j, z) = ((u_j,z) - c.b) / nu_j
+ *   one sweep: v_j as above, and u_{j+1} = (z - V_{j+1} f) / s_{j+1}
+ * (H c uses H before the rotations: a rotated copy R gives the least squares.)
+ * A column is thus complete one product later: a solve that converges makes
+ * one product it does not use, and the end of a cycle one sweep without a
+ * product.  nu_j by Pythagoras is exact when the second pass changes u_j
+ * little, as it does unless the first pass cancelled nearly all of it; then
+ * v_j is finished and measured explicitly (one sweep and reduction more).
+ * Givens rotations keep R upper triangular; |g_{j+1}| = ||b - A x_j||.
+ * x += M^-1 V y (FGMRES: x += Z y, Z's columns corrected as V's), R y = g.
  * Right preconditioning by default, so |g_{j+1}| is the true residual norm (in
  * exact arithmetic) and convergence is confirmed on b - A x.  pc_side=left
  * iterates on M^-1 A and tests ||M^-1 r|| / ||M^-1 b|| (reported in info).
- * An iteration is one inner step (one product with A).  h_{j+1,j} = 0 is the
+ * An iteration is one column (one product with A).  h_{j+1,j} = 0 is the
  * lucky breakdown: the solution lies in the current space and is exact.
- * Traffic per inner step j: one SpMV + three reads of v_0..v_j + about 6n. */
+ * Traffic per step j: one SpMV + two reads of v_0..v_{j-1} + about 8n (FGMRES:
+ * a read of z_0..z_{j-1} more). */
 #include "solver.h"
 
 #include <math.h>
@@ -26,11 +38,13 @@
 typedef struct gmres_data {
     hpls_backend *be; /* owns the vectors */
     hpls_int m;       /* restart length */
-    hpls_dvec **v;    /* m+1 basis vectors */
+    hpls_dvec **v;    /* m+1: the basis, the pending vector and the product */
     hpls_dvec **z;    /* FGMRES: m preconditioned vectors, else NULL */
-    double *h;        /* (m+1) x m Hessenberg matrix, column j at h + j*(m+1) */
+    double *h;        /* (m+1) x m Hessenberg matrix H, column j at h + j*(m+1) */
+    double *rt;       /* H rotated to upper triangular, same layout */
     double *cs, *sn, *g, *y;
-    double *c;        /* m+2 coefficients of a projection */
+    double *dots;     /* 2m + 3: one sweep's dots */
+    double *c, *cprev, *f, *hc, *a, *b; /* m+1 each */
 } gmres_data;
 
 static void free_vectors(hpls_backend *be, hpls_dvec **v, hpls_int count)
@@ -47,12 +61,10 @@ static void destroy_gmres(void *mdata)
         return;
     free_vectors(G->be, G->v, G->m + 1);
     free_vectors(G->be, G->z, G->m);
-    hpls_free(G->h);
-    hpls_free(G->cs);
-    hpls_free(G->sn);
-    hpls_free(G->g);
-    hpls_free(G->y);
-    hpls_free(G->c);
+    double *arrays[] = {G->h, G->rt, G->cs, G->sn, G->g, G->y, G->dots,
+                        G->c, G->cprev, G->f, G->hc, G->a, G->b};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        hpls_free(arrays[i]);
     hpls_free(G);
 }
 
@@ -78,12 +90,18 @@ static hpls_status setup(hpls_solver *s, int flexible)
     G->v = vectors(s->be, m + 1, n);
     G->z = flexible ? vectors(s->be, m, n) : NULL;
     G->h = hpls_calloc((m + 1) * m, sizeof *G->h);
+    G->rt = hpls_calloc((m + 1) * m, sizeof *G->rt);
     G->cs = hpls_malloc(m, sizeof *G->cs);
     G->sn = hpls_malloc(m, sizeof *G->sn);
     G->g = hpls_malloc(m + 1, sizeof *G->g);
     G->y = hpls_malloc(m, sizeof *G->y);
-    G->c = hpls_malloc(m + 2, sizeof *G->c);
-    if (!G->v || (flexible && !G->z) || !G->h || !G->cs || !G->sn || !G->g || !G->y || !G->c) {
+    G->dots = hpls_malloc(2 * m + 3, sizeof *G->dots);
+    double **small[] = {&G->c, &G->cprev, &G->f, &G->hc, &G->a, &G->b};
+    int ok = G->v && (!flexible || G->z) && G->h && G->rt && G->cs && G->sn && G->g && G->y &&
+             G->dots;
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        ok &= (*small[i] = hpls_calloc(m + 1, sizeof **small[i])) != NULL;
+    if (!ok) {
         destroy_gmres(G);
         return HPLS_ERR_NOMEM;
     }
@@ -94,39 +112,6 @@ static hpls_status setup(hpls_solver *s, int flexible)
 hpls_status hpls_setup_gmres(hpls_solver *s) { return setup(s, 0); }
 hpls_status hpls_setup_fgmres(hpls_solver *s) { return setup(s, 1); }
 void hpls_destroy_gmres(void *mdata) { destroy_gmres(mdata); }
-
-double hpls_gmres_cgs2(hpls_backend *be, hpls_int n, int k, hpls_dvec *const *V, hpls_dvec *w,
-                       double *h, double *c)
-{
-    const hpls_dvec *const *Vc = (const hpls_dvec *const *)V;
-    hpls_v_mdot(be, n, k, Vc, w, h); /* first pass: h = V^T w */
-    for (int i = 0; i < k; i++)
-        c[i] = -h[i];
-    hpls_v_maxpy_mdot(be, n, k, c, Vc, w, c); /* w -= V h; c = V^T w, c[k] = (w, w) */
-    double ww = c[k], cc = 0.0;
-    for (int i = 0; i < k; i++) {
-        h[i] += c[i];
-        cc += c[i] * c[i];
-    }
-    /* ||w - V c||^2 = ww - ||c||^2 while V is orthonormal; when the second
-     * pass removed much of w (a nearly dependent w) or a square left the range
-     * of doubles, the norm is measured instead */
-    double ss = ww - cc;
-    if (isfinite(ww) && ww > 1e-280 && ww < 1e280 && ss > 0.5 * ww) {
-        double nrm = sqrt(ss);
-        for (int i = 0; i < k; i++)
-            c[i] = -c[i] / nrm;
-        hpls_v_maxpy(be, n, k, c, Vc, 1.0 / nrm, w); /* v_{j+1} = (w - V c) / nrm */
-        return nrm;
-    }
-    for (int i = 0; i < k; i++)
-        c[i] = -c[i];
-    hpls_v_maxpy(be, n, k, c, Vc, 1.0, w); /* second pass: w -= V c */
-    double nrm = hpls_v_nrm2(be, n, w);
-    if (nrm > 0.0 && isfinite(nrm))
-        hpls_v_scale(be, n, 1.0 / nrm, w);
-    return nrm;
-}
 
 /* r = b - A x, or M^-1 (b - A x) with left preconditioning; returns its norm. */
 static double residual(hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r,
@@ -141,14 +126,176 @@ static double residual(hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, h
     return hpls_v_nrm2(s->be, s->op.n, r);
 }
 
-static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x, int flexible)
+/* v[j+1] = A M^-1 v[j] (FGMRES: z_j = M^-1 v[j] kept), or M^-1 A v[j] (left). */
+static void product(hpls_solver *s, gmres_data *G, hpls_int j, hpls_dvec *t)
+{
+    hpls_dvec **v = G->v;
+    if (s->opt.left) {
+        hpls_op_apply(s, v[j], t);
+        const hpls_dvec *z = hpls_pc_apply(s, t, v[j + 1]);
+        if (z != v[j + 1])
+            hpls_v_copy(s->be, s->op.n, z, v[j + 1]);
+        return;
+    }
+    hpls_dvec *zj = G->z ? G->z[j] : t;
+    const hpls_dvec *z = hpls_pc_apply(s, v[j], zj);
+    if (G->z && z != zj)
+        hpls_v_copy(s->be, s->op.n, z, zj);
+    hpls_op_apply(s, z, v[j + 1]);
+}
+
+/* ||u - V c|| for the pending u = v[j] with alpha = (u, u): by Pythagoras when
+ * that is exact to rounding (the second pass removed under half of ||u||^2),
+ * else v[j] is finished here (v[j] = (u - V c) / nu, also z_j for FGMRES) and
+ * *done set. */
+static double pending_norm(hpls_solver *s, gmres_data *G, hpls_int j, double alpha, int *done)
+{
+    hpls_backend *be = s->be;
+    hpls_int n = s->op.n;
+    double cc = 0.0;
+    for (hpls_int i = 0; i < j; i++)
+        cc += G->c[i] * G->c[i];
+    *done = 0;
+    if (isfinite(alpha) && alpha > 1e-280 && alpha < 1e280 && alpha - cc > 0.5 * alpha)
+        return sqrt(alpha - cc);
+    for (hpls_int i = 0; i < j; i++)
+        G->a[i] = -G->c[i];
+    hpls_v_maxpy(be, n, (int)j, G->a, (const hpls_dvec *const *)G->v, 1.0, G->v[j]);
+    if (G->z)
+        hpls_v_maxpy(be, n, (int)j, G->a, (const hpls_dvec *const *)G->z, 1.0, G->z[j]);
+    double nu = hpls_v_nrm2(be, n, G->v[j]);
+    if (nu > 0.0 && isfinite(nu)) {
+        hpls_v_scale(be, n, 1.0 / nu, G->v[j]);
+        if (G->z)
+            hpls_v_scale(be, n, 1.0 / nu, G->z[j]);
+    }
+    *done = 1;
+    return nu;
+}
+
+/* Column col of H into R: the earlier rotations, then its own; g updated.
+ * Returns the rotated diagonal (0 or not finite: a breakdown). */
+static double rotate(gmres_data *G, hpls_int col)
+{
+    hpls_int m = G->m;
+    const double *hj = G->h + col * (m + 1);
+    double *rj = G->rt + col * (m + 1), *cs = G->cs, *sn = G->sn, *g = G->g;
+    for (hpls_int i = 0; i <= col + 1; i++)
+        rj[i] = hj[i];
+    for (hpls_int i = 0; i < col; i++) {
+        double a = rj[i], c = rj[i + 1];
+        rj[i] = cs[i] * a + sn[i] * c;
+        rj[i + 1] = -sn[i] * a + cs[i] * c;
+    }
+    double d = hypot(rj[col], rj[col + 1]);
+    if (d == 0.0 || !isfinite(d))
+        return d;
+    cs[col] = rj[col] / d;
+    sn[col] = rj[col + 1] / d;
+    rj[col] = d;
+    rj[col + 1] = 0.0;
+    g[col + 1] = -sn[col] * g[col];
+    g[col] = cs[col] * g[col];
+    return d;
+}
+
+/* One cycle of at most m columns from v[0] = r / beta, starting at iteration
+ * *it.  Returns the reason (HPLS_NOT_RUN: the cycle ended without one), the
+ * columns done in *ncols. */
+static hpls_reason cycle(hpls_solver *s, gmres_data *G, hpls_dvec *t, hpls_int *it,
+                         hpls_int *ncols)
+{
+    hpls_backend *be = s->be;
+    hpls_int n = s->op.n, m = G->m;
+    hpls_dvec **v = G->v;
+    const hpls_dvec *const *V = (const hpls_dvec *const *)v;
+    double *h = G->h, *c = G->c, *f = G->f, *d = G->dots;
+    double nu = 1.0, nu_prev = 1.0, s_cur = 1.0; /* v_0 is final: nu_0 = 1 */
+    hpls_reason why = HPLS_NOT_RUN;
+    *ncols = 0;
+    for (hpls_int j = 0; j <= m; j++) {
+        int last = j == m, done = j == 0;
+        double alpha = 1.0, gamma = 0.0, zeta = 0.0;
+        if (!last) {
+            product(s, G, j, t);                         /* v[j+1] = z = A M^-1 u_j */
+            hpls_v_mdot2(be, n, (int)j, V, v[j], v[j + 1], d); /* the one reduction */
+            for (hpls_int i = 0; i < j; i++) {
+                c[i] = d[i];
+                G->b[i] = d[j + i];
+            }
+            alpha = d[2 * j];
+            gamma = d[2 * j + 1];
+            zeta = d[2 * j + 2];
+        } else { /* the cycle's end: c and (u, u) of the pending vector alone */
+            hpls_v_mdot(be, n, (int)j + 1, V, v[j], d);
+            for (hpls_int i = 0; i < j; i++)
+                c[i] = d[i];
+            alpha = d[j];
+        }
+        if (j > 0) { /* the second pass of u_j: column j-1 is complete */
+            nu = pending_norm(s, G, j, alpha, &done);
+            double *col = h + (j - 1) * (m + 1), *hc = G->hc;
+            for (hpls_int i = 0; i < j; i++) { /* hc = H c_{j-1}, H's first j-1 columns */
+                double sum = 0.0;
+                for (hpls_int k = 0; k < j - 1; k++)
+                    sum += h[k * (m + 1) + i] * G->cprev[k];
+                hc[i] = sum;
+            }
+            for (hpls_int i = 0; i < j; i++)
+                col[i] = (f[i] - hc[i]) / nu_prev + (s_cur / nu_prev) * c[i];
+            col[j] = s_cur * nu / nu_prev;
+            double rd = rotate(G, j - 1);
+            (*it)++;
+            *ncols = j;
+            if (rd == 0.0 || !isfinite(rd)) { /* rd = 0: R is singular, and so is A M^-1 */
+                s->info.iterations = *it;
+                hpls_breakdown(s, rd, "the rotated diagonal of H (0: A M^-1 is singular "
+                                      "on the Krylov space)", *it);
+                return s->info.reason;
+            }
+            why = hpls_conv_check(s, *it, fabs(G->g[j]));
+            if (why != HPLS_NOT_RUN || col[j] == 0.0 || last)
+                return why; /* converged, stopped, lucky (h_{j,j-1} = 0) or the cycle's end */
+        }
+        /* f = V_{j+1}^T z: b, and (v_j, z) from (u_j, z) */
+        double cb = 0.0, ff = 0.0;
+        for (hpls_int i = 0; i < j; i++) {
+            f[i] = G->b[i];
+            cb += c[i] * G->b[i];
+        }
+        f[j] = (gamma - cb) / nu;
+        for (hpls_int i = 0; i <= j; i++)
+            ff += f[i] * f[i];
+        /* s_{j+1}: a scale for u_{j+1} near its norm (zeta - ||f||^2), only to keep
+         * the pending vectors from growing step by step */
+        double s_next = zeta - ff > 0.0 ? sqrt(zeta - ff) : sqrt(zeta);
+        if (!(s_next > 0.0) || !isfinite(s_next))
+            s_next = 1.0;
+        /* v_j = (u_j - V c) / nu (unless done); u_{j+1} = (z - V f) / s_{j+1} */
+        for (hpls_int i = 0; i < j; i++) {
+            G->a[i] = done ? 0.0 : -c[i];
+            G->b[i] = -f[i];
+            G->hc[i] = -c[i] / nu;
+        }
+        hpls_v_maxpy2(be, n, (int)j, V, G->a, done ? 1.0 : 1.0 / nu, v[j], G->b, -f[j],
+                      1.0 / s_next, v[j + 1]);
+        if (G->z && !done) /* z_j = (z_j - Z c) / nu, as v_j */
+            hpls_v_maxpy(be, n, (int)j, G->hc, (const hpls_dvec *const *)G->z, 1.0 / nu, G->z[j]);
+        for (hpls_int i = 0; i < j; i++)
+            G->cprev[i] = c[i];
+        nu_prev = nu;
+        s_cur = s_next;
+    }
+    return why;
+}
+
+static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
     gmres_data *G = s->mdata;
     hpls_backend *be = s->be;
     hpls_int n = s->op.n, m = G->m;
     hpls_dvec *r = s->work[0], *t = s->work[1], *u = s->work[2];
-    hpls_dvec **v = G->v;
-    double *h = G->h, *cs = G->cs, *sn = G->sn, *g = G->g, *y = G->y;
+    double *rt = G->rt, *g = G->g, *y = G->y;
     if (s->opt.left) {
         const hpls_dvec *pb = hpls_pc_apply(s, b, t); /* reference norm ||M^-1 b|| */
         hpls_conv_use_precond_norm(s, hpls_v_nrm2(be, n, pb));
@@ -157,58 +304,23 @@ static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x, int f
     hpls_reason why = hpls_conv_start(s, beta);
     hpls_int it = 0;
     while (why == HPLS_NOT_RUN) {
-        hpls_v_axpby(be, n, 1.0 / beta, r, 0.0, v[0]); /* v_0 = r / beta */
+        hpls_v_axpby(be, n, 1.0 / beta, r, 0.0, G->v[0]); /* v_0 = r / beta */
         g[0] = beta;
-        hpls_int j = 0;
-        int lucky = 0;
-        for (; j < m && why == HPLS_NOT_RUN && !lucky; j++) {
-            it++;
-            double *hj = h + j * (m + 1);
-            if (s->opt.left) {
-                hpls_op_apply(s, v[j], t);                 /* t = A v_j */
-                const hpls_dvec *z = hpls_pc_apply(s, t, v[j + 1]);
-                if (z != v[j + 1])
-                    hpls_v_copy(be, n, z, v[j + 1]);       /* w = M^-1 A v_j */
-            } else {
-                hpls_dvec *zj = flexible ? G->z[j] : t;
-                const hpls_dvec *z = hpls_pc_apply(s, v[j], zj); /* z = M^-1 v_j */
-                if (flexible && z != zj)
-                    hpls_v_copy(be, n, z, zj);
-                hpls_op_apply(s, z, v[j + 1]);             /* w = A z */
-            }
-            /* v_{j+1} = w orthogonalised and normalised, h_{j+1,j} = ||w|| */
-            double hnext = hpls_gmres_cgs2(be, n, (int)j + 1, v, v[j + 1], hj, G->c);
-            for (hpls_int i = 0; i < j; i++) { /* apply the earlier rotations */
-                double a = hj[i], c = hj[i + 1];
-                hj[i] = cs[i] * a + sn[i] * c;
-                hj[i + 1] = -sn[i] * a + cs[i] * c;
-            }
-            double d = hypot(hj[j], hnext);
-            if (d == 0.0 || !isfinite(d)) { /* d = 0: H is singular, and so is A M^-1 */
-                s->info.iterations = it;
-                return hpls_breakdown(s, d, "the rotated diagonal of H (0: A M^-1 is singular "
-                                            "on the Krylov space)", it);
-            }
-            cs[j] = hj[j] / d;
-            sn[j] = hnext / d;
-            hj[j] = d;
-            g[j + 1] = -sn[j] * g[j];
-            g[j] = cs[j] * g[j];
-            lucky = hnext == 0.0;
-            why = hpls_conv_check(s, it, fabs(g[j + 1]));
-        }
-        if (why == HPLS_DIVERGED_NAN)
+        hpls_int j;
+        why = cycle(s, G, t, &it, &j);
+        if (why == HPLS_DIVERGED_NAN || why == HPLS_DIVERGED_BREAKDOWN)
             break;
-        for (hpls_int i = j - 1; i >= 0; i--) { /* H y = g, H upper triangular */
+        int lucky = j > 0 && G->h[(j - 1) * (m + 1) + j] == 0.0;
+        for (hpls_int i = j - 1; i >= 0; i--) { /* R y = g, R upper triangular */
             double sum = g[i];
             for (hpls_int k = i + 1; k < j; k++)
-                sum -= h[k * (m + 1) + i] * y[k];
-            y[i] = sum / h[i * (m + 1) + i];
+                sum -= rt[k * (m + 1) + i] * y[k];
+            y[i] = sum / rt[i * (m + 1) + i];
         }
-        if (flexible) {
+        if (G->z) {
             hpls_v_maxpy(be, n, (int)j, y, (const hpls_dvec *const *)G->z, 1.0, x); /* x += Z y */
         } else {
-            hpls_v_maxpy(be, n, (int)j, y, (const hpls_dvec *const *)v, 0.0, u); /* u = V y */
+            hpls_v_maxpy(be, n, (int)j, y, (const hpls_dvec *const *)G->v, 0.0, u); /* u = V y */
             const hpls_dvec *z = s->opt.left ? u : hpls_pc_apply(s, u, t);
             hpls_v_axpy(be, n, 1.0, z, x); /* x += M^-1 V y */
         }
@@ -227,10 +339,30 @@ static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x, int f
 
 hpls_status hpls_solve_gmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-    return solve(s, b, x, 0);
+    return solve(s, b, x);
 }
 
 hpls_status hpls_solve_fgmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-    return solve(s, b, x, 1);
+    return solve(s, b, x);
+}
+
+hpls_status hpls_gmres_basis_loss(const hpls_solver *s, hpls_int k, double *loss)
+{
+    const gmres_data *G = s->mdata;
+    if (!G || (s->opt.method->setup != hpls_setup_gmres &&
+               s->opt.method->setup != hpls_setup_fgmres) || k < 1 || k > G->m)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_gmres_basis_loss: not a gmres solver, or k %lld "
+                         "outside 1..restart", (long long)k);
+    double *d = hpls_malloc(k, sizeof *d);
+    if (!d)
+        return HPLS_ERR_NOMEM;
+    *loss = 0.0;
+    for (hpls_int i = 0; i < k; i++) {
+        hpls_v_mdot(s->be, s->op.n, (int)k, (const hpls_dvec *const *)G->v, G->v[i], d);
+        for (hpls_int j = 0; j < k; j++)
+            *loss = fmax(*loss, fabs(d[j] - (i == j ? 1.0 : 0.0)));
+    }
+    hpls_free(d);
+    return s->be->err;
 }

@@ -12,13 +12,15 @@
 
 /* Below this length a kernel runs on one thread: forking costs more. */
 #define PAR_MIN 8192
-/* Multi-dot and multi-axpy: vectors per pass over w (a thread's partial sums
- * live in the backend's scratch), rows per block (a block of V stays in L2
- * between the update and the dots of maxpy_mdot), vectors per inner loop
- * (independent sums keep the adder busy: one chain waits on its latency). */
+/* Multi-dots and multi-axpys: vectors per pass (a thread's partial sums live in
+ * the backend's scratch), rows per block (the other vectors' rows stay in L1
+ * while the block's vectors stream past), vectors per inner loop (independent
+ * sums keep the adder busy: one chain waits on its latency). */
 #define MBLOCK 64
 #define MROWS 512
 #define MGROUP 4
+/* partial sums of a thread in the scratch: 2 lanes of 2 MBLOCK + 3 (mdot2) */
+#define PART (2 * (2 * MBLOCK + 3))
 
 #define A_(v) ((hpls_real *)(v)) /* a cpu handle is the host array */
 #define C_(v) ((const hpls_real *)(v))
@@ -36,7 +38,7 @@ static int nthreads_for(const hpls_backend *be, hpls_int n)
     return n < PAR_MIN ? 1 : be->nthreads;
 }
 
-/* The cpu backend's scratch: HPLS_MAX_THREADS x (MBLOCK + 1) partial sums. */
+/* The cpu backend's scratch: PART partial sums per thread. */
 static double *scratch(hpls_backend *be)
 {
     return be->impl;
@@ -186,7 +188,7 @@ static void combine(const double *part, int p, int k, double *out)
         out[j] = 0.0;
     for (int t = 0; t < p; t++)
         for (int j = 0; j < k; j++)
-            out[j] += part[t * (MBLOCK + 1) + j];
+            out[j] += part[t * PART + j];
 }
 
 static double v_dot(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpls_dvec *yv)
@@ -202,7 +204,7 @@ static double v_dot(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpl
         double sum = 0.0;
         for (hpls_int i = lo; i < hi; i++)
             sum += x[i] * y[i];
-        part[t * (MBLOCK + 1)] = sum;
+        part[t * PART] = sum;
 #pragma omp single
         p = q;
     }
@@ -294,40 +296,36 @@ static void block_axpys(hpls_int lo, hpls_int hi, int k, const double *a,
     }
 }
 
-/* The multi-vector operations on a block of at most MBLOCK vectors: each
- * thread walks its rows in blocks of MROWS; upd: w = beta w + V a first;
- * dots (h non-NULL): h = V^T w, and h[k] = (w, w) when self. */
+/* The multi-vector operations on at most MBLOCK vectors: each thread walks
+ * its rows in blocks of MROWS; with a: w = beta w + V a; else h = V^T w. */
 static void multi(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *Vh,
-                  const double *a, double beta, hpls_dvec *wv, double *h, int self)
+                  const double *a, double beta, hpls_dvec *wv, double *h)
 {
     const hpls_real *const *V = (const hpls_real *const *)Vh;
     hpls_real *w = A_(wv);
     double *part = scratch(be);
-    int p = nthreads_for(be, n), m = k + (self ? 1 : 0);
+    int p = nthreads_for(be, n);
 #pragma omp parallel num_threads(p)
     {
         int t = omp_get_thread_num(), q = omp_get_num_threads();
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
-        double *s = part + t * (MBLOCK + 1);
-        for (int j = 0; j < m; j++)
+        double *s = part + t * PART;
+        for (int j = 0; j < k; j++)
             s[j] = 0.0;
         for (hpls_int r = lo; r < hi; r += MROWS) {
             hpls_int e = r + MROWS < hi ? r + MROWS : hi;
             if (a)
                 block_axpys(r, e, k, a, V, beta, w);
-            if (h) {
+            else
                 block_dots(r, e, k, V, w, s);
-                if (self)
-                    block_dots(r, e, 1, (const hpls_real *const *)&w, w, s + k);
-            }
         }
 #pragma omp single
         p = q;
     }
-    if (h) {
-        combine(part, p, m, h);
-        hpls_be_reduce(be, h, m, HPLS_RED_SUM);
+    if (!a) {
+        combine(part, p, k, h);
+        hpls_be_reduce(be, h, k, HPLS_RED_SUM);
     }
 }
 
@@ -335,28 +333,199 @@ static void v_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *
                    const hpls_dvec *w, double *h)
 {
     for (int j = 0; j < k; j += MBLOCK)
-        multi(be, n, k - j < MBLOCK ? k - j : MBLOCK, V + j, NULL, 1.0, (hpls_dvec *)w, h + j, 0);
+        multi(be, n, k - j < MBLOCK ? k - j : MBLOCK, V + j, NULL, 1.0, (hpls_dvec *)w, h + j);
 }
 
 static void v_maxpy(hpls_backend *be, hpls_int n, int k, const double *a,
                     const hpls_dvec *const *V, double beta, hpls_dvec *w)
 {
     if (k == 0 && beta != 1.0)
-        multi(be, n, 0, V, a, beta, w, NULL, 0);
+        multi(be, n, 0, V, a, beta, w, NULL);
     for (int j = 0; j < k; j += MBLOCK)
-        multi(be, n, k - j < MBLOCK ? k - j : MBLOCK, V + j, a + j, j ? 1.0 : beta, w, NULL, 0);
+        multi(be, n, k - j < MBLOCK ? k - j : MBLOCK, V + j, a + j, j ? 1.0 : beta, w, NULL);
 }
 
-static void v_maxpy_mdot(hpls_backend *be, hpls_int n, int k, const double *a,
-                         const hpls_dvec *const *V, hpls_dvec *w, double *h)
+/* GMRES's sweeps (mdot2, maxpy2) run two rows at a time in SSE2 vectors (GCC's
+ * vector extension: any target): a sum over rows is then two interleaved
+ * sums, lane l taking the rows lo + 2q + l of the thread's range (a fixed
+ * order, the lanes added at the end), and four vectors of V at a time keep
+ * eight sums in flight and read x and y once per four. */
+typedef double v2d __attribute__((vector_size(16)));
+
+static inline v2d ld2(const hpls_real *p)
 {
-    if (k + 1 <= MBLOCK) { /* one pass over V: update a block of rows, then its dots */
-        multi(be, n, k, V, a, 1.0, w, h, 1);
-        return;
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void st2(hpls_real *p, v2d v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+/* The lanes of (V[i], x) at s + 2i and of (V[i], y) at s + 2(k + i), i < k,
+ * over rows [lo, hi) (hi - lo even but at the end of a thread's range). */
+static void block_dots2(hpls_int lo, hpls_int hi, int k, const hpls_real *const *V,
+                        const hpls_real *x, const hpls_real *y, double *s)
+{
+    hpls_int even = lo + ((hi - lo) & ~(hpls_int)1);
+    for (int i = 0; i < k; i += 4) {
+        int g = k - i < 4 ? k - i : 4;
+        const hpls_real *v[4];
+        v2d sx[4], sy[4];
+        for (int q = 0; q < 4; q++) { /* a short group repeats its first vector, unused */
+            v[q] = V[i + (q < g ? q : 0)];
+            sx[q] = ld2(s + 2 * (i + (q < g ? q : 0)));
+            sy[q] = ld2(s + 2 * (k + i + (q < g ? q : 0)));
+        }
+        for (hpls_int r = lo; r < even; r += 2) {
+            v2d xr = ld2(x + r), yr = ld2(y + r);
+            for (int q = 0; q < 4; q++) {
+                v2d vr = ld2(v[q] + r);
+                sx[q] += vr * xr;
+                sy[q] += vr * yr;
+            }
+        }
+        for (int q = 0; q < g; q++) {
+            if (even < hi) { /* the last row of an odd range: lane 0 */
+                sx[q][0] += v[q][even] * x[even];
+                sy[q][0] += v[q][even] * y[even];
+            }
+            st2(s + 2 * (i + q), sx[q]);
+            st2(s + 2 * (k + i + q), sy[q]);
+        }
     }
-    v_maxpy(be, n, k, a, V, 1.0, w);
-    v_mdot(be, n, k, V, w, h);
-    h[k] = v_dot(be, n, w, w);
+}
+
+/* The lanes of (x, x), (x, y), (y, y) at s, s + 2, s + 4 over rows [lo, hi). */
+static void block_self_dots(hpls_int lo, hpls_int hi, const hpls_real *x, const hpls_real *y,
+                            double *s)
+{
+    hpls_int even = lo + ((hi - lo) & ~(hpls_int)1);
+    v2d xx = ld2(s), xy = ld2(s + 2), yy = ld2(s + 4);
+    for (hpls_int r = lo; r < even; r += 2) {
+        v2d xr = ld2(x + r), yr = ld2(y + r);
+        xx += xr * xr;
+        xy += xr * yr;
+        yy += yr * yr;
+    }
+    if (even < hi) {
+        xx[0] += x[even] * x[even];
+        xy[0] += x[even] * y[even];
+        yy[0] += y[even] * y[even];
+    }
+    st2(s, xx);
+    st2(s + 2, xy);
+    st2(s + 4, yy);
+}
+
+/* The local sums of mdot2 for at most MBLOCK vectors into h (k, k, and with
+ * self the 3 dots of x and y at h[2k]). */
+static void mdot2_local(hpls_backend *be, hpls_int n, int k, const hpls_real *const *V,
+                        const hpls_real *x, const hpls_real *y, int self, double *h)
+{
+    double *part = scratch(be);
+    int p = nthreads_for(be, n), m = 2 * k + (self ? 3 : 0);
+#pragma omp parallel num_threads(p)
+    {
+        int t = omp_get_thread_num(), q = omp_get_num_threads();
+        hpls_int lo, hi;
+        span(n, t, q, &lo, &hi);
+        double *s = part + t * PART;
+        for (int j = 0; j < 2 * m; j++)
+            s[j] = 0.0;
+        for (hpls_int r = lo; r < hi; r += MROWS) {
+            hpls_int e = r + MROWS < hi ? r + MROWS : hi;
+            block_dots2(r, e, k, V, x, y, s);
+            if (self)
+                block_self_dots(r, e, x, y, s + 4 * k);
+        }
+#pragma omp single
+        p = q;
+    }
+    for (int j = 0; j < m; j++) { /* lanes, then threads, in order */
+        h[j] = 0.0;
+        for (int t = 0; t < p; t++)
+            h[j] += part[t * PART + 2 * j] + part[t * PART + 2 * j + 1];
+    }
+}
+
+static void v_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *Vh,
+                    const hpls_dvec *xv, const hpls_dvec *yv, double *h)
+{
+    const hpls_real *const *V = (const hpls_real *const *)Vh;
+    double part[2 * MBLOCK + 3];
+    for (int j = 0; j < k || j == 0; j += MBLOCK) { /* the 3 dots of x, y with the first block */
+        int kb = k - j < MBLOCK ? k - j : MBLOCK;
+        mdot2_local(be, n, kb, V + j, C_(xv), C_(yv), j == 0, part);
+        for (int i = 0; i < kb; i++) {
+            h[j + i] = part[i];
+            h[k + j + i] = part[kb + i];
+        }
+        if (j == 0)
+            for (int i = 0; i < 3; i++)
+                h[2 * k + i] = part[2 * kb + i];
+    }
+    hpls_be_reduce(be, h, 2 * k + 3, HPLS_RED_SUM);
+}
+
+/* x += V a and y += V b over rows [lo, hi), each entry of V read once for both,
+ * the terms added in the order of V, four vectors a pass over the rows of x
+ * and y; last: then x = alpha x, y = gamma (y + beta x) */
+static void block_axpys2(hpls_int lo, hpls_int hi, int k, const hpls_real *const *V,
+                         const double *a, double alpha, hpls_real *x, const double *b,
+                         double beta, double gamma, hpls_real *y, int last)
+{
+    hpls_int even = lo + ((hi - lo) & ~(hpls_int)1);
+    for (int i = 0; i < k; i += 4) {
+        int g = k - i < 4 ? k - i : 4;
+        const hpls_real *v[4];
+        v2d av[4], bv[4];
+        for (int q = 0; q < 4; q++) { /* a short group adds zeros, after its vectors */
+            v[q] = V[i + (q < g ? q : 0)];
+            av[q] = (v2d){q < g ? a[i + q] : 0.0, q < g ? a[i + q] : 0.0};
+            bv[q] = (v2d){q < g ? b[i + q] : 0.0, q < g ? b[i + q] : 0.0};
+        }
+        for (hpls_int r = lo; r < even; r += 2) {
+            v2d xr = ld2(x + r), yr = ld2(y + r);
+            for (int q = 0; q < g; q++) {
+                v2d vr = ld2(v[q] + r);
+                xr = xr + av[q] * vr;
+                yr = yr + bv[q] * vr;
+            }
+            st2(x + r, xr);
+            st2(y + r, yr);
+        }
+        for (int q = 0; even < hi && q < g; q++) {
+            x[even] = x[even] + a[i + q] * v[q][even];
+            y[even] = y[even] + b[i + q] * v[q][even];
+        }
+    }
+    for (hpls_int r = lo; last && r < hi; r++) {
+        x[r] = alpha * x[r];
+        y[r] = gamma * (y[r] + beta * x[r]);
+    }
+}
+
+static void v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *Vh,
+                     const double *a, double alpha, hpls_dvec *xv, const double *b, double beta,
+                     double gamma, hpls_dvec *yv)
+{
+    const hpls_real *const *V = (const hpls_real *const *)Vh;
+    hpls_real *x = A_(xv), *y = A_(yv);
+    for (int j = 0; j < k || j == 0; j += MBLOCK) { /* MBLOCK vectors a pass */
+        int kb = k - j < MBLOCK ? k - j : MBLOCK, last = j + kb >= k;
+#pragma omp parallel num_threads(nthreads_for(be, n))
+        {
+            int t = omp_get_thread_num(), q = omp_get_num_threads();
+            hpls_int lo, hi;
+            span(n, t, q, &lo, &hi);
+            for (hpls_int r = lo; r < hi; r += MROWS)
+                block_axpys2(r, r + MROWS < hi ? r + MROWS : hi, kb, V + j, a + j, alpha, x,
+                             b + j, beta, gamma, y, last);
+        }
+    }
 }
 
 static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
@@ -386,7 +555,7 @@ static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls
             sts += t[i] * s[i];
             sss += s[i] * s[i];
         }
-        double *mine = part + th * (MBLOCK + 1);
+        double *mine = part + th * PART;
         mine[0] = stt;
         mine[1] = sts;
         mine[2] = sss;
@@ -423,7 +592,7 @@ static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
             srr += ri * ri;
             shr += rhat[i] * ri;
         }
-        double *mine = part + th * (MBLOCK + 1);
+        double *mine = part + th * PART;
         mine[0] = shr;
         mine[1] = srr;
 #pragma omp single
@@ -454,7 +623,7 @@ static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
             sum += r * r;
             bp[i] = b[i] - ynew[i];
         }
-        part[t * (MBLOCK + 1)] = sum;
+        part[t * PART] = sum;
 #pragma omp single
         p = q;
     }
@@ -497,7 +666,8 @@ const hpls_vops hpls_cpu_vops = {
     .nrm2 = v_nrm2,
     .mdot = v_mdot,
     .maxpy = v_maxpy,
-    .maxpy_mdot = v_maxpy_mdot,
+    .mdot2 = v_mdot2,
+    .maxpy2 = v_maxpy2,
     .bicgstab_p = v_bicgstab_p,
     .dot3 = v_dot3,
     .bicgstab_xr = v_bicgstab_xr,
@@ -507,7 +677,7 @@ const hpls_vops hpls_cpu_vops = {
 
 hpls_status hpls_cpu_init(hpls_backend *be)
 {
-    be->impl = hpls_malloc((hpls_int)be->nthreads * (MBLOCK + 1), sizeof(double));
+    be->impl = hpls_malloc((hpls_int)be->nthreads * PART, sizeof(double));
     return be->impl ? HPLS_OK : HPLS_ERR_NOMEM;
 }
 

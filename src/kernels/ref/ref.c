@@ -273,15 +273,37 @@ static void v_maxpy(hpls_backend *be, hpls_int n, int k, const double *a,
     }
 }
 
-static void v_maxpy_mdot(hpls_backend *be, hpls_int n, int k, const double *a,
-                         const hpls_dvec *const *V, hpls_dvec *w, double *h)
+static void v_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                    const hpls_dvec *xv, const hpls_dvec *yv, double *h)
 {
-    v_maxpy(be, n, k, a, V, 1.0, w);
-    const hpls_real *wa = arr(be, w, n, "maxpy_mdot");
-    for (int j = 0; j < k; j++)
-        h[j] = sum_xy(arr(be, V[j], n, "maxpy_mdot"), wa, n);
-    h[k] = sum_xy(wa, wa, n);
-    hpls_be_reduce(be, h, k + 1, HPLS_RED_SUM);
+    const hpls_real *x = arr(be, xv, n, "mdot2"), *y = arr(be, yv, n, "mdot2");
+    for (int j = 0; j < k; j++) {
+        const hpls_real *v = arr(be, V[j], n, "mdot2");
+        h[j] = sum_xy(v, x, n);
+        h[k + j] = sum_xy(v, y, n);
+    }
+    h[2 * k] = sum_xy(x, x, n);
+    h[2 * k + 1] = sum_xy(x, y, n);
+    h[2 * k + 2] = sum_xy(y, y, n);
+    hpls_be_reduce(be, h, 2 * k + 3, HPLS_RED_SUM);
+}
+
+static void v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
+                     const double *a, double alpha, hpls_dvec *xv, const double *b, double beta,
+                     double gamma, hpls_dvec *yv)
+{
+    hpls_real *x = arr(be, xv, n, "maxpy2"), *y = arr(be, yv, n, "maxpy2");
+    for (int j = 0; x && y && j < k; j++) {
+        const hpls_real *v = arr(be, V[j], n, "maxpy2");
+        for (hpls_int i = 0; v && i < n; i++) {
+            x[i] = x[i] + a[j] * v[i];
+            y[i] = y[i] + b[j] * v[i];
+        }
+    }
+    for (hpls_int i = 0; x && y && i < n; i++) {
+        x[i] = alpha * x[i];
+        y[i] = gamma * (y[i] + beta * x[i]);
+    }
 }
 
 static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
@@ -370,7 +392,8 @@ const hpls_vops hpls_ref_vops = {
     .nrm2 = v_nrm2,
     .mdot = v_mdot,
     .maxpy = v_maxpy,
-    .maxpy_mdot = v_maxpy_mdot,
+    .mdot2 = v_mdot2,
+    .maxpy2 = v_maxpy2,
     .bicgstab_p = v_bicgstab_p,
     .dot3 = v_dot3,
     .bicgstab_xr = v_bicgstab_xr,
