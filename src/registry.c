@@ -70,8 +70,9 @@ const hpls_method hpls_methods[] = {
      .nwork = 11,
      .solve = hpls_solve_bicgsafe},
     {.name = "gmres",
-     .help = "GMRES(restart), classical Gram-Schmidt twice (CGS2, 2 reductions a step), Givens "
-             "rotations; right preconditioned (pc_side=left available)",
+     .help = "GMRES(restart), classical Gram-Schmidt twice with the second pass delayed a step "
+             "(DCGS2: one reduction a step), Givens rotations; right preconditioned (pc_side=left "
+             "available)",
      .flags = HPLS_M_PRECOND | HPLS_M_RESTART | HPLS_M_LEFT | HPLS_M_DENSE | HPLS_M_FORMAT,
      .nwork = 3,
      .setup = hpls_setup_gmres,
