@@ -112,3 +112,24 @@ deb_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo '?'; }
 lapack_peer() {
     note_peer "LAPACK: $(basename "$(readlink -f /usr/lib/x86_64-linux-gnu/liblapack.so.3 2>/dev/null || echo liblapack)") (Debian liblapack3 $(deb_version liblapack3))"
 }
+
+# petsc_peer_checked BUILD: petsc_bcgs compiled (dies when PETSc or mpiexec is
+# missing), its version noted for the table's header
+petsc_peer_checked() {
+    local peer
+    peer=$(peer_petsc "$1")
+    [ -n "$peer" ] || bench_die "PETSc (petsc-dev) and mpicc are needed"
+    command -v mpiexec >/dev/null || bench_die "mpiexec (openmpi-bin) is needed"
+    note_peer "PETSc $(pkg-config --modversion "$(petsc_pc)") (Debian petsc-dev $(deb_version petsc-dev)), $(mpiexec --version 2>/dev/null | head -1)"
+    echo "$peer"
+}
+
+# triads BUILD: the STREAM-style triad at 1 and 2 threads into triad[1], triad[2]
+# (GB/s; bench_hisa_tables triad T, 24 bytes per entry)
+declare -A triad
+triads() {
+    local t
+    for t in 1 2; do
+        triad[$t]=$("$1/bin/bench_hisa_tables" triad "$t" | sed -n 's/.*triad_gbs=\([^ ]*\).*/\1/p')
+    done
+}

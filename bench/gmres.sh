@@ -8,20 +8,14 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 build=${1:-./build}
 build_targets "$build" bench_hisa_tables hpls_cmd
-peer=$(peer_petsc "$build")
-[ -n "$peer" ] || bench_die "PETSc (petsc-dev) and mpicc are needed"
-command -v mpiexec >/dev/null || bench_die "mpiexec (openmpi-bin) is needed"
-note_peer "PETSc $(pkg-config --modversion "$(petsc_pc)") (Debian petsc-dev $(deb_version petsc-dev)), $(mpiexec --version 2>/dev/null | head -1)"
+peer=$(petsc_peer_checked "$build")
 work=${TMPDIR:-/tmp}/hpls_bench/gmres
 mkdir -p "$work"
 specs="gas:n=1000000,k=1 convdiff3d:nx=100 gas:n=1000000,k=3"
 [ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || specs="gas:n=20000,k=1 convdiff3d:nx=20"
 
 kv() { sed -n "s/.*[ ^]$1=\([^ ]*\).*/\1/p" <<<" $2"; }
-declare -A triad
-for t in 1 2; do
-    triad[$t]=$(kv triad_gbs "$("$build/bin/bench_hisa_tables" triad "$t")")
-done
+triads "$build"
 
 {
     echo "# GMRES(30): hpls against PETSc's KSPGMRES at equal resources"

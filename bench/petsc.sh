@@ -13,20 +13,14 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 build=${1:-./build}
 build_targets "$build" bench_kernels bench_hisa_tables hpls_cmd
-peer=$(peer_petsc "$build")
-[ -n "$peer" ] || bench_die "PETSc (petsc-dev) and mpicc are needed"
-command -v mpiexec >/dev/null || bench_die "mpiexec (openmpi-bin) is needed"
-note_peer "PETSc $(pkg-config --modversion "$(petsc_pc)") (Debian petsc-dev $(deb_version petsc-dev)), $(mpiexec --version 2>/dev/null | head -1)"
+peer=$(petsc_peer_checked "$build")
 work=${TMPDIR:-/tmp}/hpls_bench/petsc
 mkdir -p "$work"
 cases="poisson3d:nx=100:none gas:n=1000000,k=2:none gas:n=1000000,k=2:jacobi"
 [ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || cases="poisson3d:nx=20:none gas:n=20000,k=2:none gas:n=20000,k=2:jacobi"
 
 kv() { sed -n "s/.*[ ^]$1=\([^ ]*\).*/\1/p" <<<" $2"; }
-declare -A triad
-for t in 1 2; do
-    triad[$t]=$(kv triad_gbs "$("$build/bin/bench_hisa_tables" triad "$t")")
-done
+triads "$build"
 
 {
     echo "# BiCGSTAB: hpls against PETSc's KSPBCGS at equal resources"

@@ -7,89 +7,84 @@
 
 #include "la/qtree.h"
 
+/* The host arrays behind x and y; 0 when the backend refused one (recorded). */
+static int host2(const hpls_op *op, const hpls_dvec *x, const hpls_dvec *y, const hpls_real **xp,
+                 hpls_real **yp)
+{
+    *xp = hpls_v_host(op->be, x);
+    *yp = hpls_v_host(op->be, y);
+    return *xp && *yp;
+}
+
 static hpls_status csr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
-    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
-    hpls_real *yp = hpls_v_host(op->be, y);
-    if (xp && yp)
+    const hpls_real *xp;
+    hpls_real *yp;
+    if (host2(op, x, y, &xp, &yp))
         op->be->k->spmv(op->be->nthreads, op->A, xp, yp);
     return op->be->err;
 }
 
 static hpls_status csr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
-    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
-    hpls_real *yp = hpls_v_host(op->be, y);
-    if (xp && yp)
+    const hpls_real *xp;
+    hpls_real *yp;
+    if (host2(op, x, y, &xp, &yp))
         op->be->k->spmv(op->be->nthreads, op->At, xp, yp);
     return op->be->err;
 }
 
-static hpls_status csr_residual(const hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
-                                hpls_dvec *r, double *rnorm)
-{
-    hpls_backend *be = op->be;
-    const hpls_real *bp = hpls_v_host(be, b), *xp = hpls_v_host(be, x);
-    hpls_real *rp = hpls_v_host(be, r);
-    if (!bp || !xp || !rp)
-        return be->err;
-    double ss = be->k->residual(be->nthreads, op->A, bp, xp, rp);
-    hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
-    *rnorm = hpls_be_norm(be, op->n, ss, r);
-    return be->err;
-}
-
 static hpls_status dense_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
-    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
-    hpls_real *yp = hpls_v_host(op->be, y);
-    if (xp && yp)
+    const hpls_real *xp;
+    hpls_real *yp;
+    if (host2(op, x, y, &xp, &yp))
         op->be->k->gemv(op->be->nthreads, op->Ad, xp, yp);
     return op->be->err;
 }
 
-static hpls_status dense_residual(const hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
-                                  hpls_dvec *r, double *rnorm)
-{
-    hpls_backend *be = op->be;
-    const hpls_real *bp = hpls_v_host(be, b), *xp = hpls_v_host(be, x);
-    hpls_real *rp = hpls_v_host(be, r);
-    if (!bp || !xp || !rp)
-        return be->err;
-    double ss = be->k->dense_residual(be->nthreads, op->Ad, bp, xp, rp);
-    hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
-    *rnorm = hpls_be_norm(be, op->n, ss, r);
-    return be->err;
-}
-
 static hpls_status qt_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
-    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
-    hpls_real *yp = hpls_v_host(op->be, y);
-    if (xp && yp)
+    const hpls_real *xp;
+    hpls_real *yp;
+    if (host2(op, x, y, &xp, &yp))
         hpls_k_qt_spmv(op->qt, xp, yp);
     return op->be->err;
 }
 
 static hpls_status qt_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
-    const hpls_real *xp = hpls_v_host(op->be, x); /* NULL: a handle refused (recorded) */
-    hpls_real *yp = hpls_v_host(op->be, y);
-    if (xp && yp)
+    const hpls_real *xp;
+    hpls_real *yp;
+    if (host2(op, x, y, &xp, &yp))
         hpls_k_qt_spmv_t(op->qt, xp, yp);
     return op->be->err;
 }
 
+/* r = b - A x by a host kernel returning sum r_i^2 (CSR or dense), *rnorm = ||r||. */
+static hpls_status residual(const hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
+                            hpls_dvec *r, double *rnorm)
+{
+    hpls_backend *be = op->be;
+    const hpls_real *bp = hpls_v_host(be, b), *xp;
+    hpls_real *rp;
+    if (!bp || !host2(op, x, r, &xp, &rp))
+        return be->err;
+    double ss = op->A ? be->k->residual(be->nthreads, op->A, bp, xp, rp)
+                      : be->k->dense_residual(be->nthreads, op->Ad, bp, xp, rp);
+    hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
+    *rnorm = hpls_be_norm(be, op->n, ss, r);
+    return be->err;
+}
+
 hpls_op hpls_op_csr(hpls_backend *be, const hpls_csr *A)
 {
-    return (hpls_op){.n = A->nrows, .be = be, .A = A, .apply = csr_apply,
-                     .residual = csr_residual};
+    return (hpls_op){.n = A->nrows, .be = be, .A = A, .apply = csr_apply, .residual = residual};
 }
 
 hpls_op hpls_op_dense(hpls_backend *be, const hpls_dense *A)
 {
-    return (hpls_op){.n = A->nrows, .be = be, .Ad = A, .apply = dense_apply,
-                     .residual = dense_residual};
+    return (hpls_op){.n = A->nrows, .be = be, .Ad = A, .apply = dense_apply, .residual = residual};
 }
 
 void hpls_op_set_transpose(hpls_op *op, const hpls_csr *At)

@@ -281,6 +281,17 @@ static inline hpls_real *hpls_v_host(hpls_backend *be, const hpls_dvec *v)
     return be->v->host(be, v);
 }
 
+/* An hpls_vops of the functions named p##op (v_axpy ...): each backend's table
+ * has every operation, or does not compile. */
+#define HPLS_VOPS_OF(p)                                                                            \
+    {.alloc = p##alloc, .release = p##release, .upload = p##upload, .download = p##download,       \
+     .host = p##host, .copy = p##copy, .set = p##set, .scale = p##scale, .axpy = p##axpy,         \
+     .axpby = p##axpby, .xpay = p##xpay, .waxpy = p##waxpy, .axpbypcz = p##axpbypcz,              \
+     .pmult = p##pmult, .diag_axpy = p##diag_axpy, .dot = p##dot, .nrm2 = p##nrm2,                \
+     .mdot = p##mdot, .maxpy = p##maxpy, .mdot2 = p##mdot2, .maxpy2 = p##maxpy2,                  \
+     .bicgstab_p = p##bicgstab_p, .dot3 = p##dot3, .bicgstab_xr = p##bicgstab_xr,                \
+     .hisa_update = p##hisa_update, .finite = p##finite}
+
 /* The vector operations of each backend (kernels/cpu/blas1.c, kernels/ref/ref.c). */
 extern const hpls_vops hpls_cpu_vops, hpls_ref_vops;
 extern const hpls_kernels hpls_cpu_kernels, hpls_ref_kernels;

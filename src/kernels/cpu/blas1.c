@@ -646,34 +646,7 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *xv, doub
     return first;
 }
 
-const hpls_vops hpls_cpu_vops = {
-    .alloc = v_alloc,
-    .release = v_release,
-    .upload = v_upload,
-    .download = v_download,
-    .host = v_host,
-    .copy = v_copy,
-    .set = v_set,
-    .scale = v_scale,
-    .axpy = v_axpy,
-    .axpby = v_axpby,
-    .xpay = v_xpay,
-    .waxpy = v_waxpy,
-    .axpbypcz = v_axpbypcz,
-    .pmult = v_pmult,
-    .diag_axpy = v_diag_axpy,
-    .dot = v_dot,
-    .nrm2 = v_nrm2,
-    .mdot = v_mdot,
-    .maxpy = v_maxpy,
-    .mdot2 = v_mdot2,
-    .maxpy2 = v_maxpy2,
-    .bicgstab_p = v_bicgstab_p,
-    .dot3 = v_dot3,
-    .bicgstab_xr = v_bicgstab_xr,
-    .hisa_update = v_hisa_update,
-    .finite = v_finite,
-};
+const hpls_vops hpls_cpu_vops = HPLS_VOPS_OF(v_);
 
 hpls_status hpls_cpu_init(hpls_backend *be)
 {
