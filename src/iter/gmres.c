@@ -146,8 +146,8 @@ static void product(hpls_solver *s, gmres_data *G, hpls_int j, hpls_dvec *t)
 
 /* ||u - V c|| for the pending u = v[j] with alpha = (u, u): by Pythagoras when
  * that is exact to rounding (the second pass removed under half of ||u||^2),
- * else v[j] is finished here (v[j] = (u - V c) / nu, also z_j for FGMRES) and
- * *done set. */
+ * else v[j] is finished here (v[j] = (u - V c) / nu, also z_j for FGMRES when
+ * there is one: not at the cycle's end) and *done set. */
 static double pending_norm(hpls_solver *s, gmres_data *G, hpls_int j, double alpha, int *done)
 {
     hpls_backend *be = s->be;
@@ -160,13 +160,14 @@ static double pending_norm(hpls_solver *s, gmres_data *G, hpls_int j, double alp
         return sqrt(alpha - cc);
     for (hpls_int i = 0; i < j; i++)
         G->a[i] = -G->c[i];
+    int zj = G->z && j < G->m;
     hpls_v_maxpy(be, n, (int)j, G->a, (const hpls_dvec *const *)G->v, 1.0, G->v[j]);
-    if (G->z)
+    if (zj)
         hpls_v_maxpy(be, n, (int)j, G->a, (const hpls_dvec *const *)G->z, 1.0, G->z[j]);
     double nu = hpls_v_nrm2(be, n, G->v[j]);
     if (nu > 0.0 && isfinite(nu)) {
         hpls_v_scale(be, n, 1.0 / nu, G->v[j]);
-        if (G->z)
+        if (zj)
             hpls_v_scale(be, n, 1.0 / nu, G->z[j]);
     }
     *done = 1;
