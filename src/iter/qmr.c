@@ -97,9 +97,12 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             hpls_op_apply(s, p, pt); /* pt = A p */
             eps = hpls_v_dot(be, n, q, pt);
             beta = eps / delta;
-            if (eps == 0.0 || !isfinite(eps) || beta == 0.0 || !isfinite(beta)) {
+            if (eps == 0.0 || !isfinite(eps)) {
                 what = "eps = (q, A p)";
                 bad = eps;
+            } else if (beta == 0.0 || !isfinite(beta)) { /* eps / delta under- or overflowed */
+                what = "beta = eps / delta";
+                bad = beta;
             }
         }
         if (what) {
