@@ -38,24 +38,21 @@ one() {
 {
     echo "# The backend layer's cost: time per iteration before and after"
     echo
-    echo "Before: commit $old (methods on raw arrays, MGS in GMRES), built in $olddir; after: this build (\`$(git -C "$root_dir" rev-parse --short HEAD)\`, work tree may differ).  Each cell: \`hpls solve --gen SPEC --solver S --threads T --tol 0 --maxiter $its --json\`, solve time over iterations; the two builds alternate, and their order alternates from cell to cell."
+    echo "Before: commit $old (methods on raw arrays, MGS in GMRES), built in $olddir; after: this build (\`$(git -C "$root_dir" rev-parse --short HEAD)\`, work tree may differ).  Each cell: \`hpls solve --gen SPEC --solver S --threads T --tol 0 --maxiter $its --json\`, solve time over iterations, run before, after, after, before (an order effect or a drift cancels) and each build's two runs averaged."
     echo
     echo "| matrix | solver | threads | before ms/it | after ms/it | after / before | iterations before / after |"
     echo "|---|---|---:|---:|---:|---:|---|"
-    flip=0
     for spec in $specs; do
         for solver in bicgstab gmres; do
             for t in 1 2; do
-                if [ $flip = 0 ]; then
-                    read -r bms bit < <(one "$olddir/build/bin/hpls" "$spec" "$solver" "$t")
-                    read -r ams ait < <(one "$build/bin/hpls" "$spec" "$solver" "$t")
-                else
-                    read -r ams ait < <(one "$build/bin/hpls" "$spec" "$solver" "$t")
-                    read -r bms bit < <(one "$olddir/build/bin/hpls" "$spec" "$solver" "$t")
-                fi
-                flip=$((1 - flip))
-                awk -v s="$spec" -v m="$solver" -v t="$t" -v b="$bms" -v a="$ams" -v bi="$bit" -v ai="$ait" \
-                    'BEGIN { printf "| %s | %s | %d | %.2f | %.2f | %.3f | %d / %d |\n", s, m, t, b, a, a / b, bi, ai }'
+                # before, after, after, before: an order effect or a drift cancels
+                read -r b1 bit < <(one "$olddir/build/bin/hpls" "$spec" "$solver" "$t")
+                read -r a1 ait < <(one "$build/bin/hpls" "$spec" "$solver" "$t")
+                read -r a2 _ < <(one "$build/bin/hpls" "$spec" "$solver" "$t")
+                read -r b2 _ < <(one "$olddir/build/bin/hpls" "$spec" "$solver" "$t")
+                awk -v s="$spec" -v m="$solver" -v t="$t" -v b="$b1" -v bb="$b2" -v a="$a1" -v aa="$a2" \
+                    -v bi="$bit" -v ai="$ait" 'BEGIN { b = (b + bb) / 2; a = (a + aa) / 2
+                    printf "| %s | %s | %d | %.2f | %.2f | %.3f | %d / %d |\n", s, m, t, b, a, a / b, bi, ai }'
             done
         done
     done
