@@ -1,97 +1,15 @@
 /* solver.c: the one entry point: options -> a method and a preconditioner,
  * setup (work vectors, diagonal, preconditioner), solve, info, history. */
-#include "solver.h"
+#include "options.h"
 
 #include "la/qtree.h"
 #include "la/rcm.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- options: one table, which the parser, the defaults and --help share ---- */
-/* OPT_CHOICE: one of the comma-separated words in `choices`, stored as its index (int) */
-typedef enum { OPT_METHOD, OPT_PC, OPT_REAL, OPT_INT, OPT_CHOICE } opt_kind;
-
-typedef struct opt_def {
-    const char *key;
-    opt_kind kind;
-    const char *def;
-    unsigned needs; /* method flags the option needs (0: any method) */
-    size_t off;     /* field of hpls_options (OPT_REAL: double, OPT_INT: hpls_int, OPT_CHOICE: int) */
-    double lo, hi;  /* accepted range of a number */
-    int open;       /* 1: lo and hi themselves excluded */
-    const char *help;
-    const char *choices; /* OPT_CHOICE */
-} opt_def;
-
-#define OFF(f) .off = offsetof(hpls_options, f)
-static const opt_def opts[] = {
-    {"solver", OPT_METHOD, "bicgstab", .help = "iterative method (see the list below)"},
-    {"precond", OPT_PC, "none", HPLS_M_PRECOND, .help = "preconditioner (see the list below)"},
-    {"tol", OPT_REAL, "1e-8", OFF(tol), .lo = 0, .hi = 0.999999,
-     .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b|| (0: run to maxiter)"},
-    {"atol", OPT_REAL, "0", OFF(atol), .lo = 0, .hi = HUGE_VAL,
-     .help = "absolute tolerance: stop when ||b-Ax|| <= atol"},
-    {"rtol_ref", OPT_CHOICE, "b", OFF(ref), .choices = "b,r0",
-     .help = "what tol is relative to: b (||b||) or r0 (||b-Ax0||)"},
-    {"maxiter", OPT_INT, "10000", OFF(maxiter), .lo = 1, .hi = 1e15, .help = "maximum iterations"},
-    {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), .lo = 1, .hi = 1e6,
-     .help = "Krylov subspace size before a restart (GMRES family)"},
-    {"omega", OPT_REAL, "1", HPLS_M_OMEGA, OFF(omega), .lo = 0, .hi = 2, .open = 1,
-     .help = "relaxation weight, 0 < omega < 2 (weighted jacobi, sor, ssor)"},
-    {"pc_side", OPT_CHOICE, "right", HPLS_M_LEFT, OFF(left), .choices = "right,left",
-     .help = "right, or left (gmres: then the test uses the preconditioned residual M^-1 r)"},
-    {"gspike_p", OPT_INT, "0", HPLS_M_GSPIKE, OFF(gspike_p), .lo = 0, .hi = 1e12,
-     .help = "g-Spike partitions (0: from n and the thread count)"},
-    {"gspike_delta", OPT_REAL, "1e-6", HPLS_M_GSPIKE, OFF(gspike_delta), .lo = 0, .hi = 1,
-     .help = "g-Spike: a block is singular when |R_mm| < delta*||A_j|| (0: no repair)"},
-    {"tridiag", OPT_CHOICE, "thomas", HPLS_M_TRIDIAG, OFF(tridiag),
-     .choices = "thomas,cr,gspike,lapack",
-     .help = "how hisa / precond tridiag solve with T (bhisa, btridiag: thomas or cr)"},
-    {"block", OPT_INT, "0", HPLS_M_BLOCK, OFF(block), .lo = 0, .hi = 1e15,
-     .help = "rows per block of bhisa / btridiag (0: one block per thread)"},
-    {"xtol", OPT_REAL, "0", HPLS_M_XTOL, OFF(xtol), .lo = 0, .hi = 1,
-     .help = "hisa/bhisa also stop when ||x_m - x_m-1|| <= xtol ||x_m|| (0: off)"},
-    {"trisolve", OPT_CHOICE, "auto", HPLS_M_TRISOLVE, OFF(trisolve),
-     .choices = "serial,levels,syncfree,auto",
-     .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
-             "flags), auto (time the first applies, keep the fastest)"},
-    {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
-     .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
-    {"psize", OPT_INT, "0", HPLS_M_PSIZE, OFF(psize), .lo = 0, .hi = 1e15,
-     .help = "pjg block size: 1 is Gauss-Seidel, n is Jacobi (0: from n and the threads)"},
-    {"sweeps", OPT_INT, "1", HPLS_M_PSIZE, OFF(sweeps), .lo = 1, .hi = 1000,
-     .help = "precond pjg: PJG sweeps per application"},
-    {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1,
-     .help = "diverged when ||r|| > divtol*||r0||"},
-    {"stag_window", OPT_INT, "500", OFF(stag_window), .lo = 0, .hi = 1e15,
-     .help = "stagnation when the best residual has not improved in this many iterations (0: off)"},
-    {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given",
-     .help = "zero, or given (x on entry is the guess)"},
-    {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = HPLS_MAX_THREADS,
-     .help = "threads of this solver (0: OpenMP's default when set up; never changes the "
-             "process's OpenMP setting)"},
-    {"backend", OPT_CHOICE, "cpu", OFF(backend), .choices = HPLS_BACKEND_NAMES,
-     .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "
-             "checks every vector a method hands it)"},
-    {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
-     .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
-             "panel by panel, Xu et al. 2015)"},
-    {"qt_d", OPT_INT, "0", HPLS_M_FORMAT, OFF(qt_d), .lo = 0, .hi = HPLS_QT_MAX_D,
-     .help = "qtree target division length d (0: Eq. 17 for L2 and its neighbours timed at "
-             "setup; csr kept unless a tree is 5% faster)"},
-    {"reorder", OPT_CHOICE, "none", OFF(reorder), .choices = "none,rcm",
-     .help = "none, or rcm: every method solves P A P^T (reverse Cuthill-McKee) and x is "
-             "permuted back"},
-};
-#undef OFF
-enum { NOPTS = sizeof opts / sizeof opts[0] };
-_Static_assert(NOPTS <= 32, "set_mask and values hold at most 32 options");
 
 hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)
 {
@@ -104,184 +22,25 @@ hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ..
     return hpls_fail(st, "%s", text);
 }
 
-static const hpls_method *find_method(const char *name)
-{
-    for (int i = 0; i < hpls_nmethods; i++)
-        if (strcmp(hpls_methods[i].name, name) == 0)
-            return &hpls_methods[i];
-    return NULL;
-}
-
-static const hpls_pc_type *find_pc(const char *name)
-{
-    for (int i = 0; i < hpls_npc_types; i++)
-        if (strcmp(hpls_pc_types[i].name, name) == 0)
-            return &hpls_pc_types[i];
-    return NULL;
-}
-
-/* "a, b, c" from a table whose entries each begin with their name. */
-static void list_names(const void *table, size_t stride, int count, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < count && used < len; i++) {
-        const char *name = *(const char *const *)((const char *)table + (size_t)i * stride);
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
-    }
-}
-
-static int parse_real(const char *v, double *out)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(d))
-        return 0;
-    *out = d;
-    return 1;
-}
-
-/* Integers may be written 1e6; they must be integral and fit in 64 bits. */
-static int parse_int(const char *v, hpls_int *out)
-{
-    double d;
-    if (!parse_real(v, &d) || d != floor(d) || fabs(d) > 9.0e15)
-        return 0;
-    *out = (hpls_int)d;
-    return 1;
-}
-
-static hpls_status set_one(hpls_solver *s, const char *key, const char *val)
-{
-    int k = 0;
-    while (k < NOPTS && strcmp(opts[k].key, key) != 0)
-        k++;
-    if (k == NOPTS) {
-        char keys[512];
-        list_names(opts, sizeof opts[0], NOPTS, keys, sizeof keys);
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "unknown option \"%s\" (options: %s)", key,
-                                keys);
-    }
-    hpls_options *o = &s->opt;
-    int ok = 1;
-    double d = 0;
-    hpls_int n = 0;
-    switch (opts[k].kind) {
-    case OPT_METHOD: {
-        const hpls_method *m = find_method(val);
-        if (!m) {
-            char names[512];
-            list_names(hpls_methods, sizeof hpls_methods[0], hpls_nmethods, names, sizeof names);
-            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option solver: unknown method \"%s\" (%s)",
-                                    val, names);
-        }
-        o->method = m;
-        break;
-    }
-    case OPT_PC: {
-        const hpls_pc_type *p = find_pc(val);
-        if (!p) {
-            char names[512];
-            list_names(hpls_pc_types, sizeof hpls_pc_types[0], hpls_npc_types, names, sizeof names);
-            return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                    "option precond: unknown preconditioner \"%s\" (%s)", val, names);
-        }
-        o->pc_type = p;
-        break;
-    }
-    case OPT_REAL:
-    case OPT_INT:
-        ok = opts[k].kind == OPT_REAL ? parse_real(val, &d) : parse_int(val, &n);
-        if (opts[k].kind == OPT_INT)
-            d = (double)n;
-        ok = ok && (opts[k].open ? d > opts[k].lo && d < opts[k].hi
-                                 : d >= opts[k].lo && d <= opts[k].hi);
-        if (ok && opts[k].kind == OPT_REAL)
-            *(double *)((char *)o + opts[k].off) = d;
-        else if (ok)
-            *(hpls_int *)((char *)o + opts[k].off) = n;
-        break;
-    case OPT_CHOICE: {
-        size_t len = strlen(val);
-        int index = 0;
-        ok = 0;
-        for (const char *c = opts[k].choices; *c; index++) {
-            size_t w = strcspn(c, ",");
-            if (w == len && strncmp(c, val, len) == 0) {
-                *(int *)((char *)o + opts[k].off) = index;
-                ok = 1;
-                break;
-            }
-            c += w + (c[w] == ',');
-        }
-        break;
-    }
-    }
-    if (!ok && opts[k].kind == OPT_CHOICE)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (one of: %s)",
-                                key, val, opts[k].choices);
-    if (!ok)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "option %s: bad value \"%s\" (expected %s %s %g and %s %g)", key,
-                                val, opts[k].kind == OPT_INT ? "an integer" : "a number",
-                                opts[k].open ? "above" : "from", opts[k].lo,
-                                opts[k].open ? "below" : "to", opts[k].hi);
-    snprintf(s->values[k], sizeof s->values[k], "%s", val);
-    s->set_mask |= 1u << k;
-    s->ready = 0;
-    return HPLS_OK;
-}
-
 hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue)
 {
     if (!s || !keyvalue)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_option: NULL argument");
-    const char *eq = strchr(keyvalue, '=');
-    char key[64];
-    size_t klen = eq ? (size_t)(eq - keyvalue) : 0;
-    if (!eq || klen == 0 || klen >= sizeof key || eq[1] == '\0')
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option \"%s\" is not of the form key=value",
-                                keyvalue);
-    memcpy(key, keyvalue, klen);
-    key[klen] = '\0';
-    if (strlen(eq + 1) >= sizeof s->values[0])
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s: value too long", key);
-    return set_one(s, key, eq + 1);
+    s->ready = 0;
+    return hpls_optset_set(&s->os, keyvalue);
 }
 
 hpls_status hpls_solver_set_options(hpls_solver *s, const char *options)
 {
     if (!s || !options)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_options: NULL argument");
-    const char *p = options;
-    while (*p) {
-        while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n')
-            p++;
-        size_t len = strcspn(p, " ,\t\n");
-        if (len == 0)
-            break;
-        char item[128];
-        if (len >= sizeof item)
-            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option \"%.40s...\" too long", p);
-        memcpy(item, p, len);
-        item[len] = '\0';
-        hpls_status st = hpls_solver_set_option(s, item);
-        if (st != HPLS_OK)
-            return st;
-        p += len;
-    }
-    return HPLS_OK;
+    s->ready = 0;
+    return hpls_optset_set_list(&s->os, options);
 }
 
 const char *hpls_solver_get_option(const hpls_solver *s, const char *key)
 {
-    if (!s || !key)
-        return NULL;
-    for (int k = 0; k < NOPTS; k++)
-        if (strcmp(opts[k].key, key) == 0)
-            return s->values[k];
-    return NULL;
+    return s && key ? hpls_optset_get(&s->os, key) : NULL;
 }
 
 hpls_status hpls_solver_create(hpls_solver **out)
@@ -292,24 +51,11 @@ hpls_status hpls_solver_create(hpls_solver **out)
     *out = NULL;
     if (!s)
         return HPLS_ERR_NOMEM;
-    for (int k = 0; k < NOPTS; k++) {
-        hpls_status st = set_one(s, opts[k].key, opts[k].def);
-        if (st != HPLS_OK) {
-            hpls_free(s);
-            return HPLS_ERR_INTERNAL;
-        }
-    }
-    /* HPLS_OPTIONS changes the defaults of every solver of the process (as
-     * PETSC_OPTIONS does), e.g. backend=ref to run a program on the checking
-     * backend; an option it sets that a method does not use is no error */
-    const char *env = getenv("HPLS_OPTIONS");
-    if (env && hpls_solver_set_options(s, env) != HPLS_OK) {
-        hpls_status st = hpls_fail(HPLS_ERR_OPTION, "environment variable HPLS_OPTIONS: %s",
-                                   s->msg);
+    hpls_status st = hpls_optset_init(&s->os, &s->opt, s->msg, sizeof s->msg);
+    if (st != HPLS_OK) {
         hpls_free(s);
         return st;
     }
-    s->set_mask = 0;
     *out = s;
     return HPLS_OK;
 }
@@ -382,12 +128,13 @@ static hpls_status check_options(hpls_solver *s)
     const hpls_method *m = o->method;
     /* what the chosen method and preconditioner use; "precond=none" is always fine */
     unsigned uses = m->flags | (m->flags & HPLS_M_PRECOND ? o->pc_type->flags : 0);
-    for (int k = 0; k < NOPTS; k++)
-        if ((s->set_mask >> k & 1u) && opts[k].needs && !(uses & opts[k].needs) &&
-            !(opts[k].kind == OPT_PC && o->pc_type->setup == NULL))
-            return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s%s%s",
-                                    opts[k].key, m->name, o->pc_type->setup ? " with precond " : "",
-                                    o->pc_type->setup ? o->pc_type->name : "");
+    if (!o->pc_type->setup)
+        uses |= HPLS_M_PRECOND;
+    const char *key = hpls_optset_unused(&s->os, uses, 1);
+    if (key)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s%s%s",
+                                key, m->name, o->pc_type->setup ? " with precond " : "",
+                                o->pc_type->setup ? o->pc_type->name : "");
     return HPLS_OK;
 }
 
@@ -404,10 +151,7 @@ static hpls_status setup_format(hpls_solver *s)
     const hpls_options *o = &s->opt;
     if (!(o->method->flags & HPLS_M_QTREE) && o->format == 0)
         return HPLS_OK;
-    int format_set = 0;
-    for (int k = 0; k < NOPTS; k++)
-        format_set |= strcmp(opts[k].key, "format") == 0 && (s->set_mask >> k & 1u);
-    if (o->format == 0 && format_set)
+    if (o->format == 0 && hpls_optset_is_set(&s->os, "format"))
         return hpls_fail(HPLS_ERR_OPTION, "solver %s always uses format=qtree (not csr)",
                          o->method->name);
     size_t used = strlen(s->fmt);
@@ -814,22 +558,4 @@ const char *hpls_solver_message(const hpls_solver *s) { return s ? s->msg : ""; 
 const char *hpls_solver_format(const hpls_solver *s)
 {
     return s && s->ready && s->fmt[0] ? s->fmt : NULL;
-}
-
-const char *hpls_solver_help(void)
-{
-    static char text[16384]; /* every option, method and preconditioner: about 6 KB now */
-    size_t len = 0;
-#define ADD(...) len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, __VA_ARGS__)
-    ADD("Options (key=value, or --key value on the command line):\n");
-    for (int k = 0; k < NOPTS; k++)
-        ADD("  %-14s %-10s %s\n", opts[k].key, opts[k].def, opts[k].help);
-    ADD("\nSolvers (solver=NAME):\n");
-    for (int i = 0; i < hpls_nmethods; i++)
-        ADD("  %-14s %s\n", hpls_methods[i].name, hpls_methods[i].help);
-    ADD("\nPreconditioners (precond=NAME, for the Krylov methods):\n");
-    for (int i = 0; i < hpls_npc_types; i++)
-        ADD("  %-14s %s\n", hpls_pc_types[i].name, hpls_pc_types[i].help);
-#undef ADD
-    return text;
 }

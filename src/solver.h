@@ -147,10 +147,19 @@ typedef struct hpls_conv {
     int confirms;    /* true-residual confirmations that failed */
 } hpls_conv;
 
+/* How an owner's options were given (options.c): its typed options, the
+ * strings they came as, which the user set, and where failures are told. */
+typedef struct hpls_optset {
+    hpls_options *opt;
+    unsigned set_mask;   /* bit per option: set by the user (not a default) */
+    char values[32][32]; /* every option's value as given (defaults too) */
+    char *msg;           /* the owner's message buffer */
+    size_t msglen;
+} hpls_optset;
+
 struct hpls_solver {
     hpls_options opt;
-    unsigned set_mask; /* options the user set (bit per option) */
-    char values[32][32]; /* option values as strings, for get_option */
+    hpls_optset os;       /* how opt was given (options.h) */
     const hpls_csr *A;    /* CSR matrix of the setup, or NULL for a dense one */
     const hpls_dense *Ad; /* dense matrix of hpls_solver_setup_dense, or NULL */
     hpls_backend *be;     /* what the solve runs on (built at setup) */
