@@ -16,9 +16,25 @@
 extern "C" {
 #endif
 
+/* The version of this header; hpls_version() gives the library's.  Until 1.0,
+ * a minor version may change the ABI (soname libhpls.so.0.MINOR); from 1.0 on
+ * only a major version does (libhpls.so.MAJOR).  CMakeLists.txt reads these. */
 #define HPLS_VERSION_MAJOR 0
-#define HPLS_VERSION_MINOR 1
+#define HPLS_VERSION_MINOR 2
 #define HPLS_VERSION_PATCH 0
+
+/* What the shared library exports: exactly the functions declared here. */
+#if defined(HPLS_BUILDING) && defined(__GNUC__)
+#define HPLS_API __attribute__((visibility("default")))
+#else
+#define HPLS_API
+#endif
+
+/* ABI of growing structs (hpls_info, hpls_tridiag_opts): they only ever grow
+ * at the end, and the functions that take one are called through a macro
+ * passing sizeof as compiled into the caller, so a program built against an
+ * older header keeps working with a newer library (fields it does not know are
+ * neither written nor read: a missing input field takes its default). */
 
 typedef int64_t hpls_int; /* sizes, counts, row pointers */
 typedef int32_t hpls_idx; /* column indices */
@@ -38,13 +54,17 @@ typedef enum hpls_status {
     HPLS_ERR_STATE,        /* call out of order (solve before setup) */
     HPLS_ERR_NOT_COMPILED, /* the backend or feature is not built into this library */
     HPLS_ERR_INTERNAL,     /* a bug in hpls: please report it */
-    HPLS_ERR_SINGULAR      /* a zero or tiny pivot: singular for this method (message names the row) */
+    HPLS_ERR_SINGULAR,     /* a zero or tiny pivot: singular for this method (message names the row) */
+    HPLS_ERR_CALLBACK      /* a user callback (operator, preconditioner) returned nonzero */
 } hpls_status;
 
+/* The library's version "MAJOR.MINOR.PATCH"; each pointer may be NULL. */
+HPLS_API const char *hpls_version(int *major, int *minor, int *patch);
+
 /* Name of a status ("invalid argument", ...); never NULL. */
-const char *hpls_strerror(hpls_status st);
+HPLS_API const char *hpls_strerror(hpls_status st);
 /* Detail of the last failure of an object-less call on this thread ("" if none). */
-const char *hpls_last_error(void);
+HPLS_API const char *hpls_last_error(void);
 
 /* ---- vectors: n values, owned by the vector ---------------------------- */
 typedef struct hpls_vec {
@@ -52,8 +72,8 @@ typedef struct hpls_vec {
     hpls_real *data; /* n values */
 } hpls_vec;
 
-hpls_status hpls_vec_create(hpls_int n, hpls_vec **v); /* zero-filled */
-void hpls_vec_destroy(hpls_vec *v);                    /* accepts NULL */
+HPLS_API hpls_status hpls_vec_create(hpls_int n, hpls_vec **v); /* zero-filled */
+HPLS_API void hpls_vec_destroy(hpls_vec *v);                    /* accepts NULL */
 
 /* ---- CSR matrix ---------------------------------------------------------
  * Row i holds entries rowptr[i] .. rowptr[i+1]-1, columns strictly increasing. */
@@ -67,20 +87,20 @@ typedef struct hpls_csr {
 
 /* Assemble from nnz 0-based triplets (any order); duplicates are summed,
  * explicit zeros kept.  Indices out of range are an HPLS_ERR_SIZE naming the entry. */
-hpls_status hpls_csr_from_coo(hpls_int nrows, hpls_int ncols, hpls_int nnz,
+HPLS_API hpls_status hpls_csr_from_coo(hpls_int nrows, hpls_int ncols, hpls_int nnz,
                               const hpls_int *rows, const hpls_int *cols,
                               const hpls_real *vals, hpls_csr **A);
 /* Empty matrix with room for nnz entries (rowptr zeroed); the caller fills it. */
-hpls_status hpls_csr_create(hpls_int nrows, hpls_int ncols, hpls_int nnz, hpls_csr **A);
-void hpls_csr_destroy(hpls_csr *A);
+HPLS_API hpls_status hpls_csr_create(hpls_int nrows, hpls_int ncols, hpls_int nnz, hpls_csr **A);
+HPLS_API void hpls_csr_destroy(hpls_csr *A);
 /* Checks the invariants (sizes, monotone rowptr, sorted in-range columns, finite values). */
-hpls_status hpls_csr_check(const hpls_csr *A);
+HPLS_API hpls_status hpls_csr_check(const hpls_csr *A);
 /* At = A^T (a new matrix, columns sorted). */
-hpls_status hpls_csr_transpose(const hpls_csr *A, hpls_csr **At);
+HPLS_API hpls_status hpls_csr_transpose(const hpls_csr *A, hpls_csr **At);
 /* y = A x (OpenMP, rows split by nonzeros; bit-repeatable for a fixed thread count). */
-hpls_status hpls_csr_spmv(const hpls_csr *A, const hpls_vec *x, hpls_vec *y);
+HPLS_API hpls_status hpls_csr_spmv(const hpls_csr *A, const hpls_vec *x, hpls_vec *y);
 /* r = b - A x */
-hpls_status hpls_csr_residual(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x,
+HPLS_API hpls_status hpls_csr_residual(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x,
                               hpls_vec *r);
 
 /* ---- dense row-major matrix -------------------------------------------- */
@@ -89,8 +109,8 @@ typedef struct hpls_dense {
     hpls_real *data; /* nrows*ncols values, a[i*ncols + j] */
 } hpls_dense;
 
-hpls_status hpls_dense_create(hpls_int nrows, hpls_int ncols, hpls_dense **A);
-void hpls_dense_destroy(hpls_dense *A);
+HPLS_API hpls_status hpls_dense_create(hpls_int nrows, hpls_int ncols, hpls_dense **A);
+HPLS_API void hpls_dense_destroy(hpls_dense *A);
 
 /* ---- tridiagonal matrix (layout of LAPACK gtsv / cuSPARSE gtsv2) --------
  * Row i: dl[i]*x[i-1] + d[i]*x[i] + du[i]*x[i+1]; dl[0] = du[n-1] = 0. */
@@ -99,32 +119,32 @@ typedef struct hpls_tridiag {
     hpls_real *dl, *d, *du; /* n values each */
 } hpls_tridiag;
 
-hpls_status hpls_tridiag_create(hpls_int n, hpls_tridiag **T);
-void hpls_tridiag_destroy(hpls_tridiag *T);
+HPLS_API hpls_status hpls_tridiag_create(hpls_int n, hpls_tridiag **T);
+HPLS_API void hpls_tridiag_destroy(hpls_tridiag *T);
 
 /* ---- Matrix Market I/O (gzip read transparently) ----------------------- */
 /* Reads a sparse matrix (coordinate or array format) into CSR.  Symmetric and
  * skew-symmetric storage is expanded.  Errors name the file and line. */
-hpls_status hpls_mm_read_csr(const char *path, hpls_csr **A);
+HPLS_API hpls_status hpls_mm_read_csr(const char *path, hpls_csr **A);
 /* Reads a dense matrix (array or coordinate format). */
-hpls_status hpls_mm_read_dense(const char *path, hpls_dense **A);
+HPLS_API hpls_status hpls_mm_read_dense(const char *path, hpls_dense **A);
 /* Reads a vector: an array file n x 1 (or 1 x n), or a coordinate n x 1 file. */
-hpls_status hpls_mm_read_vec(const char *path, hpls_vec **v);
+HPLS_API hpls_status hpls_mm_read_vec(const char *path, hpls_vec **v);
 /* Writes atomically (temporary file + rename), values with %.17g. */
-hpls_status hpls_mm_write_csr(const char *path, const hpls_csr *A);
-hpls_status hpls_mm_write_vec(const char *path, const hpls_vec *v);
+HPLS_API hpls_status hpls_mm_write_csr(const char *path, const hpls_csr *A);
+HPLS_API hpls_status hpls_mm_write_vec(const char *path, const hpls_vec *v);
 /* Reports whether a file holds array (dense) format: *is_array = 1 or 0. */
-hpls_status hpls_mm_is_array(const char *path, int *is_array);
+HPLS_API hpls_status hpls_mm_is_array(const char *path, int *is_array);
 
 /* ---- generators (seeded, reproducible) --------------------------------
  * spec: "name:key=value,key=value", e.g. "gas:n=1e6,k=2,seed=3"; numbers may be
  * written 1e6.  Names: gas, poisson2d, poisson3d, convdiff3d, dense-dd, tridiag.
  * b (optional, may be NULL) receives the generator's right-hand side (A*1 unless
  * the generator defines another, e.g. dense-dd: ones). */
-hpls_status hpls_gen_csr(const char *spec, hpls_csr **A, hpls_vec **b);
-hpls_status hpls_gen_dense(const char *spec, hpls_dense **A, hpls_vec **b);
+HPLS_API hpls_status hpls_gen_csr(const char *spec, hpls_csr **A, hpls_vec **b);
+HPLS_API hpls_status hpls_gen_dense(const char *spec, hpls_dense **A, hpls_vec **b);
 /* One line per generator and option, with defaults, for --help. */
-const char *hpls_gen_help(void);
+HPLS_API const char *hpls_gen_help(void);
 
 /* ---- solvers ----------------------------------------------------------- */
 typedef struct hpls_solver hpls_solver;
@@ -139,12 +159,13 @@ typedef enum hpls_reason {
     HPLS_DIVERGED_NAN,        /* NaN or Inf appeared in the iteration */
     HPLS_DIVERGED_GROWTH,     /* residual grew by the factor `divtol` */
     HPLS_DIVERGED_INDEFINITE, /* CG met (p, A p) <= 0 */
-    HPLS_CONVERGED_STEP       /* ||x_m - x_{m-1}|| <= xtol ||x_m|| (hisa, bhisa) */
+    HPLS_CONVERGED_STEP,      /* ||x_m - x_{m-1}|| <= xtol ||x_m|| (hisa, bhisa) */
+    HPLS_STOPPED_USER         /* the monitor returned nonzero */
 } hpls_reason;
 
-const char *hpls_reason_str(hpls_reason r);
+HPLS_API const char *hpls_reason_str(hpls_reason r);
 /* 1 for the CONVERGED_* reasons. */
-int hpls_reason_converged(hpls_reason r);
+HPLS_API int hpls_reason_converged(hpls_reason r);
 
 typedef struct hpls_info {
     hpls_reason reason;
@@ -160,47 +181,50 @@ typedef struct hpls_info {
 } hpls_info;
 
 /* Called once per iteration with the residual norm the test uses; return
- * nonzero to stop the solve (reason stays DIVERGED_MAXIT: stopped by the user). */
+ * nonzero to stop the solve (reason HPLS_STOPPED_USER, status HPLS_OK). */
 typedef int (*hpls_monitor_fn)(void *ctx, hpls_int iteration, double resnorm, double relres);
 
-hpls_status hpls_solver_create(hpls_solver **s);
-void hpls_solver_destroy(hpls_solver *s);
+HPLS_API hpls_status hpls_solver_create(hpls_solver **s);
+HPLS_API void hpls_solver_destroy(hpls_solver *s);
 /* One "key=value" option (same names as the command line flags). */
-hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue);
+HPLS_API hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue);
 /* Several options separated by spaces or commas: "solver=cg precond=jacobi tol=1e-10". */
-hpls_status hpls_solver_set_options(hpls_solver *s, const char *options);
-hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ctx);
+HPLS_API hpls_status hpls_solver_set_options(hpls_solver *s, const char *options);
+HPLS_API hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ctx);
 /* Builds the method and preconditioner for A (A must outlive the solver's use). */
-hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A);
+HPLS_API hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A);
 /* Solves A x = b; x holds the initial guess on entry (use_x0=1) or is zeroed first. */
-hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
-hpls_status hpls_solver_get_info(const hpls_solver *s, hpls_info *info);
+HPLS_API hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
+/* info_size: sizeof(hpls_info) as the caller knows it (the macro passes it). */
+HPLS_API hpls_status hpls_solver_get_info_sized(const hpls_solver *s, hpls_info *info,
+                                                size_t info_size);
+#define hpls_solver_get_info(s, info) hpls_solver_get_info_sized((s), (info), sizeof(hpls_info))
 /* Setup for a dense matrix (methods pjg, jacobi, and the Krylov methods that do
  * not need A^T, unpreconditioned). */
-hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A);
+HPLS_API hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A);
 /* pjg: an ordered list of nblocks blocks of unknowns (the PJG paper's
  * "decomposition of the identity"): block k is idx[ptr[k] .. ptr[k+1]-1], 0-based;
  * every unknown in exactly one block (checked at setup).  nblocks = 0: psize. */
-hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hpls_int *ptr,
+HPLS_API hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hpls_int *ptr,
                                       const hpls_int *idx);
 /* Residual history of the last solve: count entries of (iteration, relres, seconds). */
-hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpls_int **its,
+HPLS_API hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpls_int **its,
                                 const double **relres, const double **seconds);
 /* Message of the last failure of this solver ("" if none). */
-const char *hpls_solver_message(const hpls_solver *s);
+HPLS_API const char *hpls_solver_message(const hpls_solver *s);
 /* Name of the option value actually used (e.g. "solver" -> "bicgstab"). */
-const char *hpls_solver_get_option(const hpls_solver *s, const char *key);
+HPLS_API const char *hpls_solver_get_option(const hpls_solver *s, const char *key);
 
 /* Triangular-solve strategy of the dilu / dic / ilu0 preconditioner in use
  * ("levels", or "auto: syncfree" once trisolve=auto has chosen); NULL otherwise. */
-const char *hpls_solver_trisolve(const hpls_solver *s);
+HPLS_API const char *hpls_solver_trisolve(const hpls_solver *s);
 /* How the solver stores A after setup when format=qtree, solver=qtbicgstab or
  * reorder=rcm asked for it ("qtree d=2048 (auto, Eq. 17), ... 12345 leaves",
  * "csr (auto: x fits in L2 ...)", "rcm: bandwidth 900 -> 31"); NULL otherwise. */
-const char *hpls_solver_format(const hpls_solver *s);
+HPLS_API const char *hpls_solver_format(const hpls_solver *s);
 
 /* Help of every option with its default, and of every method and preconditioner. */
-const char *hpls_solver_help(void);
+HPLS_API const char *hpls_solver_help(void);
 
 /* ---- tridiagonal direct solvers (src/direct) ----------------------------
  * One API for a family: factor once, solve with the factors as often as needed
@@ -230,32 +254,38 @@ typedef struct hpls_tridiag_opts {
 typedef struct hpls_tridiag_factors hpls_tridiag_factors;
 
 /* "thomas", "cr", "gspike", "lapack" <-> method. */
-hpls_status hpls_tridiag_method_from_name(const char *name, hpls_tridiag_method *m);
-const char *hpls_tridiag_method_name(hpls_tridiag_method m);
-/* Factors T (opts may be NULL: defaults).  T may be freed afterwards. */
-hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
-                                const hpls_tridiag_opts *opts, hpls_tridiag_factors **F);
+HPLS_API hpls_status hpls_tridiag_method_from_name(const char *name, hpls_tridiag_method *m);
+HPLS_API const char *hpls_tridiag_method_name(hpls_tridiag_method m);
+/* Factors T (opts may be NULL: defaults).  T may be freed afterwards.
+ * opts_size: sizeof(hpls_tridiag_opts) as the caller knows it (the macro). */
+HPLS_API hpls_status hpls_tridiag_factor_sized(const hpls_tridiag *T, hpls_tridiag_method m,
+                                               const hpls_tridiag_opts *opts, size_t opts_size,
+                                               hpls_tridiag_factors **F);
+#define hpls_tridiag_factor(T, m, opts, F)                                                     \
+    hpls_tridiag_factor_sized((T), (m), (opts), sizeof(hpls_tridiag_opts), (F))
 /* x = T^{-1} b for nrhs right-hand sides stored one after another (n values
  * each); x may be b.  Thread-safe for one F. */
-hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int nrhs,
+HPLS_API hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int nrhs,
                                         const hpls_real *b, hpls_real *x);
-void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F); /* accepts NULL */
+HPLS_API void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F); /* accepts NULL */
 /* Partitions gspike found singular and repaired (0 for the other methods). */
-hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F);
+HPLS_API hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F);
 /* Factor and solve in one call. */
-hpls_status hpls_tridiag_solve(const hpls_tridiag *T, hpls_tridiag_method m,
-                               const hpls_tridiag_opts *opts, hpls_int nrhs, const hpls_real *b,
-                               hpls_real *x);
+HPLS_API hpls_status hpls_tridiag_solve_sized(const hpls_tridiag *T, hpls_tridiag_method m,
+                                              const hpls_tridiag_opts *opts, size_t opts_size,
+                                              hpls_int nrhs, const hpls_real *b, hpls_real *x);
+#define hpls_tridiag_solve(T, m, opts, nrhs, b, x)                                             \
+    hpls_tridiag_solve_sized((T), (m), (opts), sizeof(hpls_tridiag_opts), (nrhs), (b), (x))
 /* y = T x */
-hpls_status hpls_tridiag_mv(const hpls_tridiag *T, const hpls_real *x, hpls_real *y);
+HPLS_API hpls_status hpls_tridiag_mv(const hpls_tridiag *T, const hpls_real *x, hpls_real *y);
 /* The tridiagonal part of a square CSR matrix; an entry outside the band is an
  * HPLS_ERR_SIZE naming the first one, "entry (5, 9) lies outside the
  * tridiagonal band" (1-based, row by row). */
-hpls_status hpls_tridiag_from_csr(const hpls_csr *A, hpls_tridiag **T);
+HPLS_API hpls_status hpls_tridiag_from_csr(const hpls_csr *A, hpls_tridiag **T);
 /* Matrix id (1..21, not 21) of the g-Spike paper's Table A.1 of order n, its
  * random entries from seed; xtrue (optional) seeded standard normal, b
  * (optional) = T xtrue.  ids 8-11 (randsvd) are dense constructions, n <= 2048. */
-hpls_status hpls_tridiag_gallery(int id, hpls_int n, uint64_t seed, hpls_tridiag **T,
+HPLS_API hpls_status hpls_tridiag_gallery(int id, hpls_int n, uint64_t seed, hpls_tridiag **T,
                                  hpls_vec **xtrue, hpls_vec **b);
 
 /* Batches of independent systems of order n, solved in place (b becomes x),
@@ -263,7 +293,7 @@ hpls_status hpls_tridiag_gallery(int id, hpls_int n, uint64_t seed, hpls_tridiag
  * (cuSPARSE gtsv2StridedBatch); INTERLEAVED: at i*batch + k.  dl[first] and
  * du[last] of each system are ignored.  Methods: thomas, lapack (strided only). */
 typedef enum hpls_batch_layout { HPLS_BATCH_STRIDED, HPLS_BATCH_INTERLEAVED } hpls_batch_layout;
-hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout layout, hpls_int n,
+HPLS_API hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout layout, hpls_int n,
                                      hpls_int batch, hpls_int stride, const hpls_real *dl,
                                      const hpls_real *d, const hpls_real *du, hpls_real *b);
 

@@ -495,11 +495,12 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     return HPLS_OK;
 }
 
-hpls_status hpls_solver_get_info(const hpls_solver *s, hpls_info *info)
+hpls_status hpls_solver_get_info_sized(const hpls_solver *s, hpls_info *info, size_t info_size)
 {
     if (!s || !info)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_get_info: NULL argument");
-    *info = s->info;
+    /* as much as the caller's hpls_info holds (hpls.h, ABI) */
+    memcpy(info, &s->info, info_size < sizeof s->info ? info_size : sizeof s->info);
     return HPLS_OK;
 }
 

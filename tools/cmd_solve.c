@@ -97,6 +97,7 @@ static int exit_code(hpls_reason r)
     case HPLS_CONVERGED_RTOL:
     case HPLS_CONVERGED_ATOL: return EXIT_CONVERGED;
     case HPLS_DIVERGED_MAXIT:
+    case HPLS_STOPPED_USER:
     case HPLS_DIVERGED_STAGNATION:
     case HPLS_NOT_RUN: return EXIT_NOT_CONVERGED;
     default: return EXIT_NUMERICAL;

@@ -22,8 +22,23 @@ const char *hpls_strerror(hpls_status st)
     case HPLS_ERR_NOT_COMPILED: return "feature not compiled in";
     case HPLS_ERR_INTERNAL: return "internal error";
     case HPLS_ERR_SINGULAR: return "singular matrix (zero or tiny pivot)";
+    case HPLS_ERR_CALLBACK: return "a user callback failed";
     }
     return "unknown status";
+}
+
+const char *hpls_version(int *major, int *minor, int *patch)
+{
+    if (major)
+        *major = HPLS_VERSION_MAJOR;
+    if (minor)
+        *minor = HPLS_VERSION_MINOR;
+    if (patch)
+        *patch = HPLS_VERSION_PATCH;
+#define HPLS_STR2(x) #x
+#define HPLS_STR(x) HPLS_STR2(x)
+    return HPLS_STR(HPLS_VERSION_MAJOR) "." HPLS_STR(HPLS_VERSION_MINOR) "." HPLS_STR(
+        HPLS_VERSION_PATCH);
 }
 
 const char *hpls_last_error(void) { return last_error; }

@@ -70,7 +70,7 @@ hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout la
                               HPLS_OK ? 0 : 1;
             }
             if (row > 0) {
-#pragma omp critical(hpls_batch_fail)
+#pragma omp critical
                 if (bad_sys < 0 || k < bad_sys) {
                     bad_sys = k;
                     bad_row = row;

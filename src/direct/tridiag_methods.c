@@ -47,8 +47,9 @@ static hpls_status check_tridiag(const hpls_tridiag *T, const char *who)
     return HPLS_OK;
 }
 
-hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
-                                const hpls_tridiag_opts *opts, hpls_tridiag_factors **out)
+hpls_status hpls_tridiag_factor_sized(const hpls_tridiag *T, hpls_tridiag_method m,
+                                      const hpls_tridiag_opts *opts, size_t opts_size,
+                                      hpls_tridiag_factors **out)
 {
     if (!out)
         return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: NULL output");
@@ -58,7 +59,10 @@ hpls_status hpls_tridiag_factor(const hpls_tridiag *T, hpls_tridiag_method m,
         return st;
     if ((unsigned)m >= NMETHODS)
         return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: unknown method %d", (int)m);
-    hpls_tridiag_opts o = opts ? *opts : (hpls_tridiag_opts){0, HPLS_TRIDIAG_DELTA_DEFAULT, 0};
+    /* the fields the caller's struct has; the defaults for the rest (hpls.h, ABI) */
+    hpls_tridiag_opts o = {0, HPLS_TRIDIAG_DELTA_DEFAULT, 0};
+    if (opts)
+        memcpy(&o, opts, opts_size < sizeof o ? opts_size : sizeof o);
     if (o.partitions < 0 || !(o.delta >= 0) || o.threads < 0)
         return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: partitions %lld, delta %g or "
                          "threads %d negative", (long long)o.partitions, o.delta, o.threads);
@@ -167,12 +171,12 @@ hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int 
     return st;
 }
 
-hpls_status hpls_tridiag_solve(const hpls_tridiag *T, hpls_tridiag_method m,
-                               const hpls_tridiag_opts *opts, hpls_int nrhs, const hpls_real *b,
-                               hpls_real *x)
+hpls_status hpls_tridiag_solve_sized(const hpls_tridiag *T, hpls_tridiag_method m,
+                                     const hpls_tridiag_opts *opts, size_t opts_size,
+                                     hpls_int nrhs, const hpls_real *b, hpls_real *x)
 {
     hpls_tridiag_factors *F = NULL;
-    hpls_status st = hpls_tridiag_factor(T, m, opts, &F);
+    hpls_status st = hpls_tridiag_factor_sized(T, m, opts, opts_size, &F);
     if (st == HPLS_OK)
         st = hpls_tridiag_solve_factored(F, nrhs, b, x);
     hpls_tridiag_factors_destroy(F);

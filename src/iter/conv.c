@@ -18,6 +18,7 @@ const char *hpls_reason_str(hpls_reason r)
     case HPLS_DIVERGED_GROWTH: return "diverged (residual growth)";
     case HPLS_DIVERGED_INDEFINITE: return "indefinite matrix or preconditioner";
     case HPLS_CONVERGED_STEP: return "converged (step below xtol)";
+    case HPLS_STOPPED_USER: return "stopped by the monitor";
     }
     return "unknown reason";
 }
@@ -90,7 +91,9 @@ static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm, int notify)
         return HPLS_DIVERGED_GROWTH;
     if (o->stag_window > 0 && it - c->best_it >= o->stag_window)
         return HPLS_DIVERGED_STAGNATION;
-    if (it >= o->maxiter || s->monitor_stop)
+    if (s->monitor_stop)
+        return HPLS_STOPPED_USER;
+    if (it >= o->maxiter)
         return HPLS_DIVERGED_MAXIT;
     return HPLS_NOT_RUN;
 }
