@@ -226,6 +226,62 @@ HPLS_API const char *hpls_solver_format(const hpls_solver *s);
 /* Help of every option with its default, and of every method and preconditioner. */
 HPLS_API const char *hpls_solver_help(void);
 
+/* ---- user operators and preconditioners (callbacks) --------------------
+ * y = A x (or M^-1 x ...) on n host values; return 0 on success, anything else
+ * stops the solve: hpls_solver_solve returns HPLS_ERR_CALLBACK and the
+ * message says which callback returned what. */
+typedef int (*hpls_apply_fn)(void *ctx, hpls_int n, const hpls_real *x, hpls_real *y);
+
+/* Setup for a matrix-free operator (PETSc's MatShell, scipy's LinearOperator):
+ * y = A x by apply, y = A^T x by apply_t (may be NULL: then bicg and qmr are
+ * refused).  Krylov methods only; a preconditioner must then be a
+ * preconditioner object (hpls_solver_set_precond), since there is no matrix to
+ * build one from.  ctx must outlive the solver's use. */
+HPLS_API hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn apply,
+                                             hpls_apply_fn apply_t, void *ctx);
+
+/* ---- preconditioner objects ---------------------------------------------
+ * A preconditioner on its own, for a solver of the user's or to share one
+ * factorization between solvers: the same names and options as a solver's
+ * ("precond=dilu trisolve=auto threads=2"; hpls_solver_help lists them).
+ * Lifecycle: create -> set_options -> setup(A) -> apply (as often as needed)
+ * -> destroy.  Applies of one object are serialised (a mutex): solvers that
+ * share it may run in different threads. */
+typedef struct hpls_precond hpls_precond;
+
+HPLS_API hpls_status hpls_precond_create(hpls_precond **P);
+/* A preconditioner given by the user's functions (PETSc's PCShell): z = M^-1 r
+ * by apply, z = M^-T r by apply_t (may be NULL) on n values. */
+HPLS_API hpls_status hpls_precond_create_shell(hpls_int n, hpls_apply_fn apply,
+                                               hpls_apply_fn apply_t, void *ctx,
+                                               hpls_precond **P);
+/* Drops the caller's reference: the object lives on while a solver uses it. */
+HPLS_API void hpls_precond_destroy(hpls_precond *P); /* accepts NULL */
+/* Options separated by spaces or commas: "precond=ilu0 shift=0.01". */
+HPLS_API hpls_status hpls_precond_set_options(hpls_precond *P, const char *options);
+HPLS_API const char *hpls_precond_get_option(const hpls_precond *P, const char *key);
+/* Setup flags: also build M^-T (hpls_precond_apply_transpose, bicg, qmr). */
+#define HPLS_PRECOND_TRANSPOSE 1u
+/* Builds M for the square CSR matrix A (A must outlive the use of P). */
+HPLS_API hpls_status hpls_precond_setup(hpls_precond *P, const hpls_csr *A, unsigned flags);
+/* Redoes only the numeric part of the setup for A with the values changed and
+ * the same pattern (level sets, orderings, the trisolve choice kept). */
+HPLS_API hpls_status hpls_precond_update_values(hpls_precond *P, const hpls_csr *A);
+/* z = M^-1 r and z = M^-T r (z must not be r). */
+HPLS_API hpls_status hpls_precond_apply(hpls_precond *P, const hpls_vec *r, hpls_vec *z);
+HPLS_API hpls_status hpls_precond_apply_transpose(hpls_precond *P, const hpls_vec *r,
+                                                  hpls_vec *z);
+/* Seconds of the last setup and the triangular-solve strategy of dilu / dic /
+ * ilu0 ("levels", "auto: syncfree" ...; NULL for the others); either may be NULL. */
+HPLS_API hpls_status hpls_precond_get_info(const hpls_precond *P, double *setup_seconds,
+                                           const char **strategy);
+/* Message of the last failure of this object ("" if none). */
+HPLS_API const char *hpls_precond_message(const hpls_precond *P);
+/* The solver uses P (set up, for the same n) instead of its `precond` option;
+ * it holds a reference until destroyed or given another (NULL: its own again).
+ * Takes effect at the next hpls_solver_setup. */
+HPLS_API hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P);
+
 /* ---- tridiagonal direct solvers (src/direct) ----------------------------
  * One API for a family: factor once, solve with the factors as often as needed
  * (every method), one-shot solves, many right-hand sides, batches of systems.

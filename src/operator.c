@@ -1,5 +1,5 @@
 /* operator.c: y = A x, y = A^T x and r = b - A x on a backend, for A in CSR,
- * dense or quad-tree storage.  On the host backends the product is a host
+ * dense or quad-tree storage, or given by the user's functions (shell).  On the host backends the product is a host
  * kernel (be->k: OpenMP on cpu, the sequential reference on ref); the
  * quad-tree walk has one implementation, run on the thread count it was built
  * for (one band on ref). */
@@ -99,4 +99,47 @@ void hpls_op_set_qtree(hpls_op *op, const hpls_qtree *qt)
     op->apply = qt_apply;
     if (op->apply_t)
         op->apply_t = qt_apply_t;
+}
+
+/* The user's y = A x (or A^T x) on the host arrays of x and y; a nonzero
+ * return is an HPLS_ERR_CALLBACK naming it. */
+static hpls_status shell_call(const hpls_op *op, hpls_apply_fn fn, const char *what,
+                              const hpls_dvec *x, hpls_dvec *y)
+{
+    const hpls_real *xp;
+    hpls_real *yp;
+    if (!host2(op, x, y, &xp, &yp))
+        return op->be->err;
+    int rc = fn(op->shell->ctx, op->n, xp, yp);
+    if (rc != 0)
+        return hpls_fail(HPLS_ERR_CALLBACK, "the user's %s returned %d", what, rc);
+    return HPLS_OK;
+}
+
+static hpls_status shell_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    return shell_call(op, op->shell->apply, "operator y = A x", x, y);
+}
+
+static hpls_status shell_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    return shell_call(op, op->shell->apply_t, "operator y = A^T x", x, y);
+}
+
+/* r = b - A x as A x, then r = b - r: one call of the user's function. */
+static hpls_status shell_residual(const hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
+                                  hpls_dvec *r, double *rnorm)
+{
+    hpls_status st = shell_apply(op, x, r);
+    if (st != HPLS_OK)
+        return st;
+    hpls_v_axpby(op->be, op->n, 1.0, b, -1.0, r);
+    *rnorm = hpls_v_nrm2(op->be, op->n, r);
+    return op->be->err;
+}
+
+hpls_op hpls_op_shell(hpls_backend *be, hpls_int n, const hpls_shell *sh)
+{
+    return (hpls_op){.n = n, .be = be, .shell = sh, .apply = shell_apply,
+                     .apply_t = sh->apply_t ? shell_apply_t : NULL, .residual = shell_residual};
 }

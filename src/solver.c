@@ -104,6 +104,7 @@ void hpls_solver_destroy(hpls_solver *s)
     if (!s)
         return;
     teardown(s);
+    hpls_precond_destroy(s->ext_pc);
     hpls_free(s->hist_it);
     hpls_free(s->hist_res);
     hpls_free(s->hist_t);
@@ -199,19 +200,43 @@ static hpls_status setup_format(hpls_solver *s)
     return HPLS_OK;
 }
 
+/* The user's preconditioner object instead of the precond option. */
+static hpls_status use_precond(hpls_solver *s, hpls_int n)
+{
+    const hpls_method *m = s->opt.method;
+    if (!(m->flags & HPLS_M_PRECOND))
+        return hpls_fail(HPLS_ERR_OPTION, "solver %s takes no preconditioner (one was given "
+                                          "with hpls_solver_set_precond)", m->name);
+    if (hpls_optset_is_set(&s->os, "precond"))
+        return hpls_fail(HPLS_ERR_OPTION, "both precond=%s and a preconditioner object "
+                         "(hpls_solver_set_precond) were given", s->opt.pc_type->name);
+    if (hpls_precond_size(s->ext_pc) != n)
+        return hpls_fail(HPLS_ERR_SIZE, "the preconditioner object is %lld x %lld (or not set "
+                         "up: -1), the matrix has %lld rows",
+                         (long long)hpls_precond_size(s->ext_pc),
+                         (long long)hpls_precond_size(s->ext_pc), (long long)n);
+    if ((m->flags & HPLS_M_TRANSPOSE) && !hpls_precond_has_transpose(s->ext_pc))
+        return hpls_fail(HPLS_ERR_OPTION, "solver %s applies M^-T: set the preconditioner "
+                         "object up with HPLS_PRECOND_TRANSPOSE (or give a shell apply_t)",
+                         m->name);
+    s->pc = hpls_precond_bridge(s->ext_pc, s->be);
+    return HPLS_OK;
+}
+
 /* The part of setup every storage shares: the backend and the operator on it,
  * A^T, the diagonal, work vectors, the preconditioner, the method's own data.
  * s->A or s->Ad is set. */
-static hpls_status setup_common(hpls_solver *s, double t0)
+static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
 {
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
-    hpls_int n = s->A ? s->A->nrows : s->Ad->nrows;
     hpls_status st = hpls_backend_create(o->backend, (int)o->threads, &s->be);
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;
-    s->op = s->A ? hpls_op_csr(be, s->A) : hpls_op_dense(be, s->Ad);
+    s->op = s->A    ? hpls_op_csr(be, s->A)
+            : s->Ad ? hpls_op_dense(be, s->Ad)
+                    : hpls_op_shell(be, n, &s->shell);
     if ((m->flags & HPLS_M_TRANSPOSE) && s->A) {
         if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;
@@ -250,7 +275,9 @@ static hpls_status setup_common(hpls_solver *s, double t0)
             goto fail;
     if (s->A && (st = setup_format(s)) != HPLS_OK)
         goto fail;
-    if ((m->flags & HPLS_M_PRECOND) && o->pc_type->setup) {
+    if (s->ext_pc && (st = use_precond(s, n)) != HPLS_OK)
+        goto fail;
+    if (!s->ext_pc && (m->flags & HPLS_M_PRECOND) && o->pc_type->setup) {
         st = o->pc_type->setup(be, s->A, s->At, o, &s->pc);
         if (st != HPLS_OK)
             goto fail;
@@ -316,7 +343,7 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
         return st;
     }
     s->A = s->Aperm ? s->Aperm : A;
-    return setup_common(s, t0);
+    return setup_common(s, A->nrows, t0);
 }
 
 hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
@@ -347,7 +374,52 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
                                     "column %lld", A->data[k], (long long)(k / A->ncols) + 1,
                                     (long long)(k % A->ncols) + 1);
     s->Ad = A;
-    return setup_common(s, t0);
+    return setup_common(s, A->nrows, t0);
+}
+
+hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn apply,
+                                    hpls_apply_fn apply_t, void *ctx)
+{
+    if (!s || !apply || n < 0)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_shell: %s",
+                         n < 0 ? "negative n" : "NULL solver or apply");
+    double t0 = hpls_wtime();
+    teardown(s);
+    s->msg[0] = '\0';
+    hpls_status st = check_options(s);
+    if (st != HPLS_OK)
+        return st;
+    const hpls_method *m = s->opt.method;
+    /* what a method needs beyond y = A x: the entries of A */
+    unsigned entries = HPLS_M_DIAG | HPLS_M_DIRECT | HPLS_M_TRIDIAG | HPLS_M_PSIZE | HPLS_M_QTREE;
+    if ((m->flags & entries) || !(m->flags & (HPLS_M_DENSE | HPLS_M_TRANSPOSE)))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s needs the entries of A: a shell "
+                                "operator runs the Krylov methods only", m->name);
+    if ((m->flags & HPLS_M_TRANSPOSE) && !apply_t)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s applies A^T: give apply_t",
+                                m->name);
+    if (s->opt.format || s->opt.reorder || (s->opt.pc_type->setup && !s->ext_pc))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "%s needs the entries of A: with a shell "
+                                "operator, give a preconditioner object (hpls_solver_set_precond)",
+                                s->opt.pc_type->setup ? "precond" : "format=qtree or reorder");
+    s->shell = (hpls_shell){.apply = apply, .apply_t = apply_t, .ctx = ctx};
+    return setup_common(s, n, t0);
+}
+
+hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P)
+{
+    if (!s)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_precond: NULL solver");
+    if (P && hpls_precond_size(P) < 0)
+        return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_set_precond: the preconditioner "
+                                "object is not set up");
+    if (P)
+        hpls_precond_retain(P);
+    teardown(s); /* the bridge to the old one goes with the setup */
+    hpls_precond_destroy(s->ext_pc);
+    s->ext_pc = P;
+    s->ready = 0;
+    return HPLS_OK;
 }
 
 
@@ -551,7 +623,10 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
 
 const char *hpls_solver_trisolve(const hpls_solver *s)
 {
-    return s && s->ready ? hpls_pc_strategy(&s->pc) : NULL;
+    const char *strategy = NULL;
+    if (s && s->ready && s->ext_pc)
+        hpls_precond_get_info(s->ext_pc, NULL, &strategy);
+    return s && s->ready && !s->ext_pc ? hpls_pc_strategy(&s->pc) : strategy;
 }
 
 const char *hpls_solver_message(const hpls_solver *s) { return s ? s->msg : ""; }

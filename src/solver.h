@@ -16,6 +16,12 @@
  * backend (a device or MPI error) as their status. */
 struct hpls_qtree;
 
+/* A matrix-free operator: the user's functions (hpls_solver_setup_shell). */
+typedef struct hpls_shell {
+    hpls_apply_fn apply, apply_t; /* apply_t may be NULL */
+    void *ctx;
+} hpls_shell;
+
 typedef struct hpls_op {
     hpls_int n;
     hpls_backend *be;
@@ -23,6 +29,7 @@ typedef struct hpls_op {
     const hpls_dense *Ad; /* or the dense matrix (methods flagged HPLS_M_DENSE) */
     const hpls_csr *At;   /* A^T, or NULL */
     const struct hpls_qtree *qt; /* A as a quad-tree (format=qtree), or NULL */
+    const hpls_shell *shell;     /* or the user's functions (then A and Ad are NULL) */
     hpls_status (*apply)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     hpls_status (*apply_t)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     /* r = b - A x, *rnorm = ||r||_2 (one pass) */
@@ -33,6 +40,7 @@ typedef struct hpls_op {
 /* The operator of a CSR or a dense matrix on backend be (src/operator.c). */
 hpls_op hpls_op_csr(hpls_backend *be, const hpls_csr *A);
 hpls_op hpls_op_dense(hpls_backend *be, const hpls_dense *A);
+hpls_op hpls_op_shell(hpls_backend *be, hpls_int n, const hpls_shell *sh);
 /* Adds y = A^T x from At (the transpose of op->A) to a CSR operator. */
 void hpls_op_set_transpose(hpls_op *op, const hpls_csr *At);
 /* Makes a CSR operator apply A (and A^T) through the quad-tree qt. */
@@ -47,6 +55,9 @@ typedef struct hpls_pc {
     hpls_status (*apply)(const struct hpls_pc *pc, const hpls_dvec *r, hpls_dvec *z);
     hpls_status (*apply_t)(const struct hpls_pc *pc, const hpls_dvec *r, hpls_dvec *z);
     void (*destroy)(void *ctx);
+    /* optional: the numeric part of setup again for A (and At) with the values
+     * changed and the same pattern; NULL: the whole setup is redone */
+    hpls_status (*update)(struct hpls_pc *pc, const hpls_csr *A, const hpls_csr *At);
 } hpls_pc;
 
 /* Registry entries: adding a method is one file plus one line in registry.c. */
@@ -157,6 +168,17 @@ typedef struct hpls_optset {
     size_t msglen;
 } hpls_optset;
 
+/* ---- preconditioner objects (precond/precond.c) ------------------------- */
+/* The n of a set-up object, or -1 when it is not set up. */
+hpls_int hpls_precond_size(const hpls_precond *P);
+/* Whether P applies M^-T too. */
+int hpls_precond_has_transpose(const hpls_precond *P);
+/* A preconditioner of a solver on backend be that applies P (copying through
+ * host memory when be's vectors are not P's kind); it holds no reference. */
+hpls_pc hpls_precond_bridge(hpls_precond *P, hpls_backend *be);
+/* Another reference to P (hpls_precond_destroy drops one). */
+void hpls_precond_retain(hpls_precond *P);
+
 struct hpls_solver {
     hpls_options opt;
     hpls_optset os;       /* how opt was given (options.h) */
@@ -165,6 +187,8 @@ struct hpls_solver {
     hpls_backend *be;     /* what the solve runs on (built at setup) */
     hpls_op op;
     hpls_pc pc;
+    hpls_precond *ext_pc;  /* the user's preconditioner object (a reference), or NULL */
+    hpls_shell shell;      /* the user's operator (hpls_solver_setup_shell) */
     hpls_csr *At;          /* A^T (HPLS_M_TRANSPOSE methods) */
     hpls_int *diagpos;     /* position of A_ii in row i (HPLS_M_DIAG methods on CSR) */
     hpls_dvec *invdiag;    /* 1 / A_ii (HPLS_M_DIAG methods) */

@@ -99,6 +99,9 @@ int hpls_default_threads(void);
 /* pos[i] = position of A_ii in row i; a missing or zero diagonal entry is an
  * HPLS_ERR_ZERO_DIAG naming the row (pos may be NULL to only check). */
 hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos);
+/* HPLS_OK when B has A's dimensions and pattern (values may differ), else an
+ * HPLS_ERR_SIZE naming the first row that differs; what: the caller's name. */
+hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const char *what);
 
 /* ---- sequential reference kernels (src/kernels/ref): the oracle --------- */
 void hpls_ref_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);

@@ -197,6 +197,24 @@ hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos)
     return HPLS_OK;
 }
 
+hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const char *what)
+{
+    if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz)
+        return hpls_fail(HPLS_ERR_SIZE, "%s: the matrix is %lld x %lld with %lld entries, the one "
+                         "set up was %lld x %lld with %lld: same pattern needed", what,
+                         (long long)B->nrows, (long long)B->ncols, (long long)B->nnz,
+                         (long long)A->nrows, (long long)A->ncols, (long long)A->nnz);
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        int same = A->rowptr[i + 1] == B->rowptr[i + 1];
+        for (hpls_int p = A->rowptr[i]; same && p < A->rowptr[i + 1]; p++)
+            same = A->colind[p] == B->colind[p];
+        if (!same)
+            return hpls_fail(HPLS_ERR_SIZE, "%s: row %lld has another pattern than the matrix "
+                             "set up: same pattern needed", what, (long long)i + 1);
+    }
+    return HPLS_OK;
+}
+
 hpls_status hpls_csr_transpose(const hpls_csr *A, hpls_csr **At)
 {
     if (!A || !At)
