@@ -207,6 +207,14 @@ HPLS_API hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A
  * every unknown in exactly one block (checked at setup).  nblocks = 0: psize. */
 HPLS_API hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hpls_int *ptr,
                                       const hpls_int *idx);
+/* A's values changed, its pattern not (the time-stepping case): redoes only
+ * the numeric part of the setup: DILU's E, ILU(0)'s factors, 1/A_ii, A^T's
+ * values, hisa's T factorization; kept: the backend, work vectors, level sets,
+ * orderings (rcm), the trisolve choice.  A preconditioner object given with
+ * hpls_solver_set_precond is the user's to update (hpls_precond_update_values).
+ * format=qtree and the preconditioners without a numeric part (ssor, tridiag,
+ * pjg) are set up again whole.  A must have the pattern of the setup's matrix. */
+HPLS_API hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A);
 /* Residual history of the last solve: count entries of (iteration, relres, seconds). */
 HPLS_API hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpls_int **its,
                                 const double **relres, const double **seconds);

@@ -91,7 +91,7 @@ static void teardown(hpls_solver *s)
     s->perm = NULL;
     s->pb = s->px = NULL;
     s->fmt[0] = '\0';
-    s->A = NULL;
+    s->A = s->Auser = NULL;
     s->Ad = NULL;
     hpls_backend_destroy(s->be);
     s->be = NULL;
@@ -343,7 +343,94 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
         return st;
     }
     s->A = s->Aperm ? s->Aperm : A;
+    s->Auser = A;
     return setup_common(s, A->nrows, t0);
+}
+
+/* update_values' part: the new values through every piece set up from them. */
+static hpls_status update_numeric(hpls_solver *s, const hpls_csr *A)
+{
+    const hpls_method *m = s->opt.method;
+    hpls_status st = HPLS_OK;
+    if (s->perm) { /* P A P^T again (the ordering kept) */
+        hpls_csr *Ap;
+        if ((st = hpls_csr_permute(A, s->perm, &Ap)) != HPLS_OK)
+            return st;
+        hpls_csr_destroy(s->Aperm);
+        s->Aperm = Ap;
+    }
+    s->A = s->Aperm ? s->Aperm : A;
+    s->Auser = A;
+    s->op.A = s->A;
+    if (s->At) {
+        hpls_csr *At;
+        if ((st = hpls_csr_transpose(s->A, &At)) != HPLS_OK)
+            return st;
+        hpls_csr_destroy(s->At);
+        s->At = At;
+        s->op.At = At;
+    }
+    if (s->invdiag) { /* 1 / A_ii at the diagonal positions found at setup */
+        hpls_int n = s->A->nrows;
+        hpls_real *d = hpls_malloc(n, sizeof *d);
+        if (!d)
+            return HPLS_ERR_NOMEM;
+        for (hpls_int i = 0; i < n && st == HPLS_OK; i++) {
+            double a = s->A->val[s->diagpos[i]];
+            if (a == 0.0)
+                st = hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has a zero diagonal entry",
+                               (long long)i + 1);
+            d[i] = 1.0 / a;
+        }
+        if (st == HPLS_OK)
+            s->be->v->upload(s->be, n, d, s->invdiag);
+        hpls_free(d);
+        if (st != HPLS_OK)
+            return st;
+    }
+    if (!s->ext_pc && s->pc.update) {
+        if ((st = s->pc.update(&s->pc, s->A, s->At)) != HPLS_OK)
+            return st;
+    } else if (!s->ext_pc && s->pc.destroy) { /* no numeric part of its own */
+        s->pc.destroy(s->pc.ctx);
+        memset(&s->pc, 0, sizeof s->pc);
+        if ((st = s->opt.pc_type->setup(s->be, s->A, s->At, &s->opt, &s->pc)) != HPLS_OK)
+            return st;
+    }
+    if (m->setup) { /* the method's own data (hisa: T's factorization) */
+        s->mdata_destroy(s->mdata);
+        s->mdata = NULL;
+        if ((st = m->setup(s)) != HPLS_OK)
+            return st;
+    }
+    return s->be->err;
+}
+
+hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
+{
+    if (!s || !A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_update_values: NULL argument");
+    if (!s->ready || !s->Auser)
+        return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_update_values needs a solver "
+                                "set up with a CSR matrix (hpls_solver_setup)");
+    double t0 = hpls_wtime();
+    s->msg[0] = '\0';
+    hpls_status st = hpls_csr_same_pattern(s->Auser, A, "hpls_solver_update_values");
+    if (st == HPLS_OK)
+        st = hpls_csr_check(A);
+    if (st != HPLS_OK)
+        return hpls_solver_fail(s, st, "%s", hpls_last_error());
+    if (s->qt) /* the quad-tree holds the values in its own order: build it again */
+        return hpls_solver_setup(s, A);
+    hpls_be_clear(s->be);
+    st = update_numeric(s, A);
+    if (st != HPLS_OK) {
+        hpls_solver_fail(s, st, "update of %s: %s", s->opt.method->name, hpls_last_error());
+        teardown(s);
+        return st;
+    }
+    s->info.setup_s = hpls_wtime() - t0;
+    return HPLS_OK;
 }
 
 hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)

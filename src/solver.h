@@ -183,6 +183,7 @@ struct hpls_solver {
     hpls_options opt;
     hpls_optset os;       /* how opt was given (options.h) */
     const hpls_csr *A;    /* CSR matrix of the setup, or NULL for a dense one */
+    const hpls_csr *Auser; /* the user's matrix of the setup (A is P A P^T under rcm) */
     const hpls_dense *Ad; /* dense matrix of hpls_solver_setup_dense, or NULL */
     hpls_backend *be;     /* what the solve runs on (built at setup) */
     hpls_op op;

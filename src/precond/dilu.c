@@ -151,6 +151,35 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
     return HPLS_OK;
 }
 
+/* E from A's values (and its checks), the copies, the M^-T sweeps' values:
+ * the numeric part of the setup, again at every update. */
+static hpls_status numeric_dilu(hpls_trifac *F)
+{
+    hpls_int n = F->n;
+    dilu_ctx c = {.F = F, .shift = F->shift, .symmetric = F->symmetric, .E = F->vec[0],
+                  .rD = F->vec[1]};
+    dilu_report r;
+    hpls_status st = build_e(&c, &r);
+    if (st != HPLS_OK)
+        return st;
+    /* every lower entry mirrored by an equal one and as many upper entries: symmetric */
+    if (c.symmetric && (r.asym < n || r.pairs != F->up.ptr[n]))
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "dic: A is not symmetric (row %lld differs from its column): use dilu",
+                         (long long)(r.asym < n ? r.asym + 1 : n));
+    if (r.bad < n)
+        return hpls_trifac_pivot_error(F, r.bad, c.E[r.bad], "E_ii", c.symmetric);
+    if (F->at.A) { /* over A^T, unscaled: (E + U^T) y = r, (E + L^T) z = E y */
+        const hpls_csr *At = F->at.A;
+        F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, At->val);
+        F->fwd_t.dinv = c.rD;
+        F->bwd_t.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, At->val);
+        F->bwd_t.bscale = c.E;
+        F->bwd_t.dinv = c.rD;
+    }
+    return HPLS_OK;
+}
+
 static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
                               const hpls_options *o, hpls_pc *pc, int symmetric)
 {
@@ -159,40 +188,21 @@ static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_cs
     if (st != HPLS_OK)
         return st;
     hpls_int n = F->n;
-    dilu_ctx c = {.F = F, .shift = o->shift, .symmetric = symmetric};
-    c.E = F->vec[0] = hpls_malloc(n, sizeof *c.E);
-    c.rD = F->vec[1] = hpls_malloc(n, sizeof *c.rD);
-    if (!c.E || !c.rD) {
+    F->shift = o->shift;
+    F->symmetric = symmetric;
+    F->numeric = numeric_dilu;
+    F->vec[0] = hpls_malloc(n, sizeof *F->vec[0]); /* E */
+    F->vec[1] = hpls_malloc(n, sizeof *F->vec[1]); /* rD = 1 / E */
+    if (!F->vec[0] || !F->vec[1])
         st = HPLS_ERR_NOMEM;
-        goto done;
+    if (st == HPLS_OK)
+        st = hpls_trifac_copies(F);
+    if (st == HPLS_OK) {
+        F->fwd.bscale = F->vec[1]; /* y_i = rD_i r_i - ...; the backward sweep is unscaled */
+        st = numeric_dilu(F);
     }
-    if ((st = hpls_trifac_copies(F)) != HPLS_OK)
-        goto done;
-    F->fwd.bscale = c.rD; /* y_i = rD_i r_i - ...; the backward sweep is unscaled */
-    dilu_report r;
-    if ((st = build_e(&c, &r)) != HPLS_OK)
-        goto done;
-    /* every lower entry mirrored by an equal one and as many upper entries: symmetric */
-    if (symmetric && (r.asym < n || r.pairs != F->up.ptr[n])) {
-        st = hpls_fail(HPLS_ERR_UNSUPPORTED,
-                       "dic: A is not symmetric (row %lld differs from its column): use dilu",
-                       (long long)(r.asym < n ? r.asym + 1 : n));
-        goto done;
-    }
-    if (r.bad < n) {
-        st = hpls_trifac_pivot_error(F, r.bad, c.E[r.bad], "E_ii", symmetric);
-        goto done;
-    }
-    if (F->at.A) { /* over A^T, unscaled: (E + U^T) y = r, (E + L^T) z = E y */
-        const hpls_csr *At = F->at.A;
-        F->fwd_t = (hpls_sweep){.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, At->val),
-                                .dinv = c.rD};
-        F->bwd_t = (hpls_sweep){.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, At->val),
-                                .bscale = c.E,
-                                .dinv = c.rD};
-    }
-    st = hpls_trifac_finish(F, pc);
-done:
+    if (st == HPLS_OK)
+        st = hpls_trifac_finish(F, pc);
     if (st != HPLS_OK)
         hpls_trifac_destroy(F);
     return st;

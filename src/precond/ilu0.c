@@ -115,6 +115,33 @@ static hpls_status transpose_values(const hpls_csr *A, const hpls_csr *At, const
     return st;
 }
 
+/* L and U from A's values (and the pivot check), the copies, the M^-T
+ * sweeps' values: the numeric part of the setup, again at every update. */
+static hpls_status numeric_ilu0(hpls_trifac *F)
+{
+    hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : F->nt;
+    ilu_ctx c = {.F = F, .shift = F->shift, .lu = F->vec[0], .uinv = F->vec[1]};
+    c.iw = hpls_malloc(nt * n, sizeof *c.iw);
+    if (!c.iw)
+        return HPLS_ERR_NOMEM;
+    for (hpls_int k = 0; k < nt * n; k++)
+        c.iw[k] = -1;
+    hpls_int bad = factor(F, &c);
+    hpls_free(c.iw);
+    if (bad < n)
+        return hpls_trifac_pivot_error(F, bad, c.lu[F->a.lowend[bad]], "U_ii", 0);
+    if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
+        const hpls_csr *At = F->at.A;
+        hpls_status st = transpose_values(F->a.A, At, c.lu, F->vec[2]);
+        if (st != HPLS_OK)
+            return st;
+        F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, F->vec[2]);
+        F->fwd_t.dinv = c.uinv;
+        F->bwd_t.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, F->vec[2]);
+    }
+    return HPLS_OK;
+}
+
 hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
                                const hpls_options *o, hpls_pc *pc)
 {
@@ -122,50 +149,30 @@ hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_c
     hpls_status st = hpls_trifac_create(be, A, At, o, "ilu0", &F);
     if (st != HPLS_OK)
         return st;
-    hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : F->nt;
-    ilu_ctx c = {.F = F, .shift = o->shift};
-    hpls_real *lu = c.lu = F->vec[0] = hpls_malloc(A->nnz, sizeof *lu);
-    hpls_real *uinv = c.uinv = F->vec[1] = hpls_malloc(n, sizeof *uinv);
-    c.iw = hpls_malloc(nt * n, sizeof *c.iw);
-    if (!lu || !uinv || !c.iw) {
+    hpls_int n = F->n;
+    F->shift = o->shift;
+    F->numeric = numeric_ilu0;
+    F->vec[0] = hpls_malloc(A->nnz, sizeof *F->vec[0]); /* the factors' values */
+    F->vec[1] = hpls_malloc(n, sizeof *F->vec[1]);      /* 1 / U_ii */
+    if (At)
+        F->vec[2] = hpls_malloc(At->nnz, sizeof *F->vec[2]); /* the same on A^T's pattern */
+    if (!F->vec[0] || !F->vec[1] || (At && !F->vec[2]))
         st = HPLS_ERR_NOMEM;
-        goto done;
-    }
-    for (hpls_int i = 0; i < n; i++)
-        if (F->a.upbeg[i] == F->a.lowend[i]) {
+    for (hpls_int i = 0; st == HPLS_OK && i < n; i++)
+        if (F->a.upbeg[i] == F->a.lowend[i])
             st = hpls_fail(HPLS_ERR_ZERO_DIAG,
                            "ilu0: row %lld has no diagonal entry in A's pattern, so U_ii = 0 "
                            "(dilu does not need one)",
                            (long long)i + 1);
-            goto done;
-        }
-    for (hpls_int k = 0; k < nt * n; k++)
-        c.iw[k] = -1;
     /* L y = r (unit); U z = y as z_i = y_i / u_ii - sum_j (U_ij / u_ii) z_j */
-    if ((st = hpls_trifac_copies(F)) != HPLS_OK)
-        goto done;
-    F->bwd.bscale = uinv;
-    hpls_int bad = factor(F, &c);
-    if (bad < n) {
-        st = hpls_trifac_pivot_error(F, bad, lu[F->a.lowend[bad]], "U_ii", 0);
-        goto done;
+    if (st == HPLS_OK)
+        st = hpls_trifac_copies(F);
+    if (st == HPLS_OK) {
+        F->bwd.bscale = F->vec[1];
+        st = numeric_ilu0(F);
     }
-    if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
-        const hpls_csr *At = F->at.A;
-        hpls_real *tlu = F->vec[2] = hpls_malloc(At->nnz, sizeof *tlu);
-        if (!tlu) {
-            st = HPLS_ERR_NOMEM;
-            goto done;
-        }
-        if ((st = transpose_values(A, At, lu, tlu)) != HPLS_OK)
-            goto done;
-        F->fwd_t = (hpls_sweep){.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, tlu),
-                                .dinv = uinv};
-        F->bwd_t = (hpls_sweep){.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, tlu)};
-    }
-    st = hpls_trifac_finish(F, pc);
-done:
-    hpls_free(c.iw);
+    if (st == HPLS_OK)
+        st = hpls_trifac_finish(F, pc);
     if (st != HPLS_OK)
         hpls_trifac_destroy(F);
     return st;

@@ -213,6 +213,17 @@ static hpls_status apply_t_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_d
     return HPLS_OK;
 }
 
+/* Values changed, same pattern: the split, the copies' layout, the level sets
+ * and the strategy (trisolve=auto's choice) stay; only the numbers are redone. */
+static hpls_status update_trifac(hpls_pc *pc, const hpls_csr *A, const hpls_csr *At)
+{
+    hpls_trifac *F = pc->ctx;
+    F->a.A = A;
+    if (F->at.A)
+        F->at.A = At;
+    return F->numeric(F);
+}
+
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
 {
     if (F->strategy == HPLS_TRI_LEVELS || undecided(F)) { /* fwd, bwd: see hpls_trifac_copies */
@@ -229,7 +240,8 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
                     .be = F->be,
                     .apply = apply_trifac,
                     .apply_t = F->at.A ? apply_t_trifac : NULL,
-                    .destroy = hpls_trifac_destroy};
+                    .destroy = hpls_trifac_destroy,
+                    .update = update_trifac};
     return HPLS_OK;
 }
 

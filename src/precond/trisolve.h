@@ -47,6 +47,11 @@ typedef struct hpls_trifac {
     hpls_sweep fwd_t, bwd_t; /* z = M^-T r, over A^T */
     hpls_sync sync;        /* ready flags of the syncfree strategies (allocated only for them) */
     hpls_real *vec[4];     /* numbers owned (E, 1/E, factor values ...), freed by destroy */
+    double shift;          /* the diagonal shift option */
+    int symmetric;         /* dic */
+    /* the numeric part of the setup: M's values from a.A (and at.A) on the
+     * pattern, copies and schedules built before; run again by update */
+    hpls_status (*numeric)(struct hpls_trifac *F);
 } hpls_trifac;
 
 /* Allocates F for A on be (strategy from o), splits A (and At when the method
@@ -60,7 +65,8 @@ void hpls_trifac_destroy(void *F);
  * still to decide) it first builds fwd.lev and bwd.lev and lays the copies
  * out in level order. */
 hpls_status hpls_trifac_copies(hpls_trifac *F);
-/* Builds the level sets the sweeps need and hands F to pc (apply, apply_t). */
+/* Builds the level sets the sweeps need and hands F to pc (apply, apply_t,
+ * update: F->numeric on the new values). */
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc);
 
 /* Row i of the copies from values v on A's pattern: lower entries times

@@ -396,6 +396,109 @@ static void misuse_is_refused(void **state)
     hpls_csr_destroy(B);
 }
 
+/* A copy of A with the same pattern and other values: the diagonal times 1.3,
+ * the rest times 0.8 + 0.4 u (u in [0, 1) from the position). */
+static hpls_csr *revalued(const hpls_csr *A)
+{
+    hpls_csr *B;
+    assert_int_equal(hpls_csr_create(A->nrows, A->ncols, A->nnz, &B), HPLS_OK);
+    for (hpls_int i = 0; i <= A->nrows; i++)
+        B->rowptr[i] = A->rowptr[i];
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            B->colind[p] = A->colind[p];
+            double u = (double)((p * 2654435761u) % 1000) / 1000.0;
+            B->val[p] = A->val[p] * (A->colind[p] == i ? 1.3 : 0.8 + 0.4 * u);
+        }
+    return B;
+}
+
+/* update_values gives what a fresh setup on the new values gives: the same
+ * iterations and x bit for bit, for every kind of numeric part (trifac
+ * factors, 1/A_ii, A^T, rcm, hisa's T, a preconditioner set up whole again). */
+static void update_values_equals_a_fresh_setup(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "solver=bicgstab precond=dilu trisolve=levels",
+        "solver=bicgstab precond=dilu trisolve=syncfree",
+        "solver=gmres precond=ilu0 trisolve=serial",
+        "solver=bicg precond=ilu0 trisolve=levels",
+        "solver=qmr precond=dilu trisolve=syncfree reorder=rcm",
+        "solver=tfqmr precond=jacobi",
+        "solver=jacobi",
+        "solver=gs",
+        "solver=hisa",
+        "solver=bicgstab precond=ssor",
+        "solver=bicgstab precond=tridiag",
+        "solver=bicgstab format=qtree qt_d=64",
+    };
+    hpls_csr *A = tu_gen("gas:n=5000,k=2"), *B = revalued(A);
+    hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x1, *x2;
+    hpls_vec_create(A->nrows, &x1);
+    hpls_vec_create(A->nrows, &x2);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char opt[160];
+        snprintf(opt, sizeof opt, "%s threads=2", cases[k]);
+        hpls_solver *s;
+        hpls_solver_create(&s);
+        assert_int_equal(hpls_solver_set_options(s, opt), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+        assert_int_equal(hpls_solver_solve(s, b, x1), HPLS_OK);
+        if (hpls_solver_update_values(s, B) != HPLS_OK || hpls_solver_solve(s, b, x1) != HPLS_OK)
+            fail_msg("%s: %s", cases[k], hpls_solver_message(s));
+        hpls_info i1, i2 = solve(B, opt, NULL, b, x2);
+        hpls_solver_get_info(s, &i1);
+        if (i1.iterations != i2.iterations || !bit_equal(x1, x2) ||
+            !hpls_reason_converged(i1.reason))
+            fail_msg("%s: updated %lld iterations (%s), fresh %lld, x %s", cases[k],
+                     (long long)i1.iterations, hpls_reason_str(i1.reason),
+                     (long long)i2.iterations, bit_equal(x1, x2) ? "equal" : "differs");
+        assert_true(tu_relres(B, b, x1) <= 1e-8);
+        hpls_solver_destroy(s);
+    }
+    /* the object's update equals a fresh object's setup, both directions */
+    hpls_vec *r = tu_vec_random(A->nrows, 5);
+    static const char *const pcs[] = {"precond=dilu", "precond=dic trisolve=levels",
+                                      "precond=ilu0", "precond=jacobi", "precond=ssor"};
+    for (size_t k = 0; k < sizeof pcs / sizeof *pcs; k++) {
+        const hpls_csr *M = strstr(pcs[k], "dic") ? A : B; /* dic: gas is not symmetric */
+        if (M == A)
+            continue;
+        hpls_precond *P = precond(A, pcs[k], HPLS_PRECOND_TRANSPOSE);
+        hpls_precond *Q = precond(B, pcs[k], HPLS_PRECOND_TRANSPOSE);
+        assert_int_equal(hpls_precond_update_values(P, B), HPLS_OK);
+        for (int t = 0; t < 2; t++) {
+            assert_int_equal((t ? hpls_precond_apply_transpose : hpls_precond_apply)(P, r, x1),
+                             HPLS_OK);
+            assert_int_equal((t ? hpls_precond_apply_transpose : hpls_precond_apply)(Q, r, x2),
+                             HPLS_OK);
+            if (!bit_equal(x1, x2))
+                fail_msg("%s%s: updated and fresh differ", pcs[k], t ? " (transpose)" : "");
+        }
+        hpls_precond_destroy(P);
+        hpls_precond_destroy(Q);
+    }
+    /* a zero pivot in the new values is reported, and the solver must be set up again */
+    hpls_solver *s;
+    hpls_solver_create(&s);
+    hpls_solver_set_options(s, "solver=jacobi");
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    for (hpls_int p = B->rowptr[7]; p < B->rowptr[8]; p++)
+        if (B->colind[p] == 7)
+            B->val[p] = 0;
+    assert_int_equal(hpls_solver_update_values(s, B), HPLS_ERR_ZERO_DIAG);
+    assert_non_null(strstr(hpls_solver_message(s), "row 8"));
+    assert_int_equal(hpls_solver_solve(s, b, x1), HPLS_ERR_STATE);
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(r);
+    hpls_vec_destroy(x1);
+    hpls_vec_destroy(x2);
+    hpls_vec_destroy(b);
+    hpls_csr_destroy(A);
+    hpls_csr_destroy(B);
+}
+
 static void version_matches_the_header(void **state)
 {
     (void)state;
@@ -448,6 +551,7 @@ int main(void)
         cmocka_unit_test(shell_operator_and_preconditioner),
         cmocka_unit_test(failing_callbacks_stop_the_solve),
         cmocka_unit_test(misuse_is_refused),
+        cmocka_unit_test(update_values_equals_a_fresh_setup),
         cmocka_unit_test(version_matches_the_header),
         cmocka_unit_test(smaller_info_is_not_overrun),
     };
