@@ -195,6 +195,18 @@ HPLS_API hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn,
 HPLS_API hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A);
 /* Solves A x = b; x holds the initial guess on entry (use_x0=1) or is zeroed first. */
 HPLS_API hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
+/* Solves A X = B for k right-hand sides: B and X column-major n x k (column j
+ * at j*n), X the initial guesses (initial_guess=given) or zeroed; infos (k of
+ * them, may be NULL) the outcome of each column, with the true residual.
+ * Native, A read once for up to 8 columns per product: the tridiagonal direct
+ * methods (one pass of the factors over all columns) and jacobi; every other
+ * method solves the columns one after another (history and monitor then
+ * follow each column; the native ones keep neither). */
+HPLS_API hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_real *B,
+                                                  hpls_real *X, hpls_info *infos,
+                                                  size_t info_size);
+#define hpls_solver_solve_many(s, k, B, X, infos)                                              \
+    hpls_solver_solve_many_sized((s), (k), (B), (X), (infos), sizeof(hpls_info))
 /* info_size: sizeof(hpls_info) as the caller knows it (the macro passes it). */
 HPLS_API hpls_status hpls_solver_get_info_sized(const hpls_solver *s, hpls_info *info,
                                                 size_t info_size);

@@ -121,6 +121,11 @@ typedef struct hpls_method {
     /* optional: builds the method's own data (s->mdata) after the common setup */
     hpls_status (*setup)(hpls_solver *s);
     hpls_status (*solve)(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+    /* optional: k right-hand sides at once (hpls_solver_solve_many) on the
+     * host arrays B and X (column j at j*n; X holds the initial guesses), the
+     * outcome of column j in col[j] */
+    hpls_status (*solve_block)(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+                               hpls_info *col);
     void (*destroy)(void *mdata); /* frees s->mdata; required when setup is given */
 } hpls_method;
 
@@ -271,6 +276,22 @@ hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_dvec *b, const hpls_dve
 int hpls_conv_step(hpls_solver *s, hpls_int it, double rnorm, const hpls_dvec *b,
                    const hpls_dvec *x, hpls_dvec *r, int *restart);
 
+/* The test of one column of a block solve (solve_block): the rules of
+ * hpls_conv_check (tolerances, NaN, growth, stagnation, maxiter) on the
+ * column's own norms, without history or monitor. */
+typedef struct hpls_colconv {
+    double bnorm, r0norm, target, best;
+    hpls_int best_it;
+} hpls_colconv;
+hpls_reason hpls_conv_column_start(const hpls_solver *s, hpls_colconv *c, double bnorm,
+                                   double r0norm);
+hpls_reason hpls_conv_column(const hpls_solver *s, hpls_colconv *c, hpls_int it, double rnorm);
+/* The norms of k columns of n values (column j at j*n) into nrm[j]. */
+void hpls_block_norms(const hpls_solver *s, hpls_int k, const hpls_real *V, double *nrm);
+/* R = B - A X for k columns, rnorm[j] = ||R_j||: the backend's block kernel. */
+void hpls_block_residual(const hpls_solver *s, hpls_int k, const hpls_real *B, const hpls_real *X,
+                         hpls_real *R, double *rnorm);
+
 /* ---- numerical stops: one place for every method ------------------------ */
 /* Ends a solve on a vanished (or non-finite) Krylov scalar: reason BREAKDOWN (or
  * NAN), and the message "what = value at iteration it" (a NaN reads "nan").
@@ -289,6 +310,8 @@ hpls_status hpls_indefinite(hpls_solver *s, double value, const char *what, hpls
 
 /* Methods (src/iter/<name>.c) */
 hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+                                    hpls_info *col);
 hpls_status hpls_solve_gs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_sor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 /* One SOR sweep of A (sor.c; a sequential host kernel): x swept with weight
@@ -353,6 +376,8 @@ const char *hpls_pc_strategy(const hpls_pc *pc);
  * lapack; setup extracts and factors T, solve uses the factors. */
 hpls_status hpls_setup_tridiag(hpls_solver *s);
 hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+                                     hpls_info *col);
 void hpls_destroy_tridiag(void *mdata);
 
 #endif /* HPLS_SOLVER_H */

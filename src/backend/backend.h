@@ -114,6 +114,9 @@ typedef struct hpls_kernels {
      * of A (see hpls_k_triangle_spmv); returns sum r_i^2 */
     double (*triangle_spmv)(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
                             double dscale, const hpls_real *dx, hpls_real *r);
+    /* R = B - A X for k columns (hpls_k_residual_block) */
+    void (*residual_block)(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
+                           const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
     /* one PJG sweep (see hpls_k_pjg_sweep) */
     void (*pjg_sweep)(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                       hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,

@@ -55,6 +55,14 @@ void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);
 /* r = b - A x (fused: one pass); returns sum r_i^2 */
 double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
                        hpls_real *r);
+/* Columns of a block product read together (A once per this many). */
+#define HPLS_SPMM_COLS 8
+/* Many right-hand sides: R = B - A X (B == NULL: R = A X) for k columns, column
+ * j at j*ld; ss[j] = the sum of the squares of R's column j (unreduced). */
+void hpls_k_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
+                           const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
+void hpls_ref_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
+                             const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
 /* One SOR sweep (omega = 1: Gauss-Seidel), forward or backward, sequential by
  * definition: x_i = (1-w) x_i + w (b_i - sum_{j!=i} a_ij x_j) / a_ii; dx = x_old - x_new.
  * diagpos[i] is the position of A_ii in row i (columns sorted), dinv[i] = 1 / A_ii. */

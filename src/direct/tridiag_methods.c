@@ -279,4 +279,29 @@ hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     return HPLS_OK;
 }
 
+/* k right-hand sides through the factors at once, each column judged by its
+ * true residual like a single solve. */
+hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+                                     hpls_info *col)
+{
+    hpls_int n = s->op.n;
+    hpls_real *R = hpls_malloc(n * k, sizeof *R);
+    double *bn = hpls_malloc(k, sizeof *bn), *rn = hpls_malloc(k, sizeof *rn);
+    hpls_status st = R && bn && rn ? hpls_tridiag_solve_factored(s->mdata, k, B, X)
+                                   : HPLS_ERR_NOMEM;
+    if (st == HPLS_OK) {
+        hpls_block_norms(s, k, B, bn);
+        hpls_block_residual(s, k, B, X, R, rn);
+        for (hpls_int j = 0; j < k; j++) {
+            hpls_colconv c;
+            hpls_reason r = hpls_conv_column_start(s, &c, bn[j], rn[j]);
+            col[j].reason = r == HPLS_NOT_RUN ? HPLS_DIVERGED_STAGNATION : r;
+        }
+    }
+    hpls_free(R);
+    hpls_free(bn);
+    hpls_free(rn);
+    return st;
+}
+
 void hpls_destroy_tridiag(void *mdata) { hpls_tridiag_factors_destroy(mdata); }

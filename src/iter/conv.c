@@ -98,6 +98,37 @@ static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm, int notify)
     return HPLS_NOT_RUN;
 }
 
+hpls_reason hpls_conv_column(const hpls_solver *s, hpls_colconv *c, hpls_int it, double rnorm)
+{
+    const hpls_options *o = &s->opt;
+    if (!isfinite(rnorm))
+        return HPLS_DIVERGED_NAN;
+    if (rnorm <= c->target)
+        return rnorm <= o->tol * (o->ref == HPLS_REF_R0 ? c->r0norm : c->bnorm)
+                   ? HPLS_CONVERGED_RTOL
+                   : HPLS_CONVERGED_ATOL;
+    if (rnorm < c->best) {
+        c->best = rnorm;
+        c->best_it = it;
+    }
+    if (c->r0norm > 0 && rnorm > o->divtol * c->r0norm)
+        return HPLS_DIVERGED_GROWTH;
+    if (o->stag_window > 0 && it - c->best_it >= o->stag_window)
+        return HPLS_DIVERGED_STAGNATION;
+    if (it >= o->maxiter)
+        return HPLS_DIVERGED_MAXIT;
+    return HPLS_NOT_RUN;
+}
+
+hpls_reason hpls_conv_column_start(const hpls_solver *s, hpls_colconv *c, double bnorm,
+                                   double r0norm)
+{
+    double ref = s->opt.ref == HPLS_REF_R0 ? r0norm : bnorm;
+    *c = (hpls_colconv){.bnorm = bnorm, .r0norm = r0norm, .best = r0norm,
+                        .target = fmax(s->opt.tol * ref, s->opt.atol)};
+    return hpls_conv_column(s, c, 0, r0norm);
+}
+
 hpls_reason hpls_conv_start(hpls_solver *s, double r0norm)
 {
     hpls_conv *c = &s->conv;

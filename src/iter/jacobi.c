@@ -20,3 +20,72 @@ hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             return HPLS_OK;
     }
 }
+
+/* Many right-hand sides: the same iteration on k columns, whose residuals come
+ * from one block product (A read once for several columns).  A column that
+ * stops is written back and the last active one takes its place, so the
+ * block shrinks as columns converge. */
+hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+                                    hpls_info *col)
+{
+    hpls_backend *be = s->be;
+    hpls_int n = s->op.n;
+    const hpls_real *dinv = hpls_v_host(be, s->invdiag);
+    const double omega = s->opt.omega;
+    hpls_real *Bw = hpls_malloc(n * k, sizeof *Bw), *Xw = hpls_malloc(n * k, sizeof *Xw);
+    hpls_real *Rw = hpls_malloc(n * k, sizeof *Rw);
+    double *rn = hpls_malloc(k, sizeof *rn);
+    hpls_colconv *cc = hpls_malloc(k, sizeof *cc);
+    hpls_int *which = hpls_malloc(k, sizeof *which); /* active slot -> column */
+    hpls_status st = Bw && Xw && Rw && rn && cc && which ? HPLS_OK : HPLS_ERR_NOMEM;
+    if (st != HPLS_OK || !dinv)
+        goto done;
+    for (hpls_int j = 0; j < n * k; j++) {
+        Bw[j] = B[j];
+        Xw[j] = X[j];
+    }
+    hpls_block_norms(s, k, Bw, rn); /* ||b_j|| */
+    for (hpls_int j = 0; j < k; j++) {
+        which[j] = j;
+        cc[j].bnorm = rn[j];
+    }
+    hpls_block_residual(s, k, Bw, Xw, Rw, rn);
+    hpls_int active = k;
+    for (hpls_int it = 0; active > 0; it++) {
+        for (hpls_int a = 0; a < active;) { /* the test of each active column */
+            hpls_int j = which[a];
+            hpls_reason r = it == 0 ? hpls_conv_column_start(s, &cc[j], cc[j].bnorm, rn[a])
+                                    : hpls_conv_column(s, &cc[j], it, rn[a]);
+            if (r == HPLS_NOT_RUN) {
+                a++;
+                continue;
+            }
+            col[j].reason = r;
+            col[j].iterations = it;
+            active--; /* column j is done: out, the last active slot moves in */
+            for (hpls_int i = 0; i < n; i++) {
+                X[j * n + i] = Xw[a * n + i];
+                Xw[a * n + i] = Xw[active * n + i];
+                Bw[a * n + i] = Bw[active * n + i];
+                Rw[a * n + i] = Rw[active * n + i];
+            }
+            which[a] = which[active];
+            rn[a] = rn[active];
+        }
+        if (active == 0)
+            break;
+#pragma omp parallel for num_threads(be->nthreads) schedule(static)
+        for (hpls_int i = 0; i < n; i++) /* x_j += omega D^-1 r_j */
+            for (hpls_int a = 0; a < active; a++)
+                Xw[a * n + i] += omega * dinv[i] * Rw[a * n + i];
+        hpls_block_residual(s, active, Bw, Xw, Rw, rn);
+    }
+done:
+    hpls_free(Bw);
+    hpls_free(Xw);
+    hpls_free(Rw);
+    hpls_free(rn);
+    hpls_free(cc);
+    hpls_free(which);
+    return st == HPLS_OK ? be->err : st;
+}

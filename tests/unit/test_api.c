@@ -499,6 +499,93 @@ static void update_values_equals_a_fresh_setup(void **state)
     hpls_csr_destroy(B);
 }
 
+/* solve_many equals the columns solved one by one: the same iterations and
+ * reason per column and X bit for bit (native block methods and the column
+ * loop alike), for k across the block product's 8 columns. */
+static void solve_many_equals_single_solves(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "solver=jacobi",       "solver=jacobi reorder=rcm omega=0.9", "solver=thomas",
+        "solver=gspike",       "solver=lapack",  "solver=cr",
+        "solver=bicgstab precond=ilu0",          "solver=hisa",
+    };
+    hpls_csr *G = tu_gen("gas:n=3000,k=2"), *T = tu_gen("tridiag:n=3000");
+    hpls_int n = G->nrows;
+    hpls_int ks[] = {1, 3, 11};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const hpls_csr *A = strstr(cases[c], "thomas") || strstr(cases[c], "gspike") ||
+                                    strstr(cases[c], "lapack") || strstr(cases[c], "cr")
+                                ? T
+                                : G;
+        char opt[128];
+        snprintf(opt, sizeof opt, "%s threads=2 tol=1e-9", cases[c]);
+        hpls_solver *s;
+        hpls_solver_create(&s);
+        assert_int_equal(hpls_solver_set_options(s, opt), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+        for (size_t q = 0; q < sizeof ks / sizeof *ks; q++) {
+            hpls_int k = ks[q];
+            hpls_real *B = hpls_malloc(n * k, sizeof *B), *X = hpls_malloc(n * k, sizeof *X);
+            hpls_info *inf = hpls_malloc(k, sizeof *inf);
+            for (hpls_int j = 0; j < k; j++) { /* b_j = A x_j with x_j random */
+                hpls_vec *xt = tu_vec_random(n, (unsigned)(7 + j)), *b = tu_rhs(A, xt);
+                memcpy(B + j * n, b->data, (size_t)n * sizeof *B);
+                hpls_vec_destroy(xt);
+                hpls_vec_destroy(b);
+            }
+            if (hpls_solver_solve_many(s, k, B, X, inf) != HPLS_OK)
+                fail_msg("%s k=%lld: %s", cases[c], (long long)k, hpls_solver_message(s));
+            hpls_vec *b, *x;
+            hpls_vec_create(n, &b);
+            hpls_vec_create(n, &x);
+            for (hpls_int j = 0; j < k; j++) {
+                memcpy(b->data, B + j * n, (size_t)n * sizeof *B);
+                assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+                hpls_info one;
+                hpls_solver_get_info(s, &one);
+                hpls_vec xj = {n, X + j * n};
+                if (one.iterations != inf[j].iterations || one.reason != inf[j].reason ||
+                    !bit_equal(x, &xj) || !hpls_reason_converged(inf[j].reason))
+                    fail_msg("%s k=%lld column %lld: many %lld it (%s), single %lld (%s), x %s",
+                             cases[c], (long long)k, (long long)j + 1,
+                             (long long)inf[j].iterations, hpls_reason_str(inf[j].reason),
+                             (long long)one.iterations, hpls_reason_str(one.reason),
+                             bit_equal(x, &xj) ? "equal" : "differs");
+                double rel = tu_relres(A, b, &xj);
+                if (fabs(rel - inf[j].relres) > 1e-3 * rel + 1e-17)
+                    fail_msg("%s column %lld: relres %g reported %g", cases[c], (long long)j + 1,
+                             rel, inf[j].relres);
+            }
+            hpls_vec_destroy(b);
+            hpls_vec_destroy(x);
+            hpls_free(B);
+            hpls_free(X);
+            hpls_free(inf);
+        }
+        hpls_solver_destroy(s);
+    }
+    /* a NaN is named by row and column */
+    hpls_solver *s;
+    hpls_solver_create(&s);
+    hpls_solver_set_options(s, "solver=jacobi");
+    hpls_solver_setup(s, G);
+    hpls_real *B = hpls_calloc(2 * n, sizeof *B), *X = hpls_calloc(2 * n, sizeof *X);
+    B[n + 4] = NAN;
+    assert_int_equal(hpls_solver_solve_many(s, 2, B, X, NULL), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_solver_message(s), "B[5, 2]"));
+    hpls_solver_set_options(s, "solver=gmres");
+    hpls_solver_setup(s, G);
+    assert_int_equal(hpls_solver_solve_many(s, 2, B, X, NULL), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_solver_message(s), "right-hand side 2"));
+    assert_int_equal(hpls_solver_solve_many(s, 0, B, X, NULL), HPLS_OK);
+    hpls_free(B);
+    hpls_free(X);
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(G);
+    hpls_csr_destroy(T);
+}
+
 static void version_matches_the_header(void **state)
 {
     (void)state;
@@ -552,6 +639,7 @@ int main(void)
         cmocka_unit_test(failing_callbacks_stop_the_solve),
         cmocka_unit_test(misuse_is_refused),
         cmocka_unit_test(update_values_equals_a_fresh_setup),
+        cmocka_unit_test(solve_many_equals_single_solves),
         cmocka_unit_test(version_matches_the_header),
         cmocka_unit_test(smaller_info_is_not_overrun),
     };

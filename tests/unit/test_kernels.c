@@ -110,6 +110,41 @@ static void check_spmv(const hpls_csr *A)
             assert_true(y[i] == yr[i] && r[i] == rr[i]);
         assert_close(ss, ssr, ssr);
     }
+    /* many right-hand sides (square A): column j of the block product equals
+     * the reference's residual of column j; k across the 8 columns read together */
+    hpls_int n = A->nrows, ks[] = {1, 5, 8, 11};
+    for (size_t q = 0; A->nrows == A->ncols && q < sizeof ks / sizeof *ks; q++) {
+        hpls_int k = ks[q];
+        hpls_real *X = malloc((size_t)(n * k + 1) * sizeof *X), *B = malloc((size_t)(n * k + 1) * sizeof *B);
+        hpls_real *R = malloc((size_t)(n * k + 1) * sizeof *R), *Rr = malloc((size_t)(n * k + 1) * sizeof *Rr);
+        double ss[11], ssr[11];
+        for (hpls_int j = 0; j < n * k; j++) {
+            X[j] = x->data[j % n] * (1.0 + (double)(j / n));
+            B[j] = b->data[j % n] - (double)(j / n);
+        }
+        for (int with_b = 0; with_b < 2; with_b++) {
+            hpls_ref_kernels.residual_block(1, A, k, with_b ? B : NULL, X, Rr, n, ssr);
+            for (hpls_int j = 0; j < k; j++) { /* the single-vector reference, column j */
+                if (with_b)
+                    hpls_ref_residual(1, A, B + j * n, X + j * n, rr);
+                else
+                    hpls_ref_spmv(1, A, X + j * n, rr);
+                for (hpls_int i = 0; i < n; i++)
+                    assert_true(Rr[j * n + i] == rr[i]);
+            }
+            for (int p = 1; p <= 3; p++) {
+                hpls_cpu_kernels.residual_block(p, A, k, with_b ? B : NULL, X, R, n, ss);
+                for (hpls_int i = 0; i < n * k; i++)
+                    assert_true(R[i] == Rr[i]);
+                for (hpls_int j = 0; j < k; j++)
+                    assert_close(ss[j], ssr[j], ssr[j]);
+            }
+        }
+        free(X);
+        free(B);
+        free(R);
+        free(Rr);
+    }
     free(y);
     free(yr);
     free(r);

@@ -665,6 +665,7 @@ void hpls_cpu_fini(hpls_backend *be)
 const hpls_kernels hpls_cpu_kernels = {
     .spmv = hpls_k_spmv,
     .residual = hpls_k_residual,
+    .residual_block = hpls_k_residual_block,
     .gemv = hpls_k_gemv,
     .dense_residual = hpls_k_dense_residual,
     .triangle_spmv = hpls_k_triangle_spmv,

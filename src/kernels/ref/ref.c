@@ -402,6 +402,21 @@ double hpls_ref_residual(int nt, const hpls_csr *A, const hpls_real *b, const hp
     return ss;
 }
 
+void hpls_ref_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
+                             const hpls_real *X, hpls_real *R, hpls_int ld, double *ss)
+{
+    for (hpls_int j = 0; j < k; j++) {
+        if (B) {
+            ss[j] = hpls_ref_residual(nt, A, B + j * ld, X + j * ld, R + j * ld);
+            continue;
+        }
+        hpls_ref_spmv(nt, A, X + j * ld, R + j * ld);
+        ss[j] = 0.0;
+        for (hpls_int i = 0; i < A->nrows; i++)
+            ss[j] += R[j * ld + i] * R[j * ld + i];
+    }
+}
+
 static void ref_gemv(int nt, const hpls_dense *A, const hpls_real *x, hpls_real *y)
 {
     (void)nt;
@@ -476,6 +491,7 @@ static void ref_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const
 const hpls_kernels hpls_ref_kernels = {
     .spmv = hpls_ref_spmv,
     .residual = hpls_ref_residual,
+    .residual_block = hpls_ref_residual_block,
     .gemv = ref_gemv,
     .dense_residual = ref_dense_residual,
     .triangle_spmv = ref_triangle_spmv,
