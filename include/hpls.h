@@ -133,6 +133,8 @@ HPLS_API hpls_status hpls_mm_read_vec(const char *path, hpls_vec **v);
 /* Writes atomically (temporary file + rename), values with %.17g. */
 HPLS_API hpls_status hpls_mm_write_csr(const char *path, const hpls_csr *A);
 HPLS_API hpls_status hpls_mm_write_vec(const char *path, const hpls_vec *v);
+/* A dense matrix in array format (e.g. n x k solutions of hpls_solver_solve_many). */
+HPLS_API hpls_status hpls_mm_write_dense(const char *path, const hpls_dense *A);
 /* Reports whether a file holds array (dense) format: *is_array = 1 or 0. */
 HPLS_API hpls_status hpls_mm_is_array(const char *path, int *is_array);
 

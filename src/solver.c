@@ -660,7 +660,7 @@ void hpls_block_norms(const hpls_solver *s, hpls_int k, const hpls_real *V, doub
     for (hpls_int j = 0; j < k; j++) {
         const hpls_real *v = V + j * n;
         double ss = 0.0;
-#pragma omp parallel for num_threads(s->be->nthreads) reduction(+ : ss) schedule(static)
+#pragma omp parallel for num_threads(s->be->nthreads) reduction(+ : ss) schedule(static) if (n > 32768)
         for (hpls_int i = 0; i < n; i++)
             ss += v[i] * v[i];
         nrm[j] = ss;

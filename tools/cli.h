@@ -71,6 +71,15 @@ int cli_interrupt_exit(const char *when);
 /* Parses "--key=value" / "--key value" at argv[*i]; returns the value or NULL. */
 const char *cli_flag_value(int argc, char **argv, int *i, const char *flag);
 
+/* Prints text as a JSON string (quotes, backslashes, control bytes escaped). */
+void cli_json_string(const char *text);
+/* The exit code of a solve's reason: 0 converged, 1 not converged, 3 numerical. */
+int cli_exit_code(hpls_reason r);
+/* `hpls solve` with an n x k right-hand side Bd (k > 1): sets s up on pb, solves
+ * every column, reports, writes X to out (may be NULL).  Returns the exit code. */
+int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, const char *out,
+                   int json, int quiet);
+
 int cmd_solve(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -21,6 +21,8 @@ static void print_help(void)
            "  --gen SPEC        generate A instead of reading it (see `hpls gen --help`)\n"
            "  -o, --output F    write x to F (Matrix Market array; written atomically,\n"
            "                    never over an input, not after a numerical failure)\n"
+           "  b.mtx n x k       an array of k columns: k right-hand sides solved at once\n"
+           "                    (hpls_solver_solve_many), X written n x k\n"
            "  --x0 F            initial guess from F (sets initial_guess=given)\n"
            "  --history F       residual history as CSV: iteration,relres,seconds\n"
            "  --json            print one JSON object instead of the text report\n"
@@ -77,7 +79,7 @@ static int write_history(const char *path, const char *file, const hpls_solver *
 }
 
 /* A file name can hold quotes, backslashes or control bytes: escape them. */
-static void print_json_string(const char *text)
+void cli_json_string(const char *text)
 {
     putchar('"');
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
@@ -91,7 +93,7 @@ static void print_json_string(const char *text)
     putchar('"');
 }
 
-static int exit_code(hpls_reason r)
+int cli_exit_code(hpls_reason r)
 {
     switch (r) {
     case HPLS_CONVERGED_RTOL:
@@ -225,6 +227,31 @@ int cmd_solve(int argc, char **argv)
     const hpls_int ncols = pb.A ? pb.A->ncols : pb.Ad->ncols;
     const hpls_int nnz = pb.A ? pb.A->nnz : nrows * ncols;
     int known_x = files[1] == NULL; /* b = A*1, so x_true = 1 */
+    int b_array = 0;
+    if (files[1] && (st = hpls_mm_is_array(files[1], &b_array)) != HPLS_OK) {
+        rc = cli_fail(st, "cannot read the right-hand side", hpls_last_error());
+        goto cleanup;
+    }
+    if (b_array) { /* n x k: many right-hand sides (cmd_solve_many.c) */
+        hpls_dense *Bd = NULL;
+        if ((st = hpls_mm_read_dense(files[1], &Bd)) != HPLS_OK) {
+            rc = cli_fail(st, "cannot read the right-hand side", hpls_last_error());
+            goto cleanup;
+        }
+        if (Bd->ncols > 1 && Bd->nrows > 1) {
+            if (Bd->nrows != nrows)
+                cli_error("%s has %lld rows but the matrix has %lld", files[1],
+                          (long long)Bd->nrows, (long long)nrows);
+            else if (x0path || hist)
+                cli_error("--x0 and --history take one right-hand side; %s has %lld", files[1],
+                          (long long)Bd->ncols);
+            else
+                rc = cli_solve_many(s, &pb, Bd, out, json, quiet);
+            hpls_dense_destroy(Bd);
+            goto cleanup;
+        }
+        hpls_dense_destroy(Bd); /* one column: read as a vector below */
+    }
     if (files[1]) {
         if ((st = hpls_mm_read_vec(files[1], &b)) != HPLS_OK) {
             rc = cli_fail(st, "cannot read the right-hand side", hpls_last_error());
@@ -316,10 +343,10 @@ int cmd_solve(int argc, char **argv)
     double err = 0;
     for (hpls_int i = 0; known_x && i < x->n; i++)
         err = fmax(err, fabs(x->data[i] - 1.0));
-    rc = exit_code(info.reason);
+    rc = cli_exit_code(info.reason);
     if (json) {
         printf("{\"problem\":");
-        print_json_string(pb.label);
+        cli_json_string(pb.label);
         printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
                "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
                "\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",

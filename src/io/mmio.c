@@ -912,6 +912,26 @@ hpls_status hpls_mm_write_csr(const char *path, const hpls_csr *A)
     return writer_close(&w, st);
 }
 
+hpls_status hpls_mm_write_dense(const char *path, const hpls_dense *A)
+{
+    if (!path || !A || A->nrows < 0 || A->ncols < 0 || (A->nrows * A->ncols > 0 && !A->data))
+        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_write_dense: NULL or negative-size matrix");
+    hpls_int m = A->nrows, n = A->ncols;
+    for (hpls_int k = 0; k < m * n; k++)
+        if (!isfinite(A->data[k]))
+            return hpls_fail(HPLS_ERR_VALUE, "%s: cannot write value %g at row %lld, column %lld",
+                             path, A->data[k], (long long)(k / n) + 1, (long long)(k % n) + 1);
+    writer w;
+    hpls_status st = writer_open(&w, path);
+    if (st == HPLS_OK)
+        st = printed(&w, gzprintf(w.gz, "%%%%MatrixMarket matrix array real general\n%lld %lld\n",
+                                  (long long)m, (long long)n));
+    for (hpls_int j = 0; j < n && st == HPLS_OK; j++) /* the format is column by column */
+        for (hpls_int i = 0; i < m && st == HPLS_OK; i++)
+            st = printed(&w, gzprintf(w.gz, "%.17g\n", A->data[i * n + j]));
+    return writer_close(&w, st);
+}
+
 hpls_status hpls_mm_write_vec(const char *path, const hpls_vec *v)
 {
     if (!path || !v || (v->n > 0 && !v->data) || v->n < 0)

@@ -74,7 +74,7 @@ hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real 
         }
         if (active == 0)
             break;
-#pragma omp parallel for num_threads(be->nthreads) schedule(static)
+#pragma omp parallel for num_threads(be->nthreads) schedule(static) if (n * active > 32768)
         for (hpls_int i = 0; i < n; i++) /* x_j += omega D^-1 r_j */
             for (hpls_int a = 0; a < active; a++)
                 Xw[a * n + i] += omega * dinv[i] * Rw[a * n + i];
