@@ -174,6 +174,13 @@ static void run_solver(unsigned mi, unsigned pi, unsigned flags, unsigned o, hpl
         if (flags & 4)
             for (hpls_int i = 0; i < n; i++)
                 x->data[i] = 0.5; /* the guess: not the solution */
+        if (rep == 1 && !D) { /* the second solve after a values-only update */
+            st = hpls_solver_update_values(s, A);
+            FUZZ_CHECK(st != HPLS_ERR_INTERNAL, "update_values: internal error: %s",
+                       hpls_solver_message(s));
+            if (st != HPLS_OK)
+                break;
+        }
         st = hpls_solver_solve(s, b, x);
         FUZZ_CHECK(st != HPLS_ERR_INTERNAL, "solve: internal error: %s", hpls_solver_message(s));
         if (st == HPLS_OK)
@@ -181,6 +188,26 @@ static void run_solver(unsigned mi, unsigned pi, unsigned flags, unsigned o, hpl
         else
             FUZZ_CHECK(hpls_solver_message(s)[0], "solve failed (%s) without a message",
                        hpls_strerror(st));
+    }
+    if (st == HPLS_OK) { /* two right-hand sides at once: b and 2 b */
+        hpls_real *B = malloc(2 * (size_t)n * sizeof *B), *X = malloc(2 * (size_t)n * sizeof *X);
+        hpls_info inf[2];
+        FUZZ_CHECK(B && X, "malloc failed");
+        for (hpls_int i = 0; i < n; i++) {
+            B[i] = b->data[i];
+            B[n + i] = 2 * b->data[i];
+            X[i] = X[n + i] = 0.5;
+        }
+        st = hpls_solver_solve_many(s, 2, B, X, inf);
+        FUZZ_CHECK(st != HPLS_ERR_INTERNAL, "solve_many: internal error: %s",
+                   hpls_solver_message(s));
+        for (int j = 0; st == HPLS_OK && j < 2; j++)
+            for (hpls_int i = 0; hpls_reason_converged(inf[j].reason) && i < n; i++)
+                FUZZ_CHECK(isfinite(X[j * n + i]) && isfinite(inf[j].relres),
+                           "solve_many: column %d converged with X[%lld] = %g", j,
+                           (long long)i, X[j * n + i]);
+        free(B);
+        free(X);
     }
     hpls_vec_destroy(b);
     hpls_vec_destroy(x);
