@@ -619,6 +619,34 @@ def gmres_petsc(d, o):
                                 f"{f2(med(col(r, 'hpls / PETSc')))}x ({d.name})")
 
 
+def many_rhs(d, o):
+    rows = d.table("what")
+    for what in ("R = B - A X", "jacobi", "bicgstab"):
+        sel = [r for r in rows if col(r, "what").startswith(what)]
+        x8 = [(med(col(r, "nrhs=8")), r) for r in sel]
+        x, w = max(x8, key=lambda t: t[0])
+        o.row(f"Many right-hand sides, {col(sel[0], 'what')}: time per column at nrhs = 8 over "
+              "nrhs = 1 (gas 1e6, poisson3d 100³, 1 and 2 threads)",
+              f"{rng([v for v, _ in x8], unit='x')} (nrhs = 16: "
+              f"{rng([med(col(r, 'nrhs=16')) for r in sel], unit='x')})",
+              f"{col(w, 'matrix')} {col(w, 'threads')} thread{'s' if col(w, 'threads') != '1' else ''} "
+              f"{f2(x)}x: " + ("no block Krylov method yet: the columns are solved one after "
+                               "another (the control)" if what == "bicgstab" else
+                               "a block saves the reads of A, not the gathers of x from columns "
+                               "n values apart"), d.name)
+
+
+def update_values(d, o):
+    rows = d.table("configuration")
+    x = [(med(col(r, "update / setup")), r) for r in rows]
+    v, w = max(x, key=lambda t: t[0])
+    o.row("hpls_solver_update_values over a whole setup (values changed, same pattern; gas 1e6, "
+          "poisson3d 100³, 1 and 2 threads)", rng([a for a, _ in x], unit="x"),
+          f"{col(w, 'matrix')} {col(w, 'configuration')} threads={col(w, 'threads')} {f2(v)}x: "
+          "what is redone (factors, their copies, T's factorisation, 1/A_ii) is most of that setup",
+          d.name)
+
+
 def generate(results):
     def doc(name):
         p = os.path.join(results, name)
@@ -642,7 +670,8 @@ def generate(results):
     pjg(doc("pjg.md"), o)
     qtree(doc("qtree.md"), o)
     dilu(doc("dilu.md"), o)
-    for name, fn in (("backend.md", backend), ("gmres_petsc.md", gmres_petsc)):
+    for name, fn in (("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
+                     ("update_values.md", update_values)):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 

@@ -9,7 +9,7 @@ set -euo pipefail
 build=${1:-./build}
 build_targets "$build" bench_update
 specs="gas:n=1000000,k=2 poisson3d:nx=100"
-reps=5
+reps=3
 [ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || { specs="gas:n=20000,k=2 poisson3d:nx=20"; reps=1; }
 {
     echo "# Values changed, same pattern: update_values against a whole setup"
