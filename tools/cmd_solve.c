@@ -26,9 +26,11 @@ static void print_help(void)
            "  --x0 F            initial guess from F (sets initial_guess=given)\n"
            "  --history F       residual history as CSV: iteration,relres,seconds\n"
            "  --json            print one JSON object instead of the text report\n"
-           "  --quiet           print only the summary line\n"
+           "  --quiet, -q       print only the summary line (errors still go to stderr)\n"
            "  --KEY VALUE       any solver option below (also --KEY=VALUE, or KEY=VALUE)\n"
-           "  Lis spellings: -i SOLVER, -p PRECOND, -tol T, -maxiter N, -restart M, -omega W\n"
+           "  Lis's flags:      -i SOLVER, -p PRECOND, -tol T, -maxiter N, -restart M,\n"
+           "                    -omega W, -ssor_omega W (= --omega); names in any case\n"
+           "                    (-i BiCGSTAB), and Lis's -p ilu is ilu0 (ILU(0))\n"
            "\n%s"
            "\nExit status: 0 converged, 1 not converged, 2 bad input or usage,\n"
            "3 numerical failure (breakdown, indefinite, NaN, divergence, zero diagonal),\n"
@@ -106,14 +108,16 @@ int cli_exit_code(hpls_reason r)
     }
 }
 
-/* Maps a Lis flag to the option key it spells, or NULL. */
+/* Maps a Lis flag ("-tol" or "-tol=...") to the option key it spells, or NULL. */
 static const char *lis_alias(const char *arg)
 {
-    static const char *const map[][2] = {{"-i", "solver"},        {"-p", "precond"},
-                                         {"-tol", "tol"},         {"-maxiter", "maxiter"},
-                                         {"-restart", "restart"}, {"-omega", "omega"}};
+    size_t len = strcspn(arg, "=");
+    static const char *const map[][2] = {
+        {"-i", "solver"},        {"-p", "precond"},       {"-tol", "tol"},
+        {"-maxiter", "maxiter"}, {"-restart", "restart"}, {"-omega", "omega"},
+        {"-ssor_omega", "omega"} /* Lis's omega of precond ssor: hpls has one omega */};
     for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
-        if (strcmp(arg, map[k][0]) == 0)
+        if (strlen(map[k][0]) == len && strncmp(arg, map[k][0], len) == 0)
             return map[k][1];
     return NULL;
 }
@@ -152,16 +156,14 @@ int cmd_solve(int argc, char **argv)
             hist = v;
         } else if (alias || (a[0] == '-' && a[1] == '-' && a[2])) {
             /* a solver option: --key value, --key=value, or a Lis alias */
+            size_t len = strcspn(a, "=");
+            int klen = alias ? (int)strlen(alias) : (int)len - 2;
             const char *key = alias ? alias : a + 2;
-            const char *eq = alias ? NULL : strchr(key, '=');
-            if (!eq && i + 1 >= argc) {
-                cli_error("%s needs a value", a);
+            v = cli_take_value(argc, argv, &i, len);
+            if (snprintf(opt, sizeof opt, "%.*s=%s", klen, key, v) >= (int)sizeof opt) {
+                cli_error("%.*s: value too long (%s)", (int)len, a, v);
                 goto cleanup;
             }
-            if (eq)
-                snprintf(opt, sizeof opt, "%s", key);
-            else
-                snprintf(opt, sizeof opt, "%s=%s", key, argv[++i]);
             for (char *c = opt; *c && *c != '='; c++)
                 if (*c == '-')
                     *c = '_';
@@ -367,11 +369,14 @@ int cmd_solve(int argc, char **argv)
                hpls_reason_str(info.reason), (long long)info.iterations, info.relres);
         if (known_x)
             printf(", max error vs x = 1: %.3e", err);
-        printf("\nsetup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
-        if (hpls_solver_trisolve(s))
-            printf("triangular solves: %s\n", hpls_solver_trisolve(s));
-        if (hpls_solver_format(s))
-            printf("format: %s\n", hpls_solver_format(s));
+        putchar('\n');
+        if (!quiet) { /* --quiet: the summary line above and nothing else */
+            printf("setup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
+            if (hpls_solver_trisolve(s))
+                printf("triangular solves: %s\n", hpls_solver_trisolve(s));
+            if (hpls_solver_format(s))
+                printf("format: %s\n", hpls_solver_format(s));
+        }
     }
     /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,
      * stopped at maxiter or stagnating, still writes the last iterate) */
