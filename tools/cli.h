@@ -69,6 +69,8 @@ int cli_interrupted(void);
 /* Prints "hpls: interrupted by SIGINT <when>; no output written" and returns
  * 128 + the signal number (130, 143), the shell's status for a signal. */
 int cli_interrupt_exit(const char *when);
+/* The same with another outcome than "no output written": "...; <outcome><path>". */
+int cli_interrupt_report(const char *when, const char *outcome, const char *path);
 /* The value of the flag whose name is the first len bytes of argv[*i]: what follows
  * its '=' ("--key=value"), else the next argument, consumed ("--key value").  A
  * missing value -- the flag given last, an empty value, or another flag (-b, --json)

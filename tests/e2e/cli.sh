@@ -66,6 +66,15 @@ expect bhisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=3 --solve
 expect tridiag_precond 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=2 --precond btridiag
 expect info_needs_file 2 "needs a matrix" -- "$HPLS" info
 
+# --history after a numerical failure: x is not written, the history (written live)
+# holds every iteration up to the divergence, the residual growing at its end
+cp "$(dirname "$0")/../bad_inputs/not_dominant.mtx" "$T/nd.mtx"
+expect history_diverged 3 "diverged \(residual growth\); no output written; the history is in $T/hd.csv" -- \
+  "$HPLS" solve "$T/nd.mtx" --solver jacobi -o "$T/xd.mtx" --history "$T/hd.csv"
+[ ! -e "$T/xd.mtx" ] && awk -F, 'NR == 1 { ok = $0 == "iteration,relres,seconds"; next }
+  { ok = ok && $1 == NR - 2 } END { exit !(ok && NR > 3 && $2 > 1) }' "$T/hd.csv" &&
+  pass=$((pass + 1)) || { echo "FAIL history_diverged: $(tail -2 "$T/hd.csv")"; fail=$((fail + 1)); }
+
 # --quiet: the summary line alone on stdout (also where a preconditioner or many
 # right-hand sides add lines to the full report)
 check_quiet() { # NAME CODE PATTERN -- command...: one line on stdout, matching
