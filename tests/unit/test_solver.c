@@ -556,7 +556,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_method_solves_the_generated_families),
         cmocka_unit_test(iteration_counts_match_scipy),
-        cmocka_unit_test(real_matrices_converge_with_true_residual),
+        tu_data_test(real_matrices_converge_with_true_residual),
         cmocka_unit_test(cg_reports_indefinite_matrix),
         cmocka_unit_test(bicgstab_reports_breakdown_when_rho_vanishes),
         cmocka_unit_test(stationary_methods_report_zero_diagonal_by_row),
