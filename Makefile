@@ -41,8 +41,9 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
+# make install PREFIX=$HOME/.local: under a prefix of your own (default: CMake's, /usr/local)
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 bench: build
 	@scripts/deps.sh --bench

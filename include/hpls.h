@@ -188,7 +188,10 @@ typedef int (*hpls_monitor_fn)(void *ctx, hpls_int iteration, double resnorm, do
 
 HPLS_API hpls_status hpls_solver_create(hpls_solver **s);
 HPLS_API void hpls_solver_destroy(hpls_solver *s);
-/* One "key=value" option (same names as the command line flags). */
+/* One "key=value" option (same names as the command line flags).  Method,
+ * preconditioner and choice names are case-insensitive ("solver=BiCGSTAB"), and
+ * precond=ilu is ilu0 (Lis's name); hpls_solver_get_option returns the names in
+ * lower case as the help lists them. */
 HPLS_API hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue);
 /* Several options separated by spaces or commas: "solver=cg precond=jacobi tol=1e-10". */
 HPLS_API hpls_status hpls_solver_set_options(hpls_solver *s, const char *options);

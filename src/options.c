@@ -5,6 +5,7 @@
 
 #include "la/qtree.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -106,18 +107,34 @@ static hpls_status fail(hpls_optset *os, hpls_status st, const char *fmt, ...)
     return hpls_fail(st, "%s", text);
 }
 
+/* 1 if typed spells the len bytes of name, in any case ("BiCGSTAB", "DILU"). */
+static int same_name(const char *name, size_t len, const char *typed)
+{
+    for (size_t i = 0; i < len; i++)
+        if (tolower((unsigned char)name[i]) != tolower((unsigned char)typed[i]))
+            return 0; /* also ends at typed's '\0', which no name byte equals */
+    return typed[len] == '\0';
+}
+
 static const hpls_method *find_method(const char *name)
 {
     for (int i = 0; i < hpls_nmethods; i++)
-        if (strcmp(hpls_methods[i].name, name) == 0)
+        if (same_name(hpls_methods[i].name, strlen(hpls_methods[i].name), name))
             return &hpls_methods[i];
     return NULL;
 }
 
+/* Other programs' names for hpls's preconditioners: Lis's "ilu" is ILU(k), whose
+ * default fill level (-ilu_fill 0) makes it ILU(0). */
+static const char *const pc_aliases[][2] = {{"ilu", "ilu0"}};
+
 static const hpls_pc_type *find_pc(const char *name)
 {
+    for (size_t a = 0; a < sizeof pc_aliases / sizeof pc_aliases[0]; a++)
+        if (same_name(pc_aliases[a][0], strlen(pc_aliases[a][0]), name))
+            name = pc_aliases[a][1];
     for (int i = 0; i < hpls_npc_types; i++)
-        if (strcmp(hpls_pc_types[i].name, name) == 0)
+        if (same_name(hpls_pc_types[i].name, strlen(hpls_pc_types[i].name), name))
             return &hpls_pc_types[i];
     return NULL;
 }
@@ -166,6 +183,8 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
                                 keys);
     }
     hpls_options *o = os->opt;
+    const char *canonical = val; /* what get_option returns: a name as the tables spell it */
+    char word[sizeof os->values[0]];
     int ok = 1;
     double d = 0;
     hpls_int n = 0;
@@ -179,6 +198,7 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
                                     val, names);
         }
         o->method = m;
+        canonical = m->name;
         break;
     }
     case OPT_PC: {
@@ -190,6 +210,7 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
                                     "option precond: unknown preconditioner \"%s\" (%s)", val, names);
         }
         o->pc_type = p;
+        canonical = p->name;
         break;
     }
     case OPT_REAL:
@@ -210,8 +231,10 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
         ok = 0;
         for (const char *c = opts[k].choices; *c; index++) {
             size_t w = strcspn(c, ",");
-            if (w == len && strncmp(c, val, len) == 0) {
+            if (w == len && same_name(c, w, val)) {
                 *(int *)((char *)o + opts[k].off) = index;
+                snprintf(word, sizeof word, "%.*s", (int)w, c);
+                canonical = word;
                 ok = 1;
                 break;
             }
@@ -229,7 +252,7 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
                                 val, opts[k].kind == OPT_INT ? "an integer" : "a number",
                                 opts[k].open ? "above" : "from", opts[k].lo,
                                 opts[k].open ? "below" : "to", opts[k].hi);
-    snprintf(os->values[k], sizeof os->values[k], "%s", val);
+    snprintf(os->values[k], sizeof os->values[k], "%s", canonical);
     os->set_mask |= 1u << k;
     return HPLS_OK;
 }
@@ -334,6 +357,11 @@ static void make_help(void)
     ADD("\nPreconditioners (precond=NAME, for the Krylov methods, and for hpls_precond objects):\n");
     for (int i = 0; i < hpls_npc_types; i++)
         ADD("  %-14s %s\n", hpls_pc_types[i].name, hpls_pc_types[i].help);
+    ADD("\nNames of solvers, preconditioners and choices are case-insensitive (BiCGSTAB is\n"
+        "bicgstab); other programs' names:");
+    for (size_t a = 0; a < sizeof pc_aliases / sizeof pc_aliases[0]; a++)
+        ADD(" precond=%s is %s", pc_aliases[a][0], pc_aliases[a][1]);
+    ADD(" (Lis).\n");
 #undef ADD
 }
 

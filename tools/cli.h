@@ -5,6 +5,7 @@
 
 #include "hpls.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 enum {
@@ -68,7 +69,16 @@ int cli_interrupted(void);
 /* Prints "hpls: interrupted by SIGINT <when>; no output written" and returns
  * 128 + the signal number (130, 143), the shell's status for a signal. */
 int cli_interrupt_exit(const char *when);
-/* Parses "--key=value" / "--key value" at argv[*i]; returns the value or NULL. */
+/* The same with another outcome than "no output written": "...; <outcome><path>". */
+int cli_interrupt_report(const char *when, const char *outcome, const char *path);
+/* The value of the flag whose name is the first len bytes of argv[*i]: what follows
+ * its '=' ("--key=value"), else the next argument, consumed ("--key value").  A
+ * missing value -- the flag given last, an empty value, or another flag (-b, --json)
+ * in its place -- is a usage error for every flag of every command: the message
+ * names the flag and the process ends with EXIT_USAGE at once.  Commands read all
+ * their arguments before they open, compute or write anything, so nothing has begun. */
+const char *cli_take_value(int argc, char **argv, int *i, size_t len);
+/* If argv[*i] is flag ("--key" or "--key=..."): its value (cli_take_value); else NULL. */
 const char *cli_flag_value(int argc, char **argv, int *i, const char *flag);
 
 /* Prints text as a JSON string (quotes, backslashes, control bytes escaped). */

@@ -26,12 +26,11 @@ int cmd_gen(int argc, char **argv)
                    (v = cli_flag_value(argc, argv, &i, "--rhs"))) {
             bout = v;
         } else if (a[0] == '-' && a[1] == '-' && spec[0]) {
-            const char *key = a + 2, *eq = strchr(key, '=');
-            if (!eq && i + 1 >= argc)
-                return cli_error("%s needs a value", a);
-            size_t len = strlen(spec);
-            snprintf(spec + len, sizeof spec - len, "%s%s%s%s", strchr(spec, ':') ? "," : ":", key,
-                     eq ? "" : "=", eq ? "" : argv[++i]);
+            size_t klen = strcspn(a, "="), len = strlen(spec);
+            v = cli_take_value(argc, argv, &i, klen);
+            if (snprintf(spec + len, sizeof spec - len, "%s%.*s=%s", strchr(spec, ':') ? "," : ":",
+                         (int)klen - 2, a + 2, v) >= (int)(sizeof spec - len))
+                return cli_error("generator spec too long at %s", a);
         } else if (a[0] == '-') {
             return cli_error("unexpected flag %s (see hpls gen --help)", a);
         } else if (!spec[0]) {

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,16 @@ static void print_help(void)
            "  b.mtx n x k       an array of k columns: k right-hand sides solved at once\n"
            "                    (hpls_solver_solve_many), X written n x k\n"
            "  --x0 F            initial guess from F (sets initial_guess=given)\n"
-           "  --history F       residual history as CSV: iteration,relres,seconds\n"
+           "  --history F       residual history as CSV: iteration,relres,seconds, written\n"
+           "                    live to F itself (flushed every 10 iterations or 0.5 s, and\n"
+           "                    at the end: `tail -f F` follows a long run); a failed or\n"
+           "                    interrupted solve leaves F with the iterations done\n"
            "  --json            print one JSON object instead of the text report\n"
-           "  --quiet           print only the summary line\n"
+           "  --quiet, -q       print only the summary line (errors still go to stderr)\n"
            "  --KEY VALUE       any solver option below (also --KEY=VALUE, or KEY=VALUE)\n"
-           "  Lis spellings: -i SOLVER, -p PRECOND, -tol T, -maxiter N, -restart M, -omega W\n"
+           "  Lis's flags:      -i SOLVER, -p PRECOND, -tol T, -maxiter N, -restart M,\n"
+           "                    -omega W, -ssor_omega W (= --omega); names in any case\n"
+           "                    (-i BiCGSTAB), and Lis's -p ilu is ilu0 (ILU(0))\n"
            "\n%s"
            "\nExit status: 0 converged, 1 not converged, 2 bad input or usage,\n"
            "3 numerical failure (breakdown, indefinite, NaN, divergence, zero diagonal),\n"
@@ -39,13 +45,45 @@ static void print_help(void)
 
 typedef struct monitor_state {
     int quiet;
+    const hpls_solver *s; /* whose history is written live to hist */
+    FILE *hist;           /* the --history file, or NULL */
+    hpls_int written;     /* history rows written to hist */
+    hpls_int flushed;     /* ... and flushed */
+    double flush_s;       /* the seconds column at the last flush */
+    int err;              /* errno of a failed write (the history is then left alone) */
 } monitor_state;
 
-/* Prints the first iterations, then every 10th, 100th ... (log spaced); stops
- * the solve at the end of this iteration once SIGINT or SIGTERM came. */
+/* Appends the history rows [m->written, upto) to the --history file and flushes
+ * every 10 rows or 0.5 s, or when flush is set.  The solver's last row may still
+ * be replaced by the true residual, so during the solve upto stops before it. */
+static void write_history_rows(monitor_state *m, hpls_int upto, int flush)
+{
+    hpls_int count;
+    const hpls_int *its;
+    const double *res, *sec;
+    if (!m->hist || m->err)
+        return;
+    hpls_solver_history(m->s, &count, &its, &res, &sec);
+    upto = upto < count ? upto : count;
+    for (; m->written < upto; m->written++)
+        if (fprintf(m->hist, "%lld,%.17g,%.9f\n", (long long)its[m->written], res[m->written],
+                    sec[m->written]) < 0)
+            m->err = errno;
+    double now = m->written ? sec[m->written - 1] : 0.0;
+    if (flush || m->written - m->flushed >= 10 || now - m->flush_s >= 0.5) {
+        if (!m->err && fflush(m->hist) != 0)
+            m->err = errno;
+        m->flushed = m->written;
+        m->flush_s = now;
+    }
+}
+
+/* Prints the first iterations, then every 10th, 100th ... (log spaced), writes the
+ * history so far; stops the solve at the end of this iteration once SIGINT or
+ * SIGTERM came. */
 static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
 {
-    const monitor_state *m = ctx;
+    monitor_state *m = ctx;
     (void)resnorm;
     hpls_int step = 1;
     while (it >= 10 * step && step < 1000000000)
@@ -54,28 +92,23 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
         printf("  %8lld   %.6e\n", (long long)it, relres);
         fflush(stdout); /* progress is for watching, also through a pipe */
     }
+    hpls_int count;
+    hpls_solver_history(m->s, &count, NULL, NULL, NULL);
+    write_history_rows(m, count - 1, 0);
     return cli_interrupted() != 0;
 }
 
-/* Writes the residual history to file, the temporary name of path. */
-static int write_history(const char *path, const char *file, const hpls_solver *s)
+/* After the solve (whatever its outcome): the last rows, and the file closed.
+ * Returns EXIT_USAGE with a message if a write failed, else 0. */
+static int close_history(monitor_state *m, const char *path)
 {
-    hpls_int count;
-    const hpls_int *its;
-    const double *res, *sec;
-    hpls_solver_history(s, &count, &its, &res, &sec);
-    FILE *f = fopen(file, "w");
-    int ok = f != NULL && fprintf(f, "iteration,relres,seconds\n") > 0;
-    for (hpls_int k = 0; ok && k < count; k++)
-        ok = fprintf(f, "%lld,%.17g,%.9f\n", (long long)its[k], res[k], sec[k]) > 0;
-    int err = errno;
-    if (f && fclose(f) != 0 && ok) {
-        ok = 0;
-        err = errno;
-    }
-    if (!ok)
-        return cli_error("cannot write the history %s: %s", path, strerror(err));
-    return 0;
+    if (!m->hist)
+        return 0;
+    write_history_rows(m, INT64_MAX, 1);
+    if (fclose(m->hist) != 0 && !m->err)
+        m->err = errno;
+    m->hist = NULL;
+    return m->err ? cli_error("cannot write the history %s: %s", path, strerror(m->err)) : 0;
 }
 
 /* A file name can hold quotes, backslashes or control bytes: escape them. */
@@ -106,14 +139,16 @@ int cli_exit_code(hpls_reason r)
     }
 }
 
-/* Maps a Lis flag to the option key it spells, or NULL. */
+/* Maps a Lis flag ("-tol" or "-tol=...") to the option key it spells, or NULL. */
 static const char *lis_alias(const char *arg)
 {
-    static const char *const map[][2] = {{"-i", "solver"},        {"-p", "precond"},
-                                         {"-tol", "tol"},         {"-maxiter", "maxiter"},
-                                         {"-restart", "restart"}, {"-omega", "omega"}};
+    size_t len = strcspn(arg, "=");
+    static const char *const map[][2] = {
+        {"-i", "solver"},        {"-p", "precond"},       {"-tol", "tol"},
+        {"-maxiter", "maxiter"}, {"-restart", "restart"}, {"-omega", "omega"},
+        {"-ssor_omega", "omega"} /* Lis's omega of precond ssor: hpls has one omega */};
     for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
-        if (strcmp(arg, map[k][0]) == 0)
+        if (strlen(map[k][0]) == len && strncmp(arg, map[k][0], len) == 0)
             return map[k][1];
     return NULL;
 }
@@ -125,7 +160,8 @@ int cmd_solve(int argc, char **argv)
     cli_problem pb = {0};
     hpls_vec *b = NULL, *x = NULL;
     hpls_solver *s = NULL;
-    cli_output outputs[2] = {{0}}; /* x, history */
+    cli_output xout = {0}; /* x, staged; the history is written live (monitor_state) */
+    monitor_state mon = {0};
     cli_catch_signals();
     hpls_status st = hpls_solver_create(&s);
     if (st != HPLS_OK)
@@ -152,16 +188,14 @@ int cmd_solve(int argc, char **argv)
             hist = v;
         } else if (alias || (a[0] == '-' && a[1] == '-' && a[2])) {
             /* a solver option: --key value, --key=value, or a Lis alias */
+            size_t len = strcspn(a, "=");
+            int klen = alias ? (int)strlen(alias) : (int)len - 2;
             const char *key = alias ? alias : a + 2;
-            const char *eq = alias ? NULL : strchr(key, '=');
-            if (!eq && i + 1 >= argc) {
-                cli_error("%s needs a value", a);
+            v = cli_take_value(argc, argv, &i, len);
+            if (snprintf(opt, sizeof opt, "%.*s=%s", klen, key, v) >= (int)sizeof opt) {
+                cli_error("%.*s: value too long (%s)", (int)len, a, v);
                 goto cleanup;
             }
-            if (eq)
-                snprintf(opt, sizeof opt, "%s", key);
-            else
-                snprintf(opt, sizeof opt, "%s=%s", key, argv[++i]);
             for (char *c = opt; *c && *c != '='; c++)
                 if (*c == '-')
                     *c = '_';
@@ -308,7 +342,8 @@ int cmd_solve(int argc, char **argv)
         rc = cli_interrupt_exit(x0path ? "while reading the initial guess" : "before the setup");
         goto cleanup;
     }
-    monitor_state mon = {.quiet = quiet || json};
+    mon.quiet = quiet || json;
+    mon.s = s;
     hpls_solver_set_monitor(s, print_progress, &mon);
     st = pb.A ? hpls_solver_setup(s, pb.A) : hpls_solver_setup_dense(s, pb.Ad);
     if (st != HPLS_OK) {
@@ -318,6 +353,14 @@ int cmd_solve(int argc, char **argv)
     if (cli_interrupted()) {
         rc = cli_interrupt_exit("during the setup");
         goto cleanup;
+    }
+    if (hist) { /* created now: a failed read or setup leaves no history behind */
+        if (!(mon.hist = fopen(hist, "w"))) {
+            rc = cli_error("cannot write the history %s: %s", hist, strerror(errno));
+            goto cleanup;
+        }
+        if (fputs("iteration,relres,seconds\n", mon.hist) < 0)
+            mon.err = errno;
     }
     hpls_info info;
     hpls_solver_get_info(s, &info); /* after setup: the threads it runs on */
@@ -329,15 +372,23 @@ int cmd_solve(int argc, char **argv)
                pb.label, (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "solver"),
                hpls_solver_get_option(s, "precond"), hpls_solver_get_option(s, "tol"),
                hpls_solver_get_option(s, "maxiter"), threads);
-    if ((st = hpls_solver_solve(s, b, x)) != HPLS_OK) {
+    st = hpls_solver_solve(s, b, x);
+    int hist_rc = close_history(&mon, hist); /* the iterations done, whatever came of them */
+    if (st != HPLS_OK) {
         rc = cli_fail(st, "solve failed", hpls_solver_message(s));
         goto cleanup;
     }
     hpls_solver_get_info(s, &info);
     if (cli_interrupted()) {
-        char when[64];
+        char when[64], outcome[PATH_MAX + 64];
         snprintf(when, sizeof when, "after %lld iterations", (long long)info.iterations);
-        rc = cli_interrupt_exit(when);
+        snprintf(outcome, sizeof outcome, "%s%s%s", out ? "x not written" : "",
+                 out && hist ? ", " : "", hist ? "the history is in " : "");
+        rc = hist ? cli_interrupt_report(when, outcome, hist) : cli_interrupt_exit(when);
+        goto cleanup;
+    }
+    if (hist_rc) {
+        rc = hist_rc;
         goto cleanup;
     }
     double err = 0;
@@ -367,39 +418,42 @@ int cmd_solve(int argc, char **argv)
                hpls_reason_str(info.reason), (long long)info.iterations, info.relres);
         if (known_x)
             printf(", max error vs x = 1: %.3e", err);
-        printf("\nsetup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
-        if (hpls_solver_trisolve(s))
-            printf("triangular solves: %s\n", hpls_solver_trisolve(s));
-        if (hpls_solver_format(s))
-            printf("format: %s\n", hpls_solver_format(s));
+        putchar('\n');
+        if (!quiet) { /* --quiet: the summary line above and nothing else */
+            printf("setup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
+            if (hpls_solver_trisolve(s))
+                printf("triangular solves: %s\n", hpls_solver_trisolve(s));
+            if (hpls_solver_format(s))
+                printf("format: %s\n", hpls_solver_format(s));
+        }
     }
     /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,
      * stopped at maxiter or stagnating, still writes the last iterate) */
     int keep = rc != EXIT_NUMERICAL;
     if (rc != 0) {
         const char *why = hpls_solver_message(s);
-        fprintf(stderr, "hpls: %s%s%s%s\n", hpls_reason_str(info.reason), *why ? ": " : "", why,
-                !keep && (out || hist) ? "; no output written" : "");
+        fprintf(stderr, "hpls: %s%s%s%s%s%s\n", hpls_reason_str(info.reason), *why ? ": " : "", why,
+                !keep && out ? "; no output written" : "",
+                !keep && hist ? "; the history is in " : "", !keep && hist ? hist : "");
     }
-    if (!keep)
+    if (!keep || !out)
         goto cleanup;
-    /* both outputs under temporary names first; renamed together at commit */
-    if ((hist &&
-         (cli_output_begin(&outputs[1], hist) || write_history(hist, outputs[1].file, s))) ||
-        (out && cli_output_begin(&outputs[0], out))) {
+    /* x under a temporary name first, renamed over out at commit */
+    if (cli_output_begin(&xout, out)) {
         rc = EXIT_USAGE;
         goto cleanup;
     }
-    if (out && (st = hpls_mm_write_vec(outputs[0].file, x)) != HPLS_OK) {
+    if ((st = hpls_mm_write_vec(xout.file, x)) != HPLS_OK) {
         rc = cli_fail(st, "cannot write x", hpls_last_error());
         goto cleanup;
     }
-    int committed = cli_output_commit(outputs, 2, "while writing the output");
+    int committed = cli_output_commit(&xout, 1, "while writing the output");
     if (committed)
         rc = committed;
 cleanup:
-    cli_output_discard(&outputs[0]);
-    cli_output_discard(&outputs[1]);
+    if (mon.hist)
+        fclose(mon.hist);
+    cli_output_discard(&xout);
     hpls_solver_destroy(s);
     cli_problem_free(&pb);
     hpls_vec_destroy(b);

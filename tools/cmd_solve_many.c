@@ -45,9 +45,11 @@ int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, 
     hpls_info all;
     hpls_solver_get_info(s, &all);
     rc = EXIT_CONVERGED; /* the worst column decides */
+    hpls_int converged = 0;
     for (hpls_int j = 0; j < k; j++) {
         int c = cli_exit_code(inf[j].reason);
         rc = c > rc ? c : rc;
+        converged += c == EXIT_CONVERGED;
     }
     if (json)
     {
@@ -62,16 +64,18 @@ int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, 
         if (json)
             printf("%s{\"iterations\":%lld,\"relres\":%.6e,\"status\":\"%s\"}", j ? "," : "",
                    (long long)inf[j].iterations, inf[j].relres, hpls_reason_str(inf[j].reason));
-        else if (!quiet || cli_exit_code(inf[j].reason) != 0)
+        else if (!quiet)
             printf("column %lld: %s after %lld iterations: true relative residual %.3e\n",
                    (long long)j + 1, hpls_reason_str(inf[j].reason), (long long)inf[j].iterations,
                    inf[j].relres);
     }
     if (json)
         printf("]}\n");
-    else
-        printf("%lld right-hand sides: setup %.4f s, solve %.4f s (%.4f s per column)\n",
-               (long long)k, all.setup_s, all.solve_s, all.solve_s / (double)(k ? k : 1));
+    else /* the summary line, all that --quiet prints */
+        printf("%lld right-hand sides, %lld converged: setup %.4f s, solve %.4f s (%.4f s per "
+               "column)\n",
+               (long long)k, (long long)converged, all.setup_s, all.solve_s,
+               all.solve_s / (double)(k ? k : 1));
     if (rc == EXIT_NUMERICAL) {
         fprintf(stderr, "hpls: a column failed numerically%s\n", out ? "; no output written" : "");
         goto done;

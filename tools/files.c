@@ -63,12 +63,17 @@ int cli_interrupted(void)
     return interrupted;
 }
 
-int cli_interrupt_exit(const char *when)
+int cli_interrupt_report(const char *when, const char *outcome, const char *path)
 {
     int sig = interrupted;
-    fprintf(stderr, "hpls: interrupted by %s %s; no output written\n",
-            sig == SIGINT ? "SIGINT" : "SIGTERM", when);
+    fprintf(stderr, "hpls: interrupted by %s %s; %s%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+            when, outcome, path ? path : "");
     return 128 + sig; /* the shell's convention for a death by signal */
+}
+
+int cli_interrupt_exit(const char *when)
+{
+    return cli_interrupt_report(when, "no output written", NULL);
 }
 
 int cli_check_input(const char *path, const char *what)

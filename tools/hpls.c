@@ -1,7 +1,9 @@
 /* hpls.c: the command: `hpls solve | info | gen`, with --help everywhere. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
@@ -77,20 +79,31 @@ void cli_problem_free(cli_problem *pb)
     memset(pb, 0, sizeof *pb);
 }
 
+const char *cli_take_value(int argc, char **argv, int *i, size_t len)
+{
+    const char *a = argv[*i];
+    const char *v = a[len] == '=' ? a + len + 1 : *i + 1 < argc ? argv[*i + 1] : NULL;
+    /* "-o --json", "-o -b b.mtx": the next flag is not a value ("--output=-b" can name
+     * such a file; "-1", "-.5" are values) */
+    int flag = a[len] != '=' && v && v[0] == '-' && (v[1] == '-' || isalpha((unsigned char)v[1]));
+    if (!v || !*v || flag) {
+        if (v && *v)
+            cli_error("%.*s needs a value, not the flag %s", (int)len, a, v);
+        else
+            cli_error("%.*s needs a value", (int)len, a);
+        exit(EXIT_USAGE); /* before anything was read, written or computed */
+    }
+    if (a[len] != '=')
+        ++*i;
+    return v;
+}
+
 const char *cli_flag_value(int argc, char **argv, int *i, const char *flag)
 {
     size_t len = strlen(flag);
-    if (strncmp(argv[*i], flag, len) != 0)
+    if (strncmp(argv[*i], flag, len) != 0 || (argv[*i][len] != '=' && argv[*i][len] != '\0'))
         return NULL;
-    if (argv[*i][len] == '=')
-        return argv[*i] + len + 1;
-    if (argv[*i][len] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        cli_error("%s needs a value", flag);
-        return "";
-    }
-    return argv[++*i];
+    return cli_take_value(argc, argv, i, len);
 }
 
 int main(int argc, char **argv)

@@ -12,7 +12,9 @@ Every row is a test: `tests/e2e/bad_inputs.sh` (ctest `e2e_bad_inputs`) runs the
 a directory holding the case's files (from `tests/bad_inputs/`, after the setup shown
 under the command, if any) and checks the exit status, that stderr contains the message,
 that no file was changed or left behind, that it ends within 20 s, and that it needs less
-than 2 GB (a declared size must be refused, not allocated).
+than 2 GB (a declared size must be refused, not allocated). An `hpls` case of exit status 2
+must print its one error line and nothing on stdout: a usage error stops the command
+before any work (a flag given last without its value included).
 
 Exit status: 0 converged, 1 not converged (maximum iterations, stagnation), 2 bad input
 or usage, 3 numerical failure (breakdown, indefinite, NaN, divergence, zero diagonal,

@@ -3,7 +3,8 @@
 # (and powerflow, built next to it): the exit status and a piece of the stderr message
 # as the manifest says, no input file changed, no output or temporary file left
 # behind, no hang (each case under `timeout`), and no large allocation (each case
-# capped at 2 GB).  Then checks that docs/bad_inputs.md is the table the manifest
+# capped at 2 GB); an hpls usage error (exit 2) prints its one line on stderr and
+# nothing on stdout, so it stopped there and did not go on with the work.  Then checks that docs/bad_inputs.md is the table the manifest
 # makes.  Prints one line per case.
 # Usage: bad_inputs.sh PATH/TO/hpls
 set -u
@@ -65,6 +66,9 @@ while IFS=$'\t' read -r id class files setup cmd want msg; do
     why="exit $rc, expected $want"
   elif [ "$msg" != "-" ] && ! grep -qF -- "$msg" "$T/$id.err"; then
     why="stderr lacks \"$msg\""
+  elif [ "${words[0]}" = "$HPLS" ] && [ "$want" -eq 2 ] &&
+    { [ -s "$T/$id.out" ] || [ "$(wc -l <"$T/$id.err")" -ne 1 ]; }; then
+    why="a usage error must stop at its first message: $(wc -l <"$T/$id.out") lines on stdout, $(wc -l <"$T/$id.err") on stderr (expected 0 and 1)"
   elif [ "$before" != "$after" ]; then
     why="files changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | tr '\n' ' ')"
   fi

@@ -66,5 +66,57 @@ expect bhisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=3 --solve
 expect tridiag_precond 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=2 --precond btridiag
 expect info_needs_file 2 "needs a matrix" -- "$HPLS" info
 
+# --history after a numerical failure: x is not written, the history (written live)
+# holds every iteration up to the divergence, the residual growing at its end
+cp "$(dirname "$0")/../bad_inputs/not_dominant.mtx" "$T/nd.mtx"
+expect history_diverged 3 "diverged \(residual growth\); no output written; the history is in $T/hd.csv" -- \
+  "$HPLS" solve "$T/nd.mtx" --solver jacobi -o "$T/xd.mtx" --history "$T/hd.csv"
+[ ! -e "$T/xd.mtx" ] && awk -F, 'NR == 1 { ok = $0 == "iteration,relres,seconds"; next }
+  { ok = ok && $1 == NR - 2 } END { exit !(ok && NR > 3 && $2 > 1) }' "$T/hd.csv" &&
+  pass=$((pass + 1)) || { echo "FAIL history_diverged: $(tail -2 "$T/hd.csv")"; fail=$((fail + 1)); }
+
+# --quiet: the summary line alone on stdout (also where a preconditioner or many
+# right-hand sides add lines to the full report)
+check_quiet() { # NAME CODE PATTERN -- command...: one line on stdout, matching
+  local name=$1 code=$2 pat=$3 out rc
+  shift 4
+  out=$("$@" 2>/dev/null)
+  rc=$?
+  if [ "$rc" -eq "$code" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && grep -qE -- "$pat" <<<"$out"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL $name: exit $rc (expected $code), stdout must be one line matching /$pat/:"; echo "$out" | head -5
+    fail=$((fail + 1))
+  fi
+}
+check_quiet quiet_plain 0 "^converged .* after [0-9]+ iterations: true relative residual" -- \
+  "$HPLS" solve --gen gas:n=2000 --quiet
+check_quiet quiet_precond 0 "^converged .* max error vs x = 1" -- "$HPLS" solve --gen gas:n=2000 --precond dilu -q
+check_quiet quiet_not_converged 1 "^not converged" -- "$HPLS" solve --gen gas:n=2000 --maxiter 2 --quiet
+printf '%%%%MatrixMarket matrix array real general\n500 2\n' >"$T/B2.mtx"
+for i in $(seq 1000); do echo 1; done >>"$T/B2.mtx"
+check_quiet quiet_many 0 "^2 right-hand sides, 2 converged: setup" -- "$HPLS" solve "$T/A.mtx" "$T/B2.mtx" --quiet
+
+# Lis's names: any case, -p ilu is ilu0; an unknown name is reported with the canonical ones
+expect lis_case 0 "solver bicgstab, precond ilu0" -- "$HPLS" solve "$T/A.mtx" -i BiCGSTAB -p ilu -tol 1e-10
+expect long_case 0 "solver bicgstab, precond dilu" -- "$HPLS" solve "$T/A.mtx" --solver BiCGStab precond=DILU
+expect lis_ssor_omega 0 "solver cg, precond ssor" -- "$HPLS" solve "$T/P.mtx" -i cg -p SSOR -ssor_omega 1.2
+expect lis_equals 0 "solver gmres, precond jacobi, tol 1e-9, maxiter 400" -- \
+  "$HPLS" solve "$T/A.mtx" -i=gmres -p=jacobi -tol=1e-9 -maxiter=400 -restart=20
+expect lis_unknown 2 'unknown method "BiCG-Stab" \(jacobi, gs, sor, ssor, cg, bicgstab' -- "$HPLS" solve "$T/A.mtx" -i BiCG-Stab
+
+# every solver option given last, without its value: exit 2 at once, naming the flag
+keys=$("$HPLS" solve --help | awk '/^Options \(key=value/ { f = 1; next } f && /^$/ { exit } f { print $1 }')
+[ "$(wc -w <<<"$keys")" -gt 20 ] && pass=$((pass + 1)) || { echo "FAIL no options in solve --help"; fail=$((fail + 1)); }
+for key in $keys; do
+  out=$("$HPLS" solve "$T/A.mtx" -o "$T/never.mtx" "--$key" 2>"$T/err")
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(cat "$T/err")" = "hpls: error: --$key needs a value" ] && [ ! -e "$T/never.mtx" ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL --$key given last: exit $rc, stdout ${#out} bytes, stderr: $(head -2 "$T/err")"; fail=$((fail + 1))
+  fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

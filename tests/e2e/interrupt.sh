@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # interrupt.sh: SIGINT / SIGTERM during `hpls solve` stop it cleanly: exit 130 / 143
 # (128 + signal), one line "interrupted by SIG... ; no output written" on stderr, no
-# output and no temporary file left, a pre-existing output unchanged; a signal during
-# the read is acted on once the read ends; a second signal kills at once.
+# output and no temporary file left, a pre-existing output unchanged (the history,
+# written live, keeps the iterations done); a signal during the read is acted on
+# once the read ends; a second signal kills at once.
 # Usage: interrupt.sh PATH/TO/hpls
 set -u
 set -m # job control: background jobs get SIGINT's default action, not "ignored"
@@ -55,18 +56,30 @@ clean() {
   [ "$have" = "$want" ] && ok || bad "$name: files left: [$have], expected [$want]"
 }
 
-# 1. SIGINT while iterating: 130, the message, the old x.mtx untouched, no history
+# 1. SIGINT while iterating: 130, the message, the old x.mtx untouched; the history,
+# written live, grows while the solve runs and keeps every iteration done
 mkdir -p "$T/sigint"
 echo "an older x" >"$T/sigint/x.mtx"
 start sigint "${LONG[@]}" -o x.mtx --history h.csv
 iterating sigint && ok || bad "sigint: never iterated: $(cat "$T/sigint/err.txt")"
+live=0
+for _ in $(seq 100); do # rows on disk while it runs: flushed, not written at the end
+  [ "$(wc -l <"$T/sigint/h.csv" 2>/dev/null || echo 0)" -ge 4 ] && { live=1; break; }
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && [ "$live" = 1 ] && ok || bad "sigint: no history rows while iterating"
 kill -INT "$pid"
 finish
 [ "$rc" -eq 130 ] && ok || bad "sigint: exit $rc, expected 130"
-grep -qE '^hpls: interrupted by SIGINT after [0-9]+ iterations; no output written$' "$T/sigint/err.txt" &&
-  ok || bad "sigint: stderr: $(cat "$T/sigint/err.txt")"
+its=$(sed -nE 's/^hpls: interrupted by SIGINT after ([0-9]+) iterations; x not written, the history is in h.csv$/\1/p' "$T/sigint/err.txt")
+[ -n "$its" ] && ok || bad "sigint: stderr: $(cat "$T/sigint/err.txt")"
 [ "$(cat "$T/sigint/x.mtx")" = "an older x" ] && ok || bad "sigint: x.mtx was changed"
-clean sigint x.mtx
+# the history: its header, then iterations 0, 1, ..., its (one row each)
+awk -F, -v its="${its:-x}" 'NR == 1 { ok = $0 == "iteration,relres,seconds"; next }
+  { ok = ok && $1 == NR - 2 && $2 > 0 && $2 <= 1 } END { exit !(ok && $1 == its) }' "$T/sigint/h.csv" &&
+  ok || bad "sigint: history: $(head -2 "$T/sigint/h.csv") ... $(tail -1 "$T/sigint/h.csv") (after $its)"
+clean sigint x.mtx h.csv
 
 # 2. SIGTERM while iterating: 143, and no x.mtx appears
 start sigterm "${LONG[@]}" -o x.mtx

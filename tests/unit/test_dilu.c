@@ -538,7 +538,7 @@ int main(void)
         cmocka_unit_test(strategies_agree_bit_for_bit),
         cmocka_unit_test(dic_equals_dilu_on_symmetric_matrices),
         cmocka_unit_test(zero_pivot_is_reported_at_setup_and_shift_cures_it),
-        cmocka_unit_test(dic_reports_an_indefinite_m_on_bcsstk13),
+        tu_data_test(dic_reports_an_indefinite_m_on_bcsstk13),
         cmocka_unit_test(preconditioned_methods_converge),
         cmocka_unit_test(options_and_strategy_names),
         cmocka_unit_test(level_sets_are_valid_and_strategies_agree),

@@ -220,7 +220,7 @@ int main(void)
         cmocka_unit_test(gmres_is_exact_after_as_many_steps_as_distinct_eigenvalues),
         cmocka_unit_test(fgmres_with_fixed_preconditioner_is_gmres),
         cmocka_unit_test(minres_solves_symmetric_definite_and_indefinite),
-        cmocka_unit_test(real_symmetric_matrix_from_the_collection),
+        tu_data_test(real_symmetric_matrix_from_the_collection),
         cmocka_unit_test(restart_and_side_options_are_checked),
         cmocka_unit_test(allocation_failures_leave_no_leak),
     };

@@ -317,7 +317,7 @@ int main(void)
         cmocka_unit_test(divergence_is_reported_early_and_tridiag_preconditioner_helps),
         cmocka_unit_test(tridiag_preconditioners_cut_krylov_iterations),
         cmocka_unit_test(step_test_and_options),
-        cmocka_unit_test(real_quasi_tridiagonal_matrices),
+        tu_data_test(real_quasi_tridiagonal_matrices),
         cmocka_unit_test(allocation_failures_leave_no_leak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

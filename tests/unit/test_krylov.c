@@ -375,7 +375,7 @@ int main(void)
         cmocka_unit_test(every_method_solves_the_generated_families),
         cmocka_unit_test(iteration_counts_match_scipy),
         cmocka_unit_test(bicrstab_and_bicgsafe_count_like_bicgstab),
-        cmocka_unit_test(real_matrices_converge_with_true_residual),
+        tu_data_test(real_matrices_converge_with_true_residual),
         cmocka_unit_test(zero_rhs_and_converged_guess_take_no_iteration),
         cmocka_unit_test(tol_zero_and_maxiter_stop_at_maxiter),
         cmocka_unit_test(monitor_is_called_once_per_iteration),

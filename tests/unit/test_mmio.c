@@ -670,8 +670,8 @@ static void real_matrix_reads_with_manifest_size(void **state)
 
 /* clang-format off */
 #define DATA_TEST(file, rows, nnz) \
-    {"real_matrix_reads_with_manifest_size: " file, real_matrix_reads_with_manifest_size, \
-     NULL, NULL, &(data_case){file, rows, nnz}}
+    {TU_DATA_PREFIX "real_matrix_reads_with_manifest_size: " file, \
+     real_matrix_reads_with_manifest_size, NULL, NULL, &(data_case){file, rows, nnz}}
 /* clang-format on */
 
 int main(void)

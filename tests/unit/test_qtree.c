@@ -588,7 +588,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spmv_equals_csr_on_generated_matrices),
-        cmocka_unit_test(spmv_equals_csr_on_real_matrices),
+        tu_data_test(spmv_equals_csr_on_real_matrices),
         cmocka_unit_test(spmv_is_repeatable_through_the_openmp_team),
         cmocka_unit_test(auto_d_follows_eq17_and_declines_when_x_fits),
         cmocka_unit_test(auto_format_keeps_the_fastest_of_its_candidates),

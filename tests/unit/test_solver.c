@@ -303,6 +303,49 @@ static void options_are_checked_and_named(void **state)
     hpls_csr_destroy(A);
 }
 
+/* Names in any case and Lis's "ilu" select the same method and preconditioner as
+ * the canonical names: the same iterations and the same x, bit for bit. */
+static void names_are_case_insensitive_and_lis_ilu_is_ilu0(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("convdiff3d:nx=8");
+    hpls_vec *xt = tu_vec_random(A->nrows, 3), *b = tu_rhs(A, xt), *x[2];
+    const char *opts[2] = {"solver=bicgstab precond=ilu0 trisolve=serial threads=1",
+                           "solver=BiCGSTAB precond=ILU trisolve=Serial threads=1"};
+    hpls_info info[2];
+    for (int k = 0; k < 2; k++) {
+        hpls_solver *s = setup_with(A, opts[k]);
+        assert_string_equal(hpls_solver_get_option(s, "solver"), "bicgstab");
+        assert_string_equal(hpls_solver_get_option(s, "precond"), "ilu0");
+        assert_string_equal(hpls_solver_get_option(s, "trisolve"), "serial");
+        assert_int_equal(hpls_vec_create(A->nrows, &x[k]), HPLS_OK);
+        info[k] = run(s, b, x[k]);
+        assert_true(hpls_reason_converged(info[k].reason));
+        assert_true(tu_relres(A, b, x[k]) <= 1e-8);
+        hpls_solver_destroy(s);
+    }
+    assert_int_equal(info[0].iterations, info[1].iterations);
+    assert_memory_equal(x[0]->data, x[1]->data, (size_t)A->nrows * sizeof *x[0]->data);
+    /* ilu0 differs from no preconditioner: the alias did select one */
+    double err, res;
+    hpls_info plain = solve_known(A, "solver=bicgstab threads=1", &err, &res);
+    assert_true(plain.iterations > info[0].iterations);
+    /* a wrong name is reported with the canonical names */
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_option(s, "solver=BiCGSTABX"), HPLS_ERR_OPTION);
+    assert_non_null(strstr(hpls_solver_message(s), "\"BiCGSTABX\""));
+    assert_non_null(strstr(hpls_solver_message(s), "bicgstab, "));
+    assert_int_equal(hpls_solver_set_option(s, "precond=ilu1"), HPLS_ERR_OPTION);
+    assert_non_null(strstr(hpls_solver_message(s), "ilu0"));
+    hpls_solver_destroy(s);
+    for (int k = 0; k < 2; k++)
+        hpls_vec_destroy(x[k]);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    hpls_csr_destroy(A);
+}
+
 static void setup_is_reused_for_many_right_hand_sides(void **state)
 {
     (void)state;
@@ -513,12 +556,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_method_solves_the_generated_families),
         cmocka_unit_test(iteration_counts_match_scipy),
-        cmocka_unit_test(real_matrices_converge_with_true_residual),
+        tu_data_test(real_matrices_converge_with_true_residual),
         cmocka_unit_test(cg_reports_indefinite_matrix),
         cmocka_unit_test(bicgstab_reports_breakdown_when_rho_vanishes),
         cmocka_unit_test(stationary_methods_report_zero_diagonal_by_row),
         cmocka_unit_test(not_converging_is_a_reason_not_an_error),
         cmocka_unit_test(options_are_checked_and_named),
+        cmocka_unit_test(names_are_case_insensitive_and_lis_ilu_is_ilu0),
         cmocka_unit_test(setup_is_reused_for_many_right_hand_sides),
         cmocka_unit_test(initial_guess_and_tolerances_are_honoured),
         cmocka_unit_test(monitor_sees_every_iteration_and_can_stop),

@@ -9,6 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Before main: the filters of HPLS_TEST_ONLY / HPLS_TEST_SKIP (testutil.h). */
+__attribute__((constructor)) static void select_tests_from_environment(void)
+{
+    const char *only = getenv("HPLS_TEST_ONLY"), *skip = getenv("HPLS_TEST_SKIP");
+    if (only)
+        cmocka_set_test_filter(only);
+    if (skip)
+        cmocka_set_skip_filter(skip);
+}
+
 int tu_data_path(const char *rel, char *buf, size_t len)
 {
     const char *dir = getenv("HPLS_DATA_DIR");

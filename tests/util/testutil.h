@@ -14,6 +14,16 @@
 /* Full path of a file in ../shared/data (e.g. "matrices/west0479.mtx") into buf;
  * returns 0 when the file is absent, so the caller can skip(). */
 int tu_data_path(const char *rel, char *buf, size_t len);
+/* A test that skip()s without ../shared/data is registered under a name that
+ * begins with TU_DATA_PREFIX: CTest runs those tests apart, as <test>_data, and
+ * reports that entry as skipped when all of them skipped (tests/CMakeLists.txt,
+ * tests/util/data_tests.sh), instead of counting them inside a "Passed".  The
+ * environment chooses the tests an executable runs, by name: HPLS_TEST_ONLY and
+ * HPLS_TEST_SKIP (cmocka's filters, patterns with * and ?). */
+#define TU_DATA_PREFIX "data/"
+/* clang-format off */
+#define tu_data_test(f) {TU_DATA_PREFIX #f, f, NULL, NULL, NULL}
+/* clang-format on */
 /* A path under the test build directory for a temporary file named name. */
 const char *tu_tmp_path(const char *name, char *buf, size_t len);
 /* Writes text to a temporary file and returns its path (in buf). */
