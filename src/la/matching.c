@@ -153,6 +153,22 @@ static hpls_int heap_pop(heap *h)
     return top;
 }
 
+/* The HPLS_ERR_SINGULAR of a matrix without a perfect matching, with the
+ * maximum transversal's count of the rows left over (colof: scratch). */
+static hpls_status singular(const hpls_csr *A, hpls_int *colof)
+{
+    hpls_int unmatched = 0, row = 0;
+    hpls_status st = hpls_match_transversal(A, colof, &unmatched);
+    if (st != HPLS_OK)
+        return st;
+    while (row < A->nrows - 1 && colof[row] >= 0)
+        row++;
+    return hpls_fail(HPLS_ERR_SINGULAR,
+                     "structurally singular: %lld of %lld rows cannot be matched to distinct "
+                     "columns through nonzero entries (row %lld is one)",
+                     (long long)unmatched, (long long)A->nrows, (long long)row + 1);
+}
+
 /* The workspace of the weighted matching. */
 typedef struct wmatch {
     const hpls_csr *A;
@@ -259,19 +275,8 @@ hpls_status hpls_match_product(const hpls_csr *A, hpls_int *colof, double *dr, d
 {
     if (!A || !colof || A->nrows != A->ncols)
         return hpls_fail(HPLS_ERR_ARG, "hpls_match_product: needs a square matrix");
-    hpls_int n = A->nrows, unmatched = 0;
-    hpls_status st = hpls_match_transversal(A, colof, &unmatched);
-    if (st != HPLS_OK)
-        return st;
-    if (unmatched > 0) {
-        hpls_int row = 0;
-        while (colof[row] >= 0)
-            row++;
-        return hpls_fail(HPLS_ERR_SINGULAR,
-                         "structurally singular: %lld of %lld rows cannot be matched to distinct "
-                         "columns through nonzero entries (row %lld is one)",
-                         (long long)unmatched, (long long)n, (long long)row + 1);
-    }
+    hpls_int n = A->nrows;
+    hpls_status st = HPLS_OK;
     wmatch w = {.A = A, .colof = colof};
     double *amax = hpls_malloc(n, sizeof *amax);
     w.cost = hpls_malloc(A->nnz, sizeof *w.cost);
@@ -289,16 +294,14 @@ hpls_status hpls_match_product(const hpls_csr *A, hpls_int *colof, double *dr, d
         st = HPLS_ERR_NOMEM;
         goto done;
     }
-    for (hpls_int k = 0; k < n; k++) {
+    for (hpls_int k = 0; k < n; k++)
         colof[k] = w.rowof[k] = w.seen[k] = w.h.pos[k] = -1;
-    }
     wmatch_start(&w, amax);
     for (hpls_int i = 0; i < n && st == HPLS_OK; i++)
         if (colof[i] < 0 && !augment(&w, i))
-            st = hpls_fail(HPLS_ERR_INTERNAL,
-                           "hpls_match_product: no augmenting path from row "
-                           "%lld although a transversal exists",
-                           (long long)i + 1);
+            st = HPLS_ERR_SINGULAR;
+    if (st == HPLS_ERR_SINGULAR) /* no augmenting path: no perfect matching; how far from one */
+        st = singular(A, colof);
     for (hpls_int k = 0; st == HPLS_OK && k < n; k++) {
         double r = exp(w.u[k]) / amax[k], c = exp(w.v[k]);
         if (!(r > 0 && r < HUGE_VAL && c > 0 && c < HUGE_VAL))
