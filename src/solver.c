@@ -565,7 +565,7 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
                                 "%s needs the entries of A: with a shell "
                                 "operator, give a preconditioner object (hpls_solver_set_precond)",
                                 s->opt.pc_type->setup ? "precond"
-                                                      : "format=qtree, reorder or scale");
+                                                      : "format=qtree or reorder/scale");
     s->shell = (hpls_shell){.apply = apply, .apply_t = apply_t, .ctx = ctx};
     return setup_common(s, n, t0);
 }
