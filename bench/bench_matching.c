@@ -119,18 +119,6 @@ static hpls_csr *load(const char *arg, char *name, size_t len)
     return weak ? weaken(B) : B;
 }
 
-static hpls_int zero_diagonals(const hpls_csr *A)
-{
-    hpls_int zeros = 0;
-    for (hpls_int i = 0; i < A->nrows; i++) {
-        double d = 0;
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-            d = A->colind[p] == i ? A->val[p] : d;
-        zeros += d == 0.0;
-    }
-    return zeros;
-}
-
 /* One configuration's outcome: what the table prints. */
 typedef struct run {
     char outcome[64];
@@ -254,7 +242,7 @@ int main(int argc, char **argv)
                 snprintf(opts, sizeof opts, "solver=bicgstab precond=%s %s", pcs[p], transforms[t]);
                 measure(A, b, opts, threads, reps, r);
                 printf("| %s | %lld | %lld | %s | %s | %s |", names[m], (long long)A->nrows,
-                       (long long)zero_diagonals(A), pcs[p], t ? transforms[t] : "none",
+                       (long long)hpls_csr_zero_diagonals(A), pcs[p], t ? transforms[t] : "none",
                        r->outcome);
                 if (isnan(r->relres))
                     printf(" - | - | - | - |");

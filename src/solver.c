@@ -308,19 +308,6 @@ fail:
     return st;
 }
 
-/* Zero or missing diagonal entries of A. */
-static hpls_int zero_diagonals(const hpls_csr *A)
-{
-    hpls_int zeros = 0;
-    for (hpls_int i = 0; i < A->nrows; i++) {
-        double d = 0.0;
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-            d = A->colind[p] == i ? A->val[p] : d;
-        zeros += d == 0.0;
-    }
-    return zeros;
-}
-
 /* Ruiz's stopping tolerance and sweep limit (scale=ruiz): a loose one, since
  * the scaling only has to bring the magnitudes near 1, not to equal it. */
 enum { RUIZ_SWEEPS = 20 };
@@ -379,7 +366,8 @@ static hpls_status setup_transform(hpls_solver *s, const hpls_csr *A)
                         (long long)hpls_csr_bandwidth(A), (long long)hpls_csr_bandwidth(s->Aperm));
     else if (o->reorder == 2)
         used = snprintf(s->fmt, sizeof s->fmt, "matching: zero diagonals %lld -> %lld",
-                        (long long)zero_diagonals(A), (long long)zero_diagonals(s->Aperm));
+                        (long long)hpls_csr_zero_diagonals(A),
+                        (long long)hpls_csr_zero_diagonals(s->Aperm));
     if (o->scale)
         snprintf(s->fmt + used, sizeof s->fmt - (size_t)used, "%sscale=%s", used ? ", " : "",
                  o->scale == 1 ? "ruiz" : "matching");

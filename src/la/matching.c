@@ -99,6 +99,18 @@ done:
     return st;
 }
 
+hpls_int hpls_csr_zero_diagonals(const hpls_csr *A)
+{
+    hpls_int zeros = 0;
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        double d = 0.0;
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            d = A->colind[p] == i ? A->val[p] : d;
+        zeros += d == 0.0;
+    }
+    return zeros;
+}
+
 /* A binary min-heap of columns keyed by d[], with each column's position
  * (pos[j] = -1: not in the heap) for the decrease-key of Dijkstra. */
 typedef struct heap {

@@ -19,6 +19,9 @@ hpls_status hpls_match_transversal(const hpls_csr *A, hpls_int *colof, hpls_int 
  * rows cannot be matched and names one. */
 hpls_status hpls_match_product(const hpls_csr *A, hpls_int *colof, double *dr, double *dc);
 
+/* Rows whose diagonal entry is zero or missing. */
+hpls_int hpls_csr_zero_diagonals(const hpls_csr *A);
+
 /* Ruiz equilibration (scaling.c): dr, dc such that every row and column of
  * Dr A Dc has max |entry| within tol of 1, or after maxsweeps sweeps; returns
  * the sweeps made.  Empty rows and columns keep the factor 1. */
