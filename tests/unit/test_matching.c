@@ -53,6 +53,14 @@ static hpls_csr *scramble_columns(const hpls_csr *A, unsigned seed)
     return B;
 }
 
+/* The generator's matrix for spec, its columns scrambled. */
+static hpls_csr *scrambled_gen(const char *spec, unsigned seed)
+{
+    hpls_csr *A = tu_gen(spec), *B = scramble_columns(A, seed);
+    hpls_csr_destroy(A);
+    return B;
+}
+
 /* The value of A_ij (0 when not stored). */
 static double entry(const hpls_csr *A, hpls_int i, hpls_int j)
 {
@@ -375,7 +383,7 @@ static void matching_lets_ilu_and_jacobi_solve_a_scrambled_matrix(void **state)
 static void scaled_solves_meet_the_tolerance_on_the_users_system(void **state)
 {
     (void)state;
-    hpls_csr *A = scramble_columns(tu_gen("convdiff3d:nx=14"), 3);
+    hpls_csr *A = scrambled_gen("convdiff3d:nx=14", 3);
     rng_state = 99;
     for (hpls_int i = 0; i < A->nrows; i++) {
         double f = pow(10.0, 10.0 * rng_unit() - 5.0);
@@ -419,7 +427,7 @@ static void real_zero_diagonal_matrices_solve_after_matching(void **state)
 static void update_values_and_solve_many_stay_right(void **state)
 {
     (void)state;
-    hpls_csr *A = scramble_columns(tu_gen("gas:n=1500,k=2"), 5);
+    hpls_csr *A = scrambled_gen("gas:n=1500,k=2", 5);
     const char *runs[] = {"solver=jacobi reorder=matching tol=1e-11",
                           "solver=bicgstab precond=ilu0 reorder=matching scale=matching tol=1e-11",
                           "solver=pjg scale=ruiz reorder=matching tol=1e-11"};
@@ -485,7 +493,7 @@ static void options_are_checked(void **state)
 static void allocation_failures_leave_no_leak(void **state)
 {
     (void)state;
-    hpls_csr *A = scramble_columns(tu_gen("gas:n=200,k=2"), 9);
+    hpls_csr *A = scrambled_gen("gas:n=200,k=2", 9);
     hpls_vec *xt = tu_vec_random(A->nrows, 1), *b = tu_rhs(A, xt), *x = tu_vec_const(A->nrows, 0);
     tu_solve_under_alloc_failures(A, b, x, "precond=ilu0 reorder=matching scale=matching");
     tu_solve_under_alloc_failures(A, b, x, "precond=dilu reorder=matching scale=ruiz");
