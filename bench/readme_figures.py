@@ -647,6 +647,21 @@ def update_values(d, o):
           d.name)
 
 
+def matching(d, o):
+    rows = d.table("without: precond")
+    solved = lambda c: not c.startswith("none converged")
+    before = [r for r in rows if solved(r["_cells"][1])]
+    after = [r for r in rows if solved(r["_cells"][4])]
+    slower = [f"{r['_cells'][0]} {med(r['_cells'][5]):.3g} vs {med(r['_cells'][2]):.3g} ms"
+              for r in rows if solved(r["_cells"][1]) and solved(r["_cells"][4])
+              and med(r["_cells"][5]) > med(r["_cells"][2])]
+    o.row("Zero or weak diagonals: matrices bicgstab + ilu0 or dilu solves without / with "
+          "reorder=matching (and scale=), real and generated",
+          f"{len(before)} / {len(after)} of {len(rows)}",
+          "slower with it, where dilu already ran (best with vs without): "
+          + (", ".join(slower) or "none"), d.name)
+
+
 def generate(results):
     def doc(name):
         p = os.path.join(results, name)
@@ -671,7 +686,7 @@ def generate(results):
     qtree(doc("qtree.md"), o)
     dilu(doc("dilu.md"), o)
     for name, fn in (("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
-                     ("update_values.md", update_values)):
+                     ("update_values.md", update_values), ("matching.md", matching)):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 

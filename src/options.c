@@ -86,9 +86,14 @@ static const opt_def opts[] = {
     {"qt_d", OPT_INT, "0", HPLS_M_FORMAT, OFF(qt_d), .lo = 0, .hi = HPLS_QT_MAX_D,
      .help = "qtree target division length d (0: Eq. 17 for L2 and its neighbours timed at "
              "setup; csr kept unless a tree is 5% faster)"},
-    {"reorder", OPT_CHOICE, "none", OFF(reorder), .choices = "none,rcm",
-     .help = "none, or rcm: every method solves P A P^T (reverse Cuthill-McKee) and x is "
-             "permuted back"},
+    {"reorder", OPT_CHOICE, "none", OFF(reorder), .choices = "none,rcm,matching",
+     .help = "none; rcm: every method solves P A P^T (reverse Cuthill-McKee); matching: A Q, "
+             "the columns permuted to put the largest-product matching on the diagonal (no "
+             "zero diagonal left); x is permuted back"},
+    {"scale", OPT_CHOICE, "none", OFF(scale), .choices = "none,ruiz,matching",
+     .help = "none; ruiz: Dr A Dc with every row and column max |entry| near 1; matching: "
+             "the weighted matching's scaling (matched entries +-1, all |entries| <= 1); x is "
+             "unscaled, the residual reported on A"},
 };
 #undef OFF
 enum { NOPTS = sizeof opts / sizeof opts[0] };

@@ -2,6 +2,7 @@
  * setup (work vectors, diagonal, preconditioner), solve, info, history. */
 #include "options.h"
 
+#include "la/matching.h"
 #include "la/qtree.h"
 #include "la/rcm.h"
 
@@ -85,11 +86,16 @@ static void teardown(hpls_solver *s)
     s->qt = NULL;
     hpls_csr_destroy(s->Aperm);
     hpls_free(s->perm);
+    hpls_free(s->dr);
+    hpls_free(s->dc);
     hpls_free(s->pb);
     hpls_free(s->px);
+    hpls_free(s->pr);
     s->Aperm = NULL;
     s->perm = NULL;
-    s->pb = s->px = NULL;
+    s->rp = s->cp = NULL;
+    s->dr = s->dc = NULL;
+    s->pb = s->px = s->pr = NULL;
     s->fmt[0] = '\0';
     s->A = s->Auser = NULL;
     s->Ad = NULL;
@@ -302,22 +308,74 @@ fail:
     return st;
 }
 
-/* reorder=rcm: s->Aperm = P A P^T and the buffers of the permuted b and x. */
-static hpls_status setup_rcm(hpls_solver *s, const hpls_csr *A)
+/* Ruiz's stopping tolerance and sweep limit (scale=ruiz): a loose one, since
+ * the scaling only has to bring the magnitudes near 1, not to equal it. */
+enum { RUIZ_SWEEPS = 20 };
+static const double RUIZ_TOL = 1e-2;
+
+/* reorder=rcm: s->Aperm = P A P^T; reorder=matching: A Q, the columns in the
+ * order of the product matching (Q's column k: A's colof[k]); scale: the
+ * rows and columns of A scaled first (Dr A Dc Q: the permutation and the
+ * scaling commute).  The buffers of the transformed b, x and of the true
+ * residual are allocated here.  s->fmt says what was done. */
+static hpls_status setup_transform(hpls_solver *s, const hpls_csr *A)
 {
+    const hpls_options *o = &s->opt;
     hpls_int n = A->nrows;
-    hpls_status st;
-    if (s->opt.part_nblocks > 0)
-        return hpls_fail(HPLS_ERR_OPTION, "a user partition (pjg) names unknowns of A: "
-                                          "it cannot be combined with reorder=rcm");
-    if (!(s->perm = hpls_malloc(n, sizeof *s->perm)) || !(s->pb = hpls_malloc(n, sizeof *s->pb)) ||
-        !(s->px = hpls_malloc(n, sizeof *s->px)))
+    hpls_status st = HPLS_OK;
+    if (o->part_nblocks > 0 && o->reorder)
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "a user partition (pjg) names unknowns of A: "
+                         "it cannot be combined with reorder=%s",
+                         o->reorder == 1 ? "rcm" : "matching");
+    if (!(s->pb = hpls_malloc(n, sizeof *s->pb)) || !(s->px = hpls_malloc(n, sizeof *s->px)) ||
+        !(s->pr = hpls_malloc(n, sizeof *s->pr)) ||
+        (o->reorder && !(s->perm = hpls_malloc(n, sizeof *s->perm))) ||
+        (o->scale &&
+         (!(s->dr = hpls_malloc(n, sizeof *s->dr)) || !(s->dc = hpls_malloc(n, sizeof *s->dc)))))
         return HPLS_ERR_NOMEM;
-    if ((st = hpls_rcm(A, s->perm)) != HPLS_OK ||
-        (st = hpls_csr_permute(A, s->perm, &s->Aperm)) != HPLS_OK)
+    double tmatch = 0;
+    if (o->reorder == 1) {
+        if ((st = hpls_rcm(A, s->perm)) != HPLS_OK)
+            return st;
+        s->rp = s->cp = s->perm;
+    }
+    if (o->reorder == 2 || o->scale == 2) {
+        hpls_int *colof = o->reorder == 2 ? s->perm : hpls_malloc(n, sizeof *colof);
+        if (!colof)
+            return HPLS_ERR_NOMEM;
+        tmatch = hpls_wtime();
+        st = hpls_match_product(A, colof, o->scale == 2 ? s->dr : NULL,
+                                o->scale == 2 ? s->dc : NULL);
+        tmatch = hpls_wtime() - tmatch;
+        if (colof != s->perm)
+            hpls_free(colof);
+        if (st != HPLS_OK)
+            return st;
+        if (o->reorder == 2)
+            s->cp = s->perm;
+    }
+    int sweeps = o->scale == 1 ? hpls_scale_ruiz(A, RUIZ_TOL, RUIZ_SWEEPS, s->dr, s->dc) : 0;
+    if (sweeps < 0)
+        return HPLS_ERR_NOMEM;
+    if ((st = hpls_csr_scale_permute(A, s->rp, s->cp, s->dr, s->dc, &s->Aperm)) != HPLS_OK)
         return st;
-    snprintf(s->fmt, sizeof s->fmt, "rcm: bandwidth %lld -> %lld", (long long)hpls_csr_bandwidth(A),
-             (long long)hpls_csr_bandwidth(s->Aperm));
+    int used = 0;
+    if (o->reorder == 1)
+        used = snprintf(s->fmt, sizeof s->fmt, "rcm: bandwidth %lld -> %lld",
+                        (long long)hpls_csr_bandwidth(A), (long long)hpls_csr_bandwidth(s->Aperm));
+    else if (o->reorder == 2)
+        used = snprintf(s->fmt, sizeof s->fmt, "matching: zero diagonals %lld -> %lld",
+                        (long long)hpls_csr_zero_diagonals(A),
+                        (long long)hpls_csr_zero_diagonals(s->Aperm));
+    if (o->scale)
+        snprintf(s->fmt + used, sizeof s->fmt - (size_t)used, "%sscale=%s", used ? ", " : "",
+                 o->scale == 1 ? "ruiz" : "matching");
+    if (o->scale == 1)
+        snprintf(s->fmt + strlen(s->fmt), sizeof s->fmt - strlen(s->fmt), " (%d sweeps)", sweeps);
+    if (o->reorder == 2 || o->scale == 2)
+        snprintf(s->fmt + strlen(s->fmt), sizeof s->fmt - strlen(s->fmt),
+                 " (product matching %.2g s)", tmatch);
     return HPLS_OK;
 }
 
@@ -337,8 +395,10 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
     st = hpls_csr_check(A);
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s", hpls_last_error());
-    if (s->opt.reorder && (st = setup_rcm(s, A)) != HPLS_OK) {
-        hpls_solver_fail(s, st, "reorder=rcm: %s", hpls_last_error());
+    if ((s->opt.reorder || s->opt.scale) && (st = setup_transform(s, A)) != HPLS_OK) {
+        hpls_solver_fail(s, st, "%s%s%s: %s", s->opt.reorder ? "reorder=" : "scale=",
+                         hpls_optset_get(&s->os, s->opt.reorder ? "reorder" : "scale"),
+                         s->opt.reorder && s->opt.scale ? " with scale" : "", hpls_last_error());
         teardown(s);
         return st;
     }
@@ -354,7 +414,7 @@ static hpls_status update_numeric(hpls_solver *s, const hpls_csr *A)
     hpls_status st = HPLS_OK;
     if (s->perm) { /* P A P^T again (the ordering kept) */
         hpls_csr *Ap;
-        if ((st = hpls_csr_permute(A, s->perm, &Ap)) != HPLS_OK)
+        if ((st = hpls_csr_scale_permute(A, s->rp, s->cp, NULL, NULL, &Ap)) != HPLS_OK)
             return st;
         hpls_csr_destroy(s->Aperm);
         s->Aperm = Ap;
@@ -420,7 +480,9 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
         st = hpls_csr_check(A);
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s", hpls_last_error());
-    if (s->qt) /* the quad-tree holds the values in its own order: build it again */
+    /* the quad-tree holds the values in its own order; the matching and the
+     * scaling depend on the values: build them again */
+    if (s->qt || s->opt.reorder == 2 || s->opt.scale)
         return hpls_solver_setup(s, A);
     hpls_be_clear(s->be);
     st = update_numeric(s, A);
@@ -444,8 +506,9 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
-    if (s->opt.format || s->opt.reorder)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "format=qtree and reorder=rcm need a CSR matrix");
+    if (s->opt.format || s->opt.reorder || s->opt.scale)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "format=qtree, reorder and scale need a CSR matrix");
     if (!(m->flags & HPLS_M_DENSE) || ((m->flags & HPLS_M_PRECOND) && s->opt.pc_type->setup))
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "solver %s%s%s does not run on a dense matrix (dense: pjg, jacobi, "
@@ -485,10 +548,12 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
     if ((m->flags & HPLS_M_TRANSPOSE) && !apply_t)
         return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s applies A^T: give apply_t",
                                 m->name);
-    if (s->opt.format || s->opt.reorder || (s->opt.pc_type->setup && !s->ext_pc))
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "%s needs the entries of A: with a shell "
+    if (s->opt.format || s->opt.reorder || s->opt.scale || (s->opt.pc_type->setup && !s->ext_pc))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "%s needs the entries of A: with a shell "
                                 "operator, give a preconditioner object (hpls_solver_set_precond)",
-                                s->opt.pc_type->setup ? "precond" : "format=qtree or reorder");
+                                s->opt.pc_type->setup ? "precond"
+                                                      : "format=qtree or reorder/scale");
     s->shell = (hpls_shell){.apply = apply, .apply_t = apply_t, .ctx = ctx};
     return setup_common(s, n, t0);
 }
@@ -609,6 +674,83 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
     return st;
 }
 
+/* The transformed system's b and x (reorder, scale):
+ *   pb_k = dr_{rp_k} b_{rp_k},   px_l = x_{cp_l} / dc_{cp_l}
+ * so that Aperm px = pb is A x = b (row rp_k of it times dr). */
+static void to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x)
+{
+    for (hpls_int k = 0; k < s->op.n; k++) {
+        hpls_int i = s->rp ? s->rp[k] : k, j = s->cp ? s->cp[k] : k;
+        s->pb[k] = (s->dr ? s->dr[i] : 1.0) * b[i];
+        s->px[k] = x[j] / (s->dc ? s->dc[j] : 1.0);
+    }
+}
+
+/* x = Dc Q px: the user's unknowns from the transformed system's. */
+static void from_inner(const hpls_solver *s, hpls_real *x)
+{
+    for (hpls_int l = 0; l < s->op.n; l++) {
+        hpls_int j = s->cp ? s->cp[l] : l;
+        x[j] = (s->dc ? s->dc[j] : 1.0) * s->px[l];
+    }
+}
+
+/* ||b - A x|| on the user's matrix (s->pr holds the residual). */
+static double user_residual(const hpls_solver *s, const hpls_real *b, const hpls_real *x)
+{
+    double rn = 0;
+    s->be->k->residual_block(s->be->nthreads, s->Auser, 1, b, x, s->pr, s->op.n, &rn);
+    hpls_be_reduce(s->be, &rn, 1, HPLS_RED_SUM);
+    return sqrt(rn);
+}
+
+/* Rounds of confirmation for scale=: the method's test sees Dr r, not r, so a
+ * solve converged on the scaled system is confirmed on ||b - A x|| against
+ * the user's target; where that is not met, the method goes on from x with
+ * its tolerance tightened by the ratio it missed by (at most SCALED_ROUNDS
+ * rounds, maxiter iterations in all).  Still missed: stagnation, said so. */
+enum { SCALED_ROUNDS = 4 };
+static hpls_status solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x)
+{
+    hpls_options keep = s->opt;
+    hpls_int n = s->op.n, its = 0;
+    double bn = 0, r0 = 0;
+    for (hpls_int i = 0; i < n; i++)
+        bn += b[i] * b[i];
+    bn = sqrt(bn);
+    r0 = keep.ref == HPLS_REF_R0 && keep.initial_guess ? user_residual(s, b, x) : bn;
+    double target = fmax(keep.tol * (keep.ref == HPLS_REF_R0 ? r0 : bn), keep.atol);
+    hpls_status st = HPLS_OK;
+    for (int round = 0;; round++) {
+        to_inner(s, b, x);
+        if ((st = solve_on_backend(s, s->pb, s->px)) != HPLS_OK)
+            break;
+        its += s->info.iterations;
+        from_inner(s, x);
+        double rn = user_residual(s, b, x), inner = s->info.resnorm;
+        s->info.resnorm = rn;
+        s->info.iterations = its;
+        if (!hpls_reason_converged(s->info.reason) || rn <= target || !isfinite(rn))
+            break;
+        if (round == SCALED_ROUNDS || its >= keep.maxiter) {
+            s->info.reason = its >= keep.maxiter ? HPLS_DIVERGED_MAXIT : HPLS_DIVERGED_STAGNATION;
+            snprintf(s->msg, sizeof s->msg,
+                     "converged on the scaled system, but ||b - A x|| = %.3g > %.3g on A "
+                     "after %d rounds",
+                     rn, target, round + 1);
+            break;
+        }
+        s->opt.tol = fmin(inner / s->conv.bnorm * target / rn * 0.5, keep.tol);
+        s->opt.atol = 0;
+        s->opt.ref = HPLS_REF_B;
+        s->opt.initial_guess = 1;
+        s->opt.maxiter = keep.maxiter - its;
+    }
+    s->opt = keep;
+    s->conv.bnorm = bn; /* relres on the user's system */
+    return st;
+}
+
 hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
 {
     if (!s || !b || !x)
@@ -630,16 +772,15 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->info.reason = HPLS_NOT_RUN;
     s->info.precond_norm = 0;
     s->info.iterations = 0;
-    hpls_real *bb = b->data, *xx = x->data;
-    if (s->perm) { /* reorder=rcm: solve P A P^T (P x) = P b, permuted before the upload */
-        for (hpls_int k = 0; k < n; k++) {
-            s->pb[k] = b->data[s->perm[k]];
-            s->px[k] = x->data[s->perm[k]];
-        }
-        bb = s->pb;
-        xx = s->px;
-    }
-    hpls_status st = solve_on_backend(s, bb, xx);
+    hpls_status st;
+    if (s->dr)
+        st = solve_scaled(s, b->data, x->data);
+    else if (s->Aperm) { /* reordered: the permuted system, x permuted back on success */
+        to_inner(s, b->data, x->data);
+        if ((st = solve_on_backend(s, s->pb, s->px)) == HPLS_OK)
+            from_inner(s, x->data);
+    } else
+        st = solve_on_backend(s, b->data, x->data);
     s->info.solve_s = hpls_wtime() - t0;
     if (st != HPLS_OK) {
         s->info.reason = HPLS_NOT_RUN;
@@ -647,9 +788,6 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
             return st; /* the message names the entry already */
         return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
     }
-    if (s->perm)
-        for (hpls_int k = 0; k < n; k++)
-            x->data[s->perm[k]] = s->px[k];
     s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
     return HPLS_OK;
 }
@@ -681,7 +819,8 @@ void hpls_block_residual(const hpls_solver *s, hpls_int k, const hpls_real *B, c
 }
 
 /* The method's own block solve (solve_block) on host arrays: B and X checked,
- * permuted (rcm) and back, the true residual of every column. */
+ * permuted (reorder) and back, the true residual of every column (a
+ * permutation keeps its norm; scaled solves go column by column instead). */
 static hpls_status solve_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
                                hpls_info *col)
 {
@@ -695,11 +834,10 @@ static hpls_status solve_block(hpls_solver *s, hpls_int k, const hpls_real *B, h
     hpls_real *Bp = hpls_malloc(n * k, sizeof *Bp), *Xp = hpls_malloc(n * k, sizeof *Xp);
     double *bn = hpls_malloc(k, sizeof *bn), *rn = hpls_malloc(k, sizeof *rn);
     hpls_status st = Bp && Xp && bn && rn ? HPLS_OK : HPLS_ERR_NOMEM;
-    for (hpls_int j = 0; st == HPLS_OK && j < k; j++) /* rcm: P b and P x per column */
+    for (hpls_int j = 0; st == HPLS_OK && j < k; j++) /* reorder: rows rp of b, cp of x */
         for (hpls_int i = 0; i < n; i++) {
-            hpls_int src = j * n + (s->perm ? s->perm[i] : i);
-            Bp[j * n + i] = B[src];
-            Xp[j * n + i] = s->opt.initial_guess ? X[src] : 0.0;
+            Bp[j * n + i] = B[j * n + (s->rp ? s->rp[i] : i)];
+            Xp[j * n + i] = s->opt.initial_guess ? X[j * n + (s->cp ? s->cp[i] : i)] : 0.0;
         }
     if (st == HPLS_OK)
         st = s->opt.method->solve_block(s, k, Bp, Xp, col);
@@ -710,7 +848,7 @@ static hpls_status solve_block(hpls_solver *s, hpls_int k, const hpls_real *B, h
             col[j].resnorm = rn[j];
             col[j].relres = bn[j] > 0 ? rn[j] / bn[j] : rn[j];
             for (hpls_int i = 0; i < n; i++)
-                X[j * n + (s->perm ? s->perm[i] : i)] = Xp[j * n + i];
+                X[j * n + (s->cp ? s->cp[i] : i)] = Xp[j * n + i];
             if (hpls_reason_converged(col[j].reason) && !isfinite(rn[j]))
                 col[j].reason = HPLS_DIVERGED_NAN;
         }
@@ -745,7 +883,7 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
-    if (s->opt.method->solve_block && s->A) {
+    if (s->opt.method->solve_block && s->A && !s->dr) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;

@@ -108,7 +108,8 @@ typedef struct hpls_options {
     int backend;       /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */
     int format;        /* 0 csr, 1 qtree (Krylov methods) */
     hpls_int qt_d;     /* quad-tree target division length (0: automatic, Eq. 17) */
-    int reorder;       /* 0 none, 1 rcm (reverse Cuthill-McKee, every method) */
+    int reorder;       /* 0 none, 1 rcm (reverse Cuthill-McKee), 2 matching (every method) */
+    int scale;         /* 0 none, 1 ruiz, 2 matching (the weighted matching's duals) */
     hpls_int part_nblocks;            /* pjg: the user's partition (hpls_solver_set_partition) */
     const hpls_int *part_ptr, *part_idx; /* or NULL */
 } hpls_options;
@@ -188,7 +189,7 @@ struct hpls_solver {
     hpls_options opt;
     hpls_optset os;       /* how opt was given (options.h) */
     const hpls_csr *A;    /* CSR matrix of the setup, or NULL for a dense one */
-    const hpls_csr *Auser; /* the user's matrix of the setup (A is P A P^T under rcm) */
+    const hpls_csr *Auser; /* the user's matrix of the setup (A is Aperm under reorder, scale) */
     const hpls_dense *Ad; /* dense matrix of hpls_solver_setup_dense, or NULL */
     hpls_backend *be;     /* what the solve runs on (built at setup) */
     hpls_op op;
@@ -213,9 +214,12 @@ struct hpls_solver {
     double *hist_res, *hist_t;
     hpls_int *part_ptr, *part_idx; /* the user's partition (opt.part_* point here) */
     struct hpls_qtree *qt; /* the quad-tree of A (format=qtree) */
-    hpls_csr *Aperm;       /* reorder=rcm: P A P^T (s->A is then Aperm) */
-    hpls_int *perm;        /* reorder=rcm: unknown k of Aperm is perm[k] of A */
-    hpls_real *pb, *px;    /* reorder=rcm: b and x permuted (host arrays) */
+    hpls_csr *Aperm;       /* reorder, scale: Dr A Dc permuted (s->A is then Aperm) */
+    hpls_int *perm;        /* the permutation rp and cp point to (owned) */
+    const hpls_int *rp;    /* row k of Aperm is row rp[k] of A (NULL: k) */
+    const hpls_int *cp;    /* unknown l of Aperm is unknown cp[l] of A (NULL: l) */
+    double *dr, *dc;       /* scale: row and column factors of A's rows, columns (or NULL) */
+    hpls_real *pb, *px, *pr; /* reorder, scale: b, x of Aperm's system; r of A's (host) */
     char fmt[160];         /* what the operator is (hpls_solver_format), "" if plain CSR */
     char msg[512];
 };

@@ -13,6 +13,8 @@
  * locality the quad-tree also seeks (reorder=rcm runs every method on P A P^T). */
 #include "la/rcm.h"
 
+#include "la/matching.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,34 +171,9 @@ done:
 
 hpls_status hpls_csr_permute(const hpls_csr *A, const hpls_int *perm, hpls_csr **B)
 {
-    if (!A || !perm || !B || A->nrows != A->ncols)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_permute: needs a square matrix and perm");
-    *B = NULL;
-    hpls_int n = A->nrows;
-    hpls_csr *C = NULL, *Ct = NULL;
-    hpls_int *inv = hpls_malloc(n, sizeof *inv);
-    hpls_status st = HPLS_ERR_NOMEM;
-    if (!inv || (st = hpls_csr_create(n, n, A->nnz, &C)) != HPLS_OK)
-        goto done;
-    for (hpls_int k = 0; k < n; k++)
-        inv[perm[k]] = k;
-    /* C: row k is row perm[k] of A with its columns renamed (not yet sorted) */
-    for (hpls_int k = 0; k < n; k++) {
-        hpls_int i = perm[k], len = A->rowptr[i + 1] - A->rowptr[i];
-        C->rowptr[k + 1] = C->rowptr[k] + len;
-        for (hpls_int q = 0; q < len; q++) {
-            C->colind[C->rowptr[k] + q] = (hpls_idx)inv[A->colind[A->rowptr[i] + q]];
-            C->val[C->rowptr[k] + q] = A->val[A->rowptr[i] + q];
-        }
-    }
-    /* transposing sorts columns whatever their order: B = (C^T)^T */
-    if ((st = hpls_csr_transpose(C, &Ct)) == HPLS_OK)
-        st = hpls_csr_transpose(Ct, B);
-done:
-    hpls_free(inv);
-    hpls_csr_destroy(C);
-    hpls_csr_destroy(Ct);
-    return st;
+    if (!perm)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_csr_permute: needs perm");
+    return hpls_csr_scale_permute(A, perm, perm, NULL, NULL, B);
 }
 
 hpls_int hpls_csr_bandwidth(const hpls_csr *A)

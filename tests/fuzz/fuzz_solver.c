@@ -7,7 +7,8 @@
  *   0 method (index into hpls_methods; the next multiple up, on the ref backend)
  *   1 preconditioner (hpls_pc_types)
  *   2 flags: 1 dense setup, 2 b = A*ones (else ones), 4 initial_guess=given,
- *     8 add a diagonal of value byte 5, 16 reorder=rcm, 32 format=qtree,
+ *     8 add a diagonal of value byte 5, 16 reorder=rcm or matching and a
+ *     scale (option byte bits 8, 64, 128), 32 format=qtree,
  *     64 pc_side=left, 128 the tridiagonal API instead of the solver
  *   3 n = 1 + byte % 64                     4 option values (see set_options)
  *   5 the added diagonal's value (a value byte, below)
@@ -103,8 +104,12 @@ static void set_options(hpls_solver *s, unsigned flags, unsigned o, hpls_int n)
         snprintf(buf, sizeof buf, "format=qtree qt_d=%u", (o >> 4) % 5);
         hpls_solver_set_options(s, buf);
     }
-    if (flags & 16)
-        hpls_solver_set_option(s, "reorder=rcm");
+    if (flags & 16) {
+        static const char *const scale[] = {"none", "ruiz", "matching", "matching"};
+        snprintf(buf, sizeof buf, "reorder=%s scale=%s", (o & 8) ? "matching" : "rcm",
+                 scale[(o >> 6) & 3]);
+        hpls_solver_set_options(s, buf);
+    }
     if (flags & 64)
         hpls_solver_set_option(s, "pc_side=left");
     if (flags & 4)
