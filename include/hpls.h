@@ -311,8 +311,8 @@ HPLS_API hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P);
  * naming the row); cr: cyclic reduction (HISA paper Sec. 5.1), no pivoting;
  * gspike: g-Spike (Venetis et al. 2015), Givens-QR of p partitions in parallel
  * with the repair of singular partitions, and iterative refinement when the
- * spikes grow or a partition was repaired (T is then kept: 10n values, else
- * 7n); lapack: LAPACK dgttrf/dgttrs (partial pivoting), the reference. */
+ * spikes grow or a partition was repaired (T is then kept: 11n values, else
+ * 8n), on rows scaled by powers of two (so that row scaling changes nothing); lapack: LAPACK dgttrf/dgttrs (partial pivoting), the reference. */
 typedef enum hpls_tridiag_method {
     HPLS_TRIDIAG_THOMAS,
     HPLS_TRIDIAG_CR,
@@ -322,8 +322,8 @@ typedef enum hpls_tridiag_method {
 
 typedef struct hpls_tridiag_opts {
     hpls_int partitions; /* gspike: p of the top level, 0: from n and the threads */
-    double delta;        /* gspike: partition j is singular when |(R_j)_mm| < delta*||A_j||_inf
-                            (default 1e-6); 0 turns the repair off */
+    double delta;        /* gspike: partition j is singular when |(R_j)_mm| < delta*||A_j||_inf,
+                            A_j's rows equilibrated (default 1e-6); 0 turns the repair off */
     int threads;         /* threads of the factorization and of its solves (0: OpenMP's
                             default when factored) */
 } hpls_tridiag_opts;

@@ -3,6 +3,8 @@
  *
  *   0. split T at zero off-diagonal entries into irreducible pieces (Sec. 2.1),
  *      solved in an order that respects the one-way couplings between them;
+ *      first, every row is scaled by a power of two that brings its largest
+ *      entry into [1/2, 1): each level factors D T and solves D T x = D b;
  *   1. partition a piece into p blocks A_j (Eq. 2);
  *   2. (i) Givens-QR of each block, R_j = Q_j^T A_j of bandwidth 3 (App. B);
  *      (ii) |(R_j)_mm| < delta ||A_j||: block j is singular (Prop. 2.2); if j < p
@@ -25,12 +27,21 @@
  * factorization keeps a copy of T and each solve refines (fixed precision,
  * as LAPACK's dgtrfs): one or two steps bring those backward errors to 3e-17.
  *
- * Storage: the rotations (c, s), R (three diagonals) and the spikes (v, w):
- * 7n values, plus 3n (the copy of T) when refining.  The paper's 5n + O(p) is
- * for a one-shot solve that overwrites its input with R and the spikes and
- * applies each rotation to f as it is made; keeping Q and the spikes apart
- * from T, so that any later right-hand side costs only the solve, is what the
- * extra 2n buys.  (Storing each rotation as one number, Stewart's encoding,
+ * Row equilibration: Givens-QR and the test |R_mm| < delta ||A_j|| are not
+ * invariant under row scaling: with rows scaled by 10^U(-150, 150), a
+ * dominant T had its blocks found "singular" and "repaired" (wrong answers
+ * at p = 128, refusals at p = 1 and 64).  D T does not depend on the rows'
+ * scales (exactly so for powers of two, which also make D T and D b exact),
+ * so neither does anything computed from it: the test, the repair, the
+ * spikes, the reduced system (equilibrated again at its own level), the
+ * refinement's stopping test, and the answer, bit for bit.
+ *
+ * Storage: the rotations (c, s), R (three diagonals), the spikes (v, w) and
+ * the row scales: 8n values, plus 3n (the copy of T) when refining.  The
+ * paper's 5n + O(p) is for a one-shot solve that overwrites its input with R
+ * and the spikes and applies each rotation to f as it is made; keeping Q and
+ * the spikes apart from T, so that any later right-hand side costs only the
+ * solve, is what the extra 2n buys.  (Storing each rotation as one number, Stewart's encoding,
  * would save n at the price of a square root per row in every solve.) */
 #include "direct/direct.h"
 
@@ -62,18 +73,19 @@ typedef struct gs_piece {
 
 struct hpls_gspike {
     hpls_int n;
-    int nt;                  /* threads of the factorization and the solves */
-    double growth;           /* max |v|, |w| over this level and below: the spike growth */
+    int nt;                    /* threads of the factorization and the solves */
+    double growth;             /* max |v|, |w| over this level and below: the spike growth */
     hpls_real *adl, *ad, *adu; /* a copy of T, kept (top level only) for the refinement */
-    hpls_real *c, *s;        /* rotation k acts on rows k, k+1 of its block */
-    hpls_real *r0, *r1, *r2; /* R~: diagonal, first and second super-diagonal */
-    hpls_real *v, *w;        /* right and left spikes (NULL when every p is 1) */
+    hpls_real *rs;             /* row scales: D = diag(rs), rs_i a power of two */
+    hpls_real *c, *s;          /* rotation k acts on rows k, k+1 of its block */
+    hpls_real *r0, *r1, *r2;   /* R~: diagonal, first and second super-diagonal */
+    hpls_real *v, *w;          /* right and left spikes (NULL when every p is 1) */
     hpls_int npieces;
     gs_piece *pieces;
-    hpls_int *order;      /* pieces in an order where each one's inputs are solved */
-    hpls_int nsingular;   /* blocks found singular, this level and below */
-    hpls_int wlen;        /* solve workspace: the reduced unknowns, this level and below */
-    double rmm_rel;       /* min |R_mm| / ||T_piece||_inf of the sequential pieces, all levels */
+    hpls_int *order;    /* pieces in an order where each one's inputs are solved */
+    hpls_int nsingular; /* blocks found singular, this level and below */
+    hpls_int wlen;      /* solve workspace: the reduced unknowns, this level and below */
+    double rmm_rel;     /* min |R_mm| / ||T_piece||_inf of the sequential pieces, all levels */
 };
 
 /* sqrt(a^2 + b^2) without the cost of hypot when no overflow or underflow threatens. */
@@ -157,6 +169,7 @@ static void free_levels(hpls_gspike *f)
     hpls_free(f->r2);
     hpls_free(f->v);
     hpls_free(f->w);
+    hpls_free(f->rs);
     hpls_free(f->adl);
     hpls_free(f->ad);
     hpls_free(f->adu);
@@ -352,11 +365,11 @@ static hpls_int auto_partitions(hpls_int len, int nt)
     return p < len / GS_MIN_BLOCK ? p : len / GS_MIN_BLOCK;
 }
 
-static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real *d,
-                                const hpls_real *du, hpls_int p_req, double delta, int level,
-                                int pairs, hpls_gspike *f)
+/* Steps 0-3(i) on the equilibrated rows of one level. */
+static hpls_status factor_scaled(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                 const hpls_real *du, hpls_int p_req, double delta, int level,
+                                 int pairs, hpls_gspike *f)
 {
-    f->n = n;
     hpls_status st = split_pieces(n, dl, du, f);
     if (st != HPLS_OK)
         return st;
@@ -418,6 +431,45 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
             (st = factor_blocks(dl, d, du, delta, level, pairs, &f->pieces[i], f)) != HPLS_OK)
             return st;
     return HPLS_OK;
+}
+
+/* rs_i = 2^-e with 2^(e-1) <= max_j |T_ij| < 2^e (1 for a zero or non-finite row;
+ * e clamped so that 2^-e is a normal number), and D T into sdl, sd, sdu. */
+static void equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d, const hpls_real *du,
+                        int nt, hpls_real *rs, hpls_real *sdl, hpls_real *sd, hpls_real *sdu)
+{
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (hpls_int i = 0; i < n; i++) {
+        double m = fabs(d[i]);
+        if (i > 0 && fabs(dl[i]) > m)
+            m = fabs(dl[i]);
+        if (i < n - 1 && fabs(du[i]) > m)
+            m = fabs(du[i]);
+        int e = 0;
+        if (m > 0.0 && isfinite(m))
+            frexp(m, &e);
+        e = e < DBL_MIN_EXP ? DBL_MIN_EXP : e > -DBL_MIN_EXP ? -DBL_MIN_EXP : e;
+        rs[i] = ldexp(1.0, -e);
+        sdl[i] = i > 0 ? dl[i] * rs[i] : 0.0;
+        sd[i] = d[i] * rs[i];
+        sdu[i] = i < n - 1 ? du[i] * rs[i] : 0.0;
+    }
+}
+
+static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                const hpls_real *du, hpls_int p_req, double delta, int level,
+                                int pairs, hpls_gspike *f)
+{
+    f->n = n;
+    f->rs = hpls_malloc(n, sizeof *f->rs);
+    hpls_real *sdl = hpls_malloc(3 * n, sizeof *sdl);
+    hpls_status st = f->rs && sdl ? HPLS_OK : HPLS_ERR_NOMEM;
+    if (st == HPLS_OK) {
+        equilibrate(n, dl, d, du, f->nt, f->rs, sdl, sdl + n, sdl + 2 * n);
+        st = factor_scaled(n, sdl, sdl + n, sdl + 2 * n, p_req, delta, level, pairs, f);
+    }
+    hpls_free(sdl);
+    return st;
 }
 
 hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
@@ -492,8 +544,10 @@ static void solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x,
 /* Algorithm 1 on one level: the pieces in dependency order. */
 static void solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x, hpls_real *work)
 {
-    if (x != b)
-        memcpy(x, b, (size_t)f->n * sizeof *x);
+    const hpls_real *rs = f->rs;
+#pragma omp parallel for num_threads(f->nt) schedule(static)
+    for (hpls_int i = 0; i < f->n; i++) /* D b */
+        x[i] = rs[i] * b[i];
     for (hpls_int k = 0; k < f->npieces; k++) {
         const gs_piece *pc = &f->pieces[f->order[k]];
         if (pc->cl != 0.0) /* the previous piece is solved: move its term to the right */
@@ -509,7 +563,8 @@ static void solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x, 
     }
 }
 
-/* r = b - T x; returns the normwise backward error ||r||_inf / (||T||_inf ||x||_inf + ||b||_inf). */
+/* r = b - T x; returns the normwise backward error of the equilibrated system,
+ * ||D r||_inf / (||D T||_inf ||x||_inf + ||D b||_inf). */
 static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real *x, hpls_real *r)
 {
     hpls_int n = f->n;
@@ -526,10 +581,12 @@ static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real
             a += fabs(f->adu[i]);
         }
         r[i] = b[i] - t;
-        rn = fabs(r[i]) > rn ? fabs(r[i]) : rn;
+        double s = f->rs[i], rr = s * fabs(r[i]), bb = s * fabs(b[i]);
+        a *= s;
+        rn = rr > rn ? rr : rn;
         an = a > an ? a : an;
         xn = fabs(x[i]) > xn ? fabs(x[i]) : xn;
-        bn = fabs(b[i]) > bn ? fabs(b[i]) : bn;
+        bn = bb > bn ? bb : bn;
     }
     double den = an * xn + bn;
     return den > 0 ? rn / den : 0.0;
