@@ -176,7 +176,8 @@ typedef struct hpls_info {
     double resnorm;      /* final true residual norm ||b - A x|| */
     double setup_s;      /* seconds in setup */
     double solve_s;      /* seconds in the last solve */
-    int precond_norm;    /* 1: the iteration tested ||M^-1 r|| / ||M^-1 b|| (pc_side=left);
+    int precond_norm;    /* 1: the iteration tested ||M^-1 r|| / ||M^-1 b|| (pc_side=left
+                            norm=preconditioned), and the history holds that ratio;
                             relres above is still the true residual */
     int threads;         /* threads the solver ran on (its `threads` option, or OpenMP's
                             default when it was set up) */

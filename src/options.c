@@ -46,6 +46,10 @@ static const opt_def opts[] = {
      .help = "relaxation weight, 0 < omega < 2 (weighted jacobi, sor, ssor)"},
     {"pc_side", OPT_CHOICE, "right", HPLS_M_LEFT, OFF(left), .choices = "right,left",
      .help = "right, or left (gmres: then the test uses the preconditioned residual M^-1 r)"},
+    {"norm", OPT_CHOICE, "unpreconditioned", HPLS_M_LEFT, OFF(precnorm),
+     .choices = "unpreconditioned,preconditioned",
+     .help = "gmres pc_side=left: converged means ||b-Ax|| <= tol*||b|| (unpreconditioned, "
+             "confirmed on b - A x), or ||M^-1 r|| <= tol*||M^-1 b|| (preconditioned)"},
     {"gspike_p", OPT_INT, "0", HPLS_M_GSPIKE, OFF(gspike_p), .lo = 0, .hi = 1e12,
      .help = "g-Spike partitions (0: from n and the thread count)"},
     {"gspike_delta", OPT_REAL, "1e-6", HPLS_M_GSPIKE, OFF(gspike_delta), .lo = 0, .hi = 1,

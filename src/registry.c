@@ -73,7 +73,7 @@ const hpls_method hpls_methods[] = {
     {.name = "gmres",
      .help = "GMRES(restart), classical Gram-Schmidt twice with the second pass delayed a step "
              "(DCGS2: one reduction a step), Givens rotations; right preconditioned (pc_side=left "
-             "available)",
+             "available, tested on ||b-Ax|| unless norm=preconditioned)",
      .flags = HPLS_M_PRECOND | HPLS_M_RESTART | HPLS_M_LEFT | HPLS_M_DENSE | HPLS_M_FORMAT,
      .nwork = 3,
      .setup = hpls_setup_gmres,

@@ -103,6 +103,7 @@ typedef struct hpls_options {
     hpls_int psize;      /* pjg block size (0: hpls_pjg_default_psize) */
     hpls_int sweeps;     /* precond pjg: sweeps per application */
     int left; /* pc_side=left */
+    int precnorm;      /* norm=preconditioned: left gmres tests ||M^-1 r|| / ||M^-1 b|| */
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP's default at setup */
     int backend;       /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */

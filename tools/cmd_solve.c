@@ -24,7 +24,10 @@ static void print_help(void)
            "  b.mtx n x k       an array of k columns: k right-hand sides solved at once\n"
            "                    (hpls_solver_solve_many), X written n x k\n"
            "  --x0 F            initial guess from F (sets initial_guess=given)\n"
-           "  --history F       residual history as CSV: iteration,relres,seconds\n"
+           "  --history F       residual history as CSV: iteration,relres,seconds (relres:\n"
+           "                    ||b-Ax||/||b||, the iteration's estimate, true where\n"
+           "                    confirmed; with norm=preconditioned, precond_relres:\n"
+           "                    ||M^-1 r||/||M^-1 b||)\n"
            "  --json            print one JSON object instead of the text report\n"
            "  --quiet           print only the summary line\n"
            "  --KEY VALUE       any solver option below (also --KEY=VALUE, or KEY=VALUE)\n"
@@ -57,6 +60,12 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
     return cli_interrupted() != 0;
 }
 
+/* The norm the convergence test used: JSON's "norm". */
+static const char *tested_norm(const hpls_info *info)
+{
+    return info->precond_norm ? "preconditioned" : "unpreconditioned";
+}
+
 /* Writes the residual history to file, the temporary name of path. */
 static int write_history(const char *path, const char *file, const hpls_solver *s)
 {
@@ -64,8 +73,11 @@ static int write_history(const char *path, const char *file, const hpls_solver *
     const hpls_int *its;
     const double *res, *sec;
     hpls_solver_history(s, &count, &its, &res, &sec);
+    hpls_info info;
+    hpls_solver_get_info(s, &info);
     FILE *f = fopen(file, "w");
-    int ok = f != NULL && fprintf(f, "iteration,relres,seconds\n") > 0;
+    const char *col = info.precond_norm ? "precond_relres" : "relres"; /* what res holds */
+    int ok = f != NULL && fprintf(f, "iteration,%s,seconds\n", col) > 0;
     for (hpls_int k = 0; ok && k < count; k++)
         ok = fprintf(f, "%lld,%.17g,%.9f\n", (long long)its[k], res[k], sec[k]) > 0;
     int err = errno;
@@ -349,12 +361,12 @@ int cmd_solve(int argc, char **argv)
         cli_json_string(pb.label);
         printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
                "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
-               "\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
+               "\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "backend"), threads,
                (long long)info.iterations,
-               rc == 0 ? "true" : "false", info.relres, hpls_reason_str(info.reason), info.setup_s,
-               info.solve_s);
+               rc == 0 ? "true" : "false", info.relres, tested_norm(&info),
+               hpls_reason_str(info.reason), info.setup_s, info.solve_s);
         if (known_x)
             printf(",\"error\":%.6e", err);
         if (hpls_solver_trisolve(s))
@@ -372,6 +384,11 @@ int cmd_solve(int argc, char **argv)
             printf("triangular solves: %s\n", hpls_solver_trisolve(s));
         if (hpls_solver_format(s))
             printf("format: %s\n", hpls_solver_format(s));
+        if (strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0)
+            printf("convergence test: %s\n",
+                   info.precond_norm ? "||M^-1 r|| <= tol ||M^-1 b|| (norm=preconditioned: the "
+                                       "true residual was not tested)"
+                                     : "||b - A x|| <= tol ||b||, confirmed on b - A x");
     }
     /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,
      * stopped at maxiter or stagnating, still writes the last iterate) */
