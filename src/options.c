@@ -67,6 +67,9 @@ static const opt_def opts[] = {
              "flags), auto (time the first applies, keep the fastest)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
+    {"dilu_order", OPT_CHOICE, "rows", HPLS_M_DILU, OFF(dilu_order), .choices = "rows,faces",
+     .help = "dilu/dic: E_ii = A_ii - sum_j A_ij A_ji / E_jj summed then subtracted (rows), or "
+             "term by term in OpenFOAM's face order, its sweeps' order too (faces: OpenFOAM's bits)"},
     {"psize", OPT_INT, "0", HPLS_M_PSIZE, OFF(psize), .lo = 0, .hi = 1e15,
      .help = "pjg block size: 1 is Gauss-Seidel, n is Jacobi (0: from n and the threads)"},
     {"sweeps", OPT_INT, "1", HPLS_M_PSIZE, OFF(sweeps), .lo = 1, .hi = 1000,
