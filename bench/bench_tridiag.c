@@ -4,6 +4,7 @@
  * prints markdown table rows; bench/tridiag.sh adds the headers.
  *
  *   bench_tridiag accuracy N               Table 2 rows, K = 1..21 of Table A.1
+ *   bench_tridiag scaled N                 the same, every row scaled by 10^U(-150, 150)
  *   bench_tridiag singular KIND N M        Tables 3-4 rows: 0, 1, 2, 4, ... all of
  *                                          the N/M blocks of order M singular
  *   bench_tridiag speed N KIND REPS        seconds and GB/s, one-shot and with factors
@@ -11,6 +12,7 @@
  *
  * Threads: OMP_NUM_THREADS.  Times are medians of REPS runs. */
 #include "direct/direct.h"
+#include "gen/gen.h"
 
 #include <float.h>
 #include <math.h>
@@ -119,9 +121,28 @@ static void cell(double v, int ok)
         printf(" %.2e |", v);
 }
 
+/* Rows of T and b times 10^U(-150, 150): the solution is unchanged, but a
+ * method whose decisions depend on the rows' scales (pivot choice, a
+ * singularity test) may not find it. */
+static void scale_rows(hpls_tridiag *T, hpls_real *b)
+{
+    gen_rng r;
+    gen_rng_init(&r, 15, 0);
+    for (hpls_int i = 0; i < T->n; i++) {
+        double s = pow(10.0, gen_rng_uniform(&r, -150.0, 150.0));
+        T->dl[i] *= s;
+        T->d[i] *= s;
+        T->du[i] *= s;
+        b[i] *= s;
+    }
+}
+
 /* One row of Table 2: K, condition, forward and backward errors of every method,
- * gspike also with p = n/32 (recursion) and without the refinement; the goals. */
-static void accuracy_row(int id, hpls_int n)
+ * gspike also with p = n/32 (recursion) and without the refinement; the goals.
+ * scaled: the rows scaled first (scale_rows); the condition and the forward
+ * goal are then the unscaled T's (dgtsv's own pivots depend on the scaling),
+ * the backward goal 100 u. */
+static void accuracy_row(int id, hpls_int n, int scaled)
 {
     if (id == 21) {
         printf("| 21 | not given: Table A.1 only cites Swarztrauber (1979), ref. [59] |\n");
@@ -134,6 +155,12 @@ static void accuracy_row(int id, hpls_int n)
         return;
     }
     hpls_real *x = xmalloc(n, sizeof *x), *r = xmalloc(n, sizeof *r);
+    double cond = cond1(T), fl0 = NAN;
+    if (scaled) {
+        if (hpls_lapack_gtsv(n, T->dl, T->d, T->du, b->data, x) == HPLS_OK)
+            fl0 = ferr(n, x, xt->data);
+        scale_rows(T, b->data);
+    }
     enum { THOMAS, CR, GSPIKE, GSPIKE32, PLAIN, DGTSV, NCOL };
     double fe[NCOL], be[NCOL];
     int ok[NCOL];
@@ -157,7 +184,7 @@ static void accuracy_row(int id, hpls_int n)
         fe[c] = ok[c] ? ferr(n, x, xt->data) : NAN;
         be[c] = ok[c] && isfinite(fe[c]) ? berr(T, b->data, x, r) : NAN;
     }
-    printf("| %d | %.2e |", id, cond1(T));
+    printf("| %d | %.2e |", id, cond);
     for (int c = 0; c < NCOL; c++)
         if (c != PLAIN)
             cell(fe[c], ok[c]);
@@ -166,16 +193,17 @@ static void accuracy_row(int id, hpls_int n)
     /* goals: within 100x of dgtsv's, floored at the unit roundoff (dgtsv's
      * backward error can be an exact 0 or 1e-32 by luck) */
     const double u = ldexp(1.0, UNIT_ROUNDOFF_EXP);
-    if (!ok[DGTSV] || !isfinite(fe[DGTSV]))
+    double fref = scaled ? fl0 : fe[DGTSV], bref = scaled ? 0.0 : be[DGTSV];
+    if (!scaled && (!ok[DGTSV] || !isfinite(fe[DGTSV])))
         printf(" dgtsv %s | - |\n", ok[DGTSV] ? "overflows" : "fails");
     else {
-        int bmet = ok[GSPIKE] && be[GSPIKE] <= 100 * fmax(be[DGTSV], u); /* NaN: not met */
+        int bmet = ok[GSPIKE] && be[GSPIKE] <= 100 * fmax(bref, u); /* NaN: not met */
         printf(" %s |", bmet ? "met" : "**not met**");
-        if (fe[DGTSV] < 1e-6)
-            printf(" %s |\n", ok[GSPIKE] && fe[GSPIKE] <= 100 * fmax(fe[DGTSV], u) ? "met"
-                                                                                 : "**not met**");
+        if (fref < 1e-6)
+            printf(" %s |\n",
+                   ok[GSPIKE] && fe[GSPIKE] <= 100 * fmax(fref, u) ? "met" : "**not met**");
         else
-            printf(" - (dgtsv %.0e) |\n", fe[DGTSV]);
+            printf(" - (dgtsv %.0e%s) |\n", fref, scaled ? " unscaled" : "");
     }
     free(x);
     free(r);
@@ -242,7 +270,7 @@ static double factor_values(hpls_tridiag_method m)
     switch (m) {
     case HPLS_TRIDIAG_THOMAS: return 3.0; /* dl, cp, 1/pivot */
     case HPLS_TRIDIAG_CR: return 5.0;     /* l, u, 1/d, k1, k2 of about n equations read per rhs */
-    case HPLS_TRIDIAG_GSPIKE: return 7.0; /* c, s, R (3), v, w */
+    case HPLS_TRIDIAG_GSPIKE: return 8.0; /* c, s, R (3), v, w, row scales */
     case HPLS_TRIDIAG_LAPACK: return 4.5; /* dl, d, du, du2, ipiv (int) */
     }
     return 0.0;
@@ -355,10 +383,10 @@ static void batch_rows(hpls_int n, hpls_int count, int reps)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "accuracy") == 0) {
+    if (argc == 3 && (strcmp(argv[1], "accuracy") == 0 || strcmp(argv[1], "scaled") == 0)) {
         hpls_int n = (hpls_int)strtod(argv[2], NULL);
         for (int id = 1; id <= 21; id++) {
-            accuracy_row(id, n);
+            accuracy_row(id, n, argv[1][0] == 's');
             fflush(stdout);
         }
         return 0;
@@ -377,7 +405,8 @@ int main(int argc, char **argv)
                    atoi(argv[4]));
         return 0;
     }
-    fprintf(stderr, "usage: bench_tridiag accuracy N | singular KIND N M | speed N KIND REPS | "
-                    "batch N COUNT REPS\n");
+    fprintf(stderr,
+            "usage: bench_tridiag accuracy N | scaled N | singular KIND N M | speed N KIND REPS | "
+            "batch N COUNT REPS\n");
     return 2;
 }

@@ -176,7 +176,8 @@ typedef struct hpls_info {
     double resnorm;      /* final true residual norm ||b - A x|| */
     double setup_s;      /* seconds in setup */
     double solve_s;      /* seconds in the last solve */
-    int precond_norm;    /* 1: the iteration tested ||M^-1 r|| / ||M^-1 b|| (pc_side=left);
+    int precond_norm;    /* 1: the iteration tested ||M^-1 r|| / ||M^-1 b|| (pc_side=left
+                            norm=preconditioned), and the history holds that ratio;
                             relres above is still the true residual */
     int threads;         /* threads the solver ran on (its `threads` option, or OpenMP's
                             default when it was set up) */
@@ -314,8 +315,8 @@ HPLS_API hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P);
  * naming the row); cr: cyclic reduction (HISA paper Sec. 5.1), no pivoting;
  * gspike: g-Spike (Venetis et al. 2015), Givens-QR of p partitions in parallel
  * with the repair of singular partitions, and iterative refinement when the
- * spikes grow or a partition was repaired (T is then kept: 10n values, else
- * 7n); lapack: LAPACK dgttrf/dgttrs (partial pivoting), the reference. */
+ * spikes grow or a partition was repaired (T is then kept: 11n values, else
+ * 8n), on rows scaled by powers of two (so that row scaling changes nothing); lapack: LAPACK dgttrf/dgttrs (partial pivoting), the reference. */
 typedef enum hpls_tridiag_method {
     HPLS_TRIDIAG_THOMAS,
     HPLS_TRIDIAG_CR,
@@ -325,8 +326,8 @@ typedef enum hpls_tridiag_method {
 
 typedef struct hpls_tridiag_opts {
     hpls_int partitions; /* gspike: p of the top level, 0: from n and the threads */
-    double delta;        /* gspike: partition j is singular when |(R_j)_mm| < delta*||A_j||_inf
-                            (default 1e-6); 0 turns the repair off */
+    double delta;        /* gspike: partition j is singular when |(R_j)_mm| < delta*||A_j||_inf,
+                            A_j's rows equilibrated (default 1e-6); 0 turns the repair off */
     int threads;         /* threads of the factorization and of its solves (0: OpenMP's
                             default when factored) */
 } hpls_tridiag_opts;

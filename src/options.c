@@ -46,7 +46,11 @@ static const opt_def opts[] = {
     {"omega", OPT_REAL, "1", HPLS_M_OMEGA, OFF(omega), .lo = 0, .hi = 2, .open = 1,
      .help = "relaxation weight, 0 < omega < 2 (weighted jacobi, sor, ssor)"},
     {"pc_side", OPT_CHOICE, "right", HPLS_M_LEFT, OFF(left), .choices = "right,left",
-     .help = "right, or left (gmres: then the test uses the preconditioned residual M^-1 r)"},
+     .help = "right, or left (gmres; which residual the test uses: norm)"},
+    {"norm", OPT_CHOICE, "unpreconditioned", HPLS_M_LEFT, OFF(precnorm),
+     .choices = "unpreconditioned,preconditioned",
+     .help = "gmres pc_side=left: converged means ||b-Ax|| <= tol*||b|| (unpreconditioned, "
+             "confirmed on b - A x), or ||M^-1 r|| <= tol*||M^-1 b|| (preconditioned)"},
     {"gspike_p", OPT_INT, "0", HPLS_M_GSPIKE, OFF(gspike_p), .lo = 0, .hi = 1e12,
      .help = "g-Spike partitions (0: from n and the thread count)"},
     {"gspike_delta", OPT_REAL, "1e-6", HPLS_M_GSPIKE, OFF(gspike_delta), .lo = 0, .hi = 1,
@@ -64,6 +68,9 @@ static const opt_def opts[] = {
              "flags), auto (time the first applies, keep the fastest)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
+    {"dilu_order", OPT_CHOICE, "rows", HPLS_M_DILU, OFF(dilu_order), .choices = "rows,faces",
+     .help = "dilu/dic: E_ii = A_ii - sum_j A_ij A_ji / E_jj summed then subtracted (rows), or "
+             "term by term in OpenFOAM's face order, its sweeps' order too (faces: OpenFOAM's bits)"},
     {"psize", OPT_INT, "0", HPLS_M_PSIZE, OFF(psize), .lo = 0, .hi = 1e15,
      .help = "pjg block size: 1 is Gauss-Seidel, n is Jacobi (0: from n and the threads)"},
     {"sweeps", OPT_INT, "1", HPLS_M_PSIZE, OFF(sweeps), .lo = 1, .hi = 1000,

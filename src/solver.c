@@ -511,8 +511,8 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
                                 "format=qtree, reorder and scale need a CSR matrix");
     if (!(m->flags & HPLS_M_DENSE) || ((m->flags & HPLS_M_PRECOND) && s->opt.pc_type->setup))
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "solver %s%s%s does not run on a dense matrix (dense: pjg, jacobi, "
-                                "and the Krylov methods without A^T, unpreconditioned)",
+                                "solver %s%s%s does not run on a dense matrix (dense: pjg, jacobi, gs, "
+                                "sor, ssor, and the Krylov methods without A^T, unpreconditioned)",
                                 m->name, s->opt.pc_type->setup ? " with precond " : "",
                                 s->opt.pc_type->setup ? s->opt.pc_type->name : "");
     if (A->nrows != A->ncols)

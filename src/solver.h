@@ -77,7 +77,8 @@ enum {
     HPLS_M_DENSE = 4096u,   /* runs on a dense matrix too (hpls_solver_setup_dense) */
     HPLS_M_PSIZE = 8192u,   /* uses psize (pjg) */
     HPLS_M_FORMAT = 16384u, /* its operator may walk a quad-tree (format, qt_d) */
-    HPLS_M_QTREE = 32768u   /* format=qtree always (qtbicgstab) */
+    HPLS_M_QTREE = 32768u,  /* format=qtree always (qtbicgstab) */
+    HPLS_M_DILU = 65536u    /* uses dilu_order (dilu, dic) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -100,9 +101,11 @@ typedef struct hpls_options {
     double xtol;         /* hisa step test (0: off) */
     int trisolve;        /* dilu/dic/ilu0 strategy: serial, levels, syncfree, auto (that order) */
     double shift;        /* dilu/dic/ilu0: diagonal shift, A_ii + shift sgn(A_ii) max_j |A_ij| */
+    int dilu_order;      /* dilu/dic: 0 rows (sum, then subtract), 1 faces (OpenFOAM's order) */
     hpls_int psize;      /* pjg block size (0: hpls_pjg_default_psize) */
     hpls_int sweeps;     /* precond pjg: sweeps per application */
     int left; /* pc_side=left */
+    int precnorm;      /* norm=preconditioned: left gmres tests ||M^-1 r|| / ||M^-1 b|| */
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP's default at setup */
     int backend;       /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */

@@ -28,7 +28,10 @@ static void print_help(void)
            "  --history F       residual history as CSV: iteration,relres,seconds, written\n"
            "                    live to F itself (flushed every 10 iterations or 0.5 s, and\n"
            "                    at the end: `tail -f F` follows a long run); a failed or\n"
-           "                    interrupted solve leaves F with the iterations done\n"
+           "                    interrupted solve leaves F with the iterations done.  relres:\n"
+           "                    ||b-Ax||/||b||, the iteration's estimate, true where\n"
+           "                    confirmed; with norm=preconditioned the column is\n"
+           "                    precond_relres: ||M^-1 r||/||M^-1 b||\n"
            "  --json            print one JSON object instead of the text report\n"
            "  --quiet, -q       print only the summary line (errors still go to stderr)\n"
            "  --KEY VALUE       any solver option below (also --KEY=VALUE, or KEY=VALUE)\n"
@@ -96,6 +99,12 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
     hpls_solver_history(m->s, &count, NULL, NULL, NULL);
     write_history_rows(m, count - 1, 0);
     return cli_interrupted() != 0;
+}
+
+/* The norm the convergence test used: JSON's "norm". */
+static const char *tested_norm(const hpls_info *info)
+{
+    return info->precond_norm ? "preconditioned" : "unpreconditioned";
 }
 
 /* After the solve (whatever its outcome): the last rows, and the file closed.
@@ -359,7 +368,10 @@ int cmd_solve(int argc, char **argv)
             rc = cli_error("cannot write the history %s: %s", hist, strerror(errno));
             goto cleanup;
         }
-        if (fputs("iteration,relres,seconds\n", mon.hist) < 0)
+        /* what the relres column holds: the preconditioned norm only when asked */
+        int pnorm = strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0 &&
+                    strcmp(hpls_solver_get_option(s, "norm"), "preconditioned") == 0;
+        if (fprintf(mon.hist, "iteration,%s,seconds\n", pnorm ? "precond_relres" : "relres") < 0)
             mon.err = errno;
     }
     hpls_info info;
@@ -400,12 +412,12 @@ int cmd_solve(int argc, char **argv)
         cli_json_string(pb.label);
         printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
                "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
-               "\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
+               "\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "backend"), threads,
                (long long)info.iterations,
-               rc == 0 ? "true" : "false", info.relres, hpls_reason_str(info.reason), info.setup_s,
-               info.solve_s);
+               rc == 0 ? "true" : "false", info.relres, tested_norm(&info),
+               hpls_reason_str(info.reason), info.setup_s, info.solve_s);
         if (known_x)
             printf(",\"error\":%.6e", err);
         if (hpls_solver_trisolve(s))
@@ -425,6 +437,11 @@ int cmd_solve(int argc, char **argv)
                 printf("triangular solves: %s\n", hpls_solver_trisolve(s));
             if (hpls_solver_format(s))
                 printf("format: %s\n", hpls_solver_format(s));
+            if (strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0)
+                printf("convergence test: %s\n",
+                       info.precond_norm ? "||M^-1 r|| <= tol ||M^-1 b|| (norm=preconditioned: "
+                                           "the true residual was not tested)"
+                                         : "||b - A x|| <= tol ||b||, confirmed on b - A x");
         }
     }
     /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,

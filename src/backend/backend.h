@@ -114,6 +114,9 @@ typedef struct hpls_kernels {
      * of A (see hpls_k_triangle_spmv); returns sum r_i^2 */
     double (*triangle_spmv)(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
                             double dscale, const hpls_real *dx, hpls_real *r);
+    /* the same on a dense square A (hpls_k_dense_triangle) */
+    double (*dense_triangle)(int nt, const hpls_dense *A, int upper, double dscale,
+                             const hpls_real *dx, hpls_real *r);
     /* R = B - A X for k columns (hpls_k_residual_block) */
     void (*residual_block)(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
                            const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);

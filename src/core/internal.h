@@ -80,6 +80,13 @@ void hpls_k_ssor_solve(const hpls_csr *A, const hpls_int *diagpos, double omega,
 void hpls_k_gemv(int nt, const hpls_dense *A, const hpls_real *x, hpls_real *y);
 double hpls_k_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, const hpls_real *x,
                              hpls_real *r);
+/* The SOR sweep (hpls_k_sor_sweep) and its residual (hpls_k_triangle_spmv) on a
+ * dense square A, each row's sums left and right of the diagonal by
+ * hpls_k_dense_dot. */
+void hpls_k_dense_sor_sweep(const hpls_dense *A, const hpls_real *dinv, double omega, int backward,
+                            const hpls_real *b, hpls_real *x, hpls_real *dx);
+double hpls_k_dense_triangle(int nt, const hpls_dense *A, int upper, double dscale,
+                             const hpls_real *dx, hpls_real *r);
 /* sum_{j in [lo, hi)} a_j x_j in 16 interleaved partial sums (a fixed order) */
 double hpls_k_dense_dot(const hpls_real *a, const hpls_real *x, hpls_int lo, hpls_int hi);
 /* The same over [0, hi) with x, returned, and with xo, in *o, from one load of a. */

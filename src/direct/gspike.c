@@ -3,6 +3,8 @@
  *
  *   0. split T at zero off-diagonal entries into irreducible pieces (Sec. 2.1),
  *      solved in an order that respects the one-way couplings between them;
+ *      first, every row is scaled by a power of two that brings its largest
+ *      entry into [1/2, 1): each level factors D T and solves D T x = D b;
  *   1. partition a piece into p blocks A_j (Eq. 2);
  *   2. (i) Givens-QR of each block, R_j = Q_j^T A_j of bandwidth 3 (App. B);
  *      (ii) |(R_j)_mm| < delta ||A_j||: block j is singular (Prop. 2.2); if j < p
@@ -25,17 +27,27 @@
  * factorization keeps a copy of T and each solve refines (fixed precision,
  * as LAPACK's dgtrfs): one or two steps bring those backward errors to 3e-17.
  *
- * Storage: the rotations (c, s), R (three diagonals) and the spikes (v, w):
- * 7n values, plus 3n (the copy of T) when refining.  The paper's 5n + O(p) is
- * for a one-shot solve that overwrites its input with R and the spikes and
- * applies each rotation to f as it is made; keeping Q and the spikes apart
- * from T, so that any later right-hand side costs only the solve, is what the
- * extra 2n buys.  (Storing each rotation as one number, Stewart's encoding,
+ * Row equilibration: Givens-QR and the test |R_mm| < delta ||A_j|| are not
+ * invariant under row scaling: with rows scaled by 10^U(-150, 150), a
+ * dominant T had its blocks found "singular" and "repaired" (wrong answers
+ * at p = 128, refusals at p = 1 and 64).  D T does not depend on the rows'
+ * scales (exactly so for powers of two, which also make D T and D b exact),
+ * so neither does anything computed from it: the test, the repair, the
+ * spikes, the reduced system (equilibrated again at its own level), the
+ * refinement's stopping test, and the answer, bit for bit.
+ *
+ * Storage: the rotations (c, s), R (three diagonals), the spikes (v, w) and
+ * the row scales: 8n values, plus 3n (the copy of T) when refining.  The
+ * paper's 5n + O(p) is for a one-shot solve that overwrites its input with R
+ * and the spikes and applies each rotation to f as it is made; keeping Q and
+ * the spikes apart from T, so that any later right-hand side costs only the
+ * solve, is what the extra 2n buys.  (Storing each rotation as one number, Stewart's encoding,
  * would save n at the price of a square root per row in every solve.) */
 #include "direct/direct.h"
 
-#include <math.h>
 #include <float.h>
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 enum {
@@ -62,18 +74,19 @@ typedef struct gs_piece {
 
 struct hpls_gspike {
     hpls_int n;
-    int nt;                  /* threads of the factorization and the solves */
-    double growth;           /* max |v|, |w| over this level and below: the spike growth */
+    int nt;                    /* threads of the factorization and the solves */
+    double growth;             /* max |v|, |w| over this level and below: the spike growth */
     hpls_real *adl, *ad, *adu; /* a copy of T, kept (top level only) for the refinement */
-    hpls_real *c, *s;        /* rotation k acts on rows k, k+1 of its block */
-    hpls_real *r0, *r1, *r2; /* R~: diagonal, first and second super-diagonal */
-    hpls_real *v, *w;        /* right and left spikes (NULL when every p is 1) */
+    hpls_real *rs;             /* row scales: D = diag(rs), rs_i a power of two */
+    hpls_real *c, *s;          /* rotation k acts on rows k, k+1 of its block */
+    hpls_real *r0, *r1, *r2;   /* R~: diagonal, first and second super-diagonal */
+    hpls_real *v, *w;          /* right and left spikes (NULL when every p is 1) */
     hpls_int npieces;
     gs_piece *pieces;
-    hpls_int *order;      /* pieces in an order where each one's inputs are solved */
-    hpls_int nsingular;   /* blocks found singular, this level and below */
-    hpls_int wlen;        /* solve workspace: the reduced unknowns, this level and below */
-    double rmm_rel;       /* min |R_mm| / ||T_piece||_inf of the sequential pieces, all levels */
+    hpls_int *order;    /* pieces in an order where each one's inputs are solved */
+    hpls_int nsingular; /* blocks found singular, this level and below */
+    hpls_int wlen;      /* solve workspace: the reduced unknowns, this level and below */
+    double rmm_rel;     /* min |R_mm| / ||T_piece||_inf of the sequential pieces, all levels */
 };
 
 /* sqrt(a^2 + b^2) without the cost of hypot when no overflow or underflow threatens. */
@@ -83,26 +96,34 @@ static inline double givens_norm(double a, double b)
     return t > 1e-290 && t < 1e290 ? sqrt(t) : hypot(a, b);
 }
 
-/* Step 2(i): Givens-QR of rows [a, e).  Rotation k zeroes dl[k+1] against the
+/* Entry k of a diagonal of D T: T's times its row's scale (the same bits as a
+ * scaled copy, without making one). */
+static inline double sc(const hpls_real *v, const hpls_real *rs, hpls_int k)
+{
+    return v[k] * rs[k];
+}
+
+/* Step 2(i): Givens-QR of rows [a, e) of D T.  Rotation k zeroes dl[k+1] against the
  * current diagonal: row k of R reads (r, c beta + s d_{k+1}, s du_{k+1}), and the
  * rotated row k+1 starts (-s beta + c d_{k+1}, c du_{k+1}).  Returns ||A_j||_inf. */
-static double block_qr(const hpls_real *dl, const hpls_real *d, const hpls_real *du, hpls_int a,
-                       hpls_int e, hpls_gspike *f)
+static double block_qr(const hpls_real *dl, const hpls_real *d, const hpls_real *du,
+                       const hpls_real *rs, hpls_int a, hpls_int e, hpls_gspike *f)
 {
-    double alpha = d[a], beta = a + 1 < e ? du[a] : 0.0;
-    double norm = fabs(d[a]) + (a + 1 < e ? fabs(du[a]) : 0.0);
+    double alpha = sc(d, rs, a), beta = a + 1 < e ? sc(du, rs, a) : 0.0;
+    double norm = fabs(alpha) + fabs(beta);
     for (hpls_int k = a; k + 1 < e; k++) {
-        double low = dl[k + 1], up = k + 2 < e ? du[k + 1] : 0.0;
+        double low = sc(dl, rs, k + 1), dk = sc(d, rs, k + 1);
+        double up = k + 2 < e ? sc(du, rs, k + 1) : 0.0;
         double r = givens_norm(alpha, low);
         double c = r > 0 ? alpha / r : 1.0, s = r > 0 ? low / r : 0.0;
         f->c[k] = c;
         f->s[k] = s;
         f->r0[k] = r;
-        f->r1[k] = c * beta + s * d[k + 1];
+        f->r1[k] = c * beta + s * dk;
         f->r2[k] = s * up;
-        alpha = c * d[k + 1] - s * beta;
+        alpha = c * dk - s * beta;
         beta = c * up;
-        double row = fabs(low) + fabs(d[k + 1]) + fabs(up);
+        double row = fabs(low) + fabs(dk) + fabs(up);
         norm = row > norm ? row : norm;
     }
     f->r0[e - 1] = alpha;
@@ -157,6 +178,7 @@ static void free_levels(hpls_gspike *f)
     hpls_free(f->r2);
     hpls_free(f->v);
     hpls_free(f->w);
+    hpls_free(f->rs);
     hpls_free(f->adl);
     hpls_free(f->ad);
     hpls_free(f->adu);
@@ -178,7 +200,7 @@ hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f) { return f ? f->nsing
  * needs x of piece i when dl[lo_{i+1}] != 0, piece i needs piece i+1 when
  * du[hi_i - 1] != 0 (never both: the boundary is where one of them is zero). */
 static hpls_status split_pieces(hpls_int n, const hpls_real *dl, const hpls_real *du,
-                                hpls_gspike *f)
+                                const hpls_real *rs, hpls_gspike *f)
 {
     hpls_int q = 1;
     for (hpls_int k = 0; k + 1 < n; k++)
@@ -201,8 +223,8 @@ static hpls_status split_pieces(hpls_int n, const hpls_real *dl, const hpls_real
     f->pieces[q - 1].hi = n;
     for (i = 0; i < q; i++) {
         gs_piece *pc = &f->pieces[i];
-        pc->cl = i > 0 ? dl[pc->lo] : 0.0;
-        pc->cu = i < q - 1 ? du[pc->hi - 1] : 0.0;
+        pc->cl = i > 0 ? sc(dl, rs, pc->lo) : 0.0;
+        pc->cu = i < q - 1 ? sc(du, rs, pc->hi - 1) : 0.0;
         indeg[i] = (pc->cl != 0.0) + (pc->cu != 0.0);
     }
     /* Kahn's algorithm on a path: order doubles as the queue */
@@ -233,6 +255,7 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
                                  double delta, int level, int pairs, gs_piece *pc, hpls_gspike *f)
 {
     hpls_int p = pc->p, len = pc->hi - pc->lo;
+    const hpls_real *rs = f->rs;
     pc->bs = hpls_malloc(p + 1, sizeof *pc->bs);
     pc->zeta = hpls_malloc(p, sizeof *pc->zeta);
     if (!pc->bs || !pc->zeta)
@@ -247,7 +270,7 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
 #pragma omp parallel for num_threads(f->nt) schedule(static) reduction(+ : nsing) reduction(| : last_singular)
     for (hpls_int j = 0; j < p; j++) { /* 2(i) and 2(ii) */
         hpls_int a = bs[j], e = bs[j + 1];
-        double norm = block_qr(dl, d, du, a, e, f);
+        double norm = block_qr(dl, d, du, rs, a, e, f);
         double rmm = f->r0[e - 1];
         pc->zeta[j] = 0.0;
         if (!(fabs(rmm) < delta * norm))
@@ -259,11 +282,11 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         }
         /* column e-1 += zeta * column e: in Q_j^T A that adds zeta du[e-1] (s, c) to the
          * last column of R_j; the sign makes |corner| grow (Sec. 2.2) */
-        double add = du[e - 1] * f->c[e - 2];
+        double add = sc(du, rs, e - 1) * f->c[e - 2];
         double zeta = (rmm < 0) == (add < 0) ? 1.0 : -1.0;
         pc->zeta[j] = zeta;
         f->r0[e - 1] += zeta * add;
-        f->r1[e - 2] += zeta * du[e - 1] * f->s[e - 2];
+        f->r1[e - 2] += zeta * sc(du, rs, e - 1) * f->s[e - 2];
     }
     pc->last_singular = last_singular;
     pc->rmm_last = f->r0[bs[p] - 1];
@@ -275,8 +298,8 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         hpls_real *v = f->v, *w = f->w;
         memset(v + a, 0, (size_t)(e - a) * sizeof *v);
         if (j < p - 1) { /* Q_j^T B_j: du[e-1] (s, c) in the last two rows */
-            v[e - 1] = du[e - 1] * f->c[e - 2];
-            v[e - 2] = du[e - 1] * f->s[e - 2];
+            v[e - 1] = sc(du, rs, e - 1) * f->c[e - 2];
+            v[e - 2] = sc(du, rs, e - 1) * f->s[e - 2];
             back_subst(f, a, e, v, 0);
         } else if (short_last) { /* the extra spike: last column of R over R_11 */
             v[e - 2] = f->r1[e - 2];
@@ -287,9 +310,9 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         memset(w + a, 0, (size_t)(e - a) * sizeof *w);
         if (j > 0) { /* column a-1 in block row j, with the previous block's repair */
             double zp = pc->zeta[j - 1];
-            w[a] = dl[a] + zp * d[a];
+            w[a] = sc(dl, rs, a) + zp * sc(d, rs, a);
             if (a + 1 < e)
-                w[a + 1] = zp * dl[a + 1];
+                w[a + 1] = zp * sc(dl, rs, a + 1);
             apply_qt(f, a, e, w);
             back_subst(f, a, e, w, short_last);
         }
@@ -352,12 +375,41 @@ static hpls_int auto_partitions(hpls_int len, int nt)
     return p < len / GS_MIN_BLOCK ? p : len / GS_MIN_BLOCK;
 }
 
+/* rs_i = 2^-e with 2^(e-1) <= max_j |T_ij| < 2^e (1 for a zero or non-finite row;
+ * e clamped so that 2^-e is a normal number). */
+static void equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d, const hpls_real *du,
+                        int nt, hpls_real *rs)
+{
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (hpls_int i = 0; i < n; i++) {
+        double m = fabs(d[i]);
+        if (i > 0 && fabs(dl[i]) > m)
+            m = fabs(dl[i]);
+        if (i < n - 1 && fabs(du[i]) > m)
+            m = fabs(du[i]);
+        /* e and 2^-e from the bits (frexp and ldexp are library calls: as long as
+         * the rest of the factorization); a subnormal m has a biased exponent 0 */
+        uint64_t bits;
+        memcpy(&bits, &m, sizeof bits);
+        int e = m > 0.0 && isfinite(m) ? (int)(bits >> 52) - 1022 : 0;
+        e = e < DBL_MIN_EXP ? DBL_MIN_EXP : e > -DBL_MIN_EXP ? -DBL_MIN_EXP : e;
+        bits = (uint64_t)(1023 - e) << 52;
+        memcpy(&rs[i], &bits, sizeof bits);
+    }
+}
+
+/* Steps 0-3(i) of one level, on D T (f->rs). */
 static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real *d,
                                 const hpls_real *du, hpls_int p_req, double delta, int level,
                                 int pairs, hpls_gspike *f)
 {
     f->n = n;
-    hpls_status st = split_pieces(n, dl, du, f);
+    f->rs = hpls_malloc(n, sizeof *f->rs);
+    if (!f->rs)
+        return HPLS_ERR_NOMEM;
+    const hpls_real *rs = f->rs;
+    equilibrate(n, dl, d, du, f->nt, f->rs);
+    hpls_status st = split_pieces(n, dl, du, rs, f);
     if (st != HPLS_OK)
         return st;
     int spikes = 0;
@@ -388,14 +440,14 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
         gs_piece *pc = &f->pieces[i];
         if (pc->p > 1)
             continue;
-        block_qr(dl, d, du, pc->lo, pc->hi, f);
+        block_qr(dl, d, du, rs, pc->lo, pc->hi, f);
         /* R_kk >= |dl_k+1| > 0 for k < m in an irreducible piece: only R_mm can
          * vanish; its size against the piece's norm says how near it comes */
         double tn = 0.0;
         for (hpls_int k = pc->lo; k < pc->hi; k++) {
-            double rs = fabs(d[k]) + (k > pc->lo ? fabs(dl[k]) : 0.0) +
-                        (k + 1 < pc->hi ? fabs(du[k]) : 0.0);
-            tn = rs > tn ? rs : tn;
+            double row = fabs(sc(d, rs, k)) + (k > pc->lo ? fabs(sc(dl, rs, k)) : 0.0) +
+                         (k + 1 < pc->hi ? fabs(sc(du, rs, k)) : 0.0);
+            tn = row > tn ? row : tn;
         }
         double rmm = fabs(f->r0[pc->hi - 1]), rel = tn > 0.0 ? rmm / tn : 0.0;
         rmin = rel < rmin ? rel : rmin;
@@ -492,8 +544,10 @@ static void solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x,
 /* Algorithm 1 on one level: the pieces in dependency order. */
 static void solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x, hpls_real *work)
 {
-    if (x != b)
-        memcpy(x, b, (size_t)f->n * sizeof *x);
+    const hpls_real *rs = f->rs;
+#pragma omp parallel for num_threads(f->nt) schedule(static)
+    for (hpls_int i = 0; i < f->n; i++) /* D b */
+        x[i] = rs[i] * b[i];
     for (hpls_int k = 0; k < f->npieces; k++) {
         const gs_piece *pc = &f->pieces[f->order[k]];
         if (pc->cl != 0.0) /* the previous piece is solved: move its term to the right */
@@ -509,7 +563,8 @@ static void solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x, 
     }
 }
 
-/* r = b - T x; returns the normwise backward error ||r||_inf / (||T||_inf ||x||_inf + ||b||_inf). */
+/* r = b - T x; returns the normwise backward error of the equilibrated system,
+ * ||D r||_inf / (||D T||_inf ||x||_inf + ||D b||_inf). */
 static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real *x, hpls_real *r)
 {
     hpls_int n = f->n;
@@ -526,10 +581,12 @@ static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real
             a += fabs(f->adu[i]);
         }
         r[i] = b[i] - t;
-        rn = fabs(r[i]) > rn ? fabs(r[i]) : rn;
+        double s = f->rs[i], rr = s * fabs(r[i]), bb = s * fabs(b[i]);
+        a *= s;
+        rn = rr > rn ? rr : rn;
         an = a > an ? a : an;
         xn = fabs(x[i]) > xn ? fabs(x[i]) : xn;
-        bn = fabs(b[i]) > bn ? fabs(b[i]) : bn;
+        bn = bb > bn ? bb : bn;
     }
     double den = an * xn + bn;
     return den > 0 ? rn / den : 0.0;

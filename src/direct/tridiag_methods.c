@@ -124,7 +124,9 @@ hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F)
                          "%s: the matrix is numerically singular (%s = %.2g is below the machine "
                          "epsilon)",
                          method_names[F->method],
-                         F->method == HPLS_TRIDIAG_GSPIKE ? "|R(m,m)| / ||T||" : "dgtcon's 1/cond_1",
+                         F->method == HPLS_TRIDIAG_GSPIKE
+                             ? "|R(m,m)| / ||D T||, D equilibrating the rows"
+                             : "dgtcon's 1/cond_1",
                          rcond);
     return HPLS_OK;
 }

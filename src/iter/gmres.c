@@ -26,7 +26,12 @@
  * x += M^-1 V y (FGMRES: x += Z y, Z's columns corrected as V's), R y = g.
  * Right preconditioning by default, so |g_{j+1}| is the true residual norm (in
  * exact arithmetic) and convergence is confirmed on b - A x.  pc_side=left
- * iterates on M^-1 A and tests ||M^-1 r|| / ||M^-1 b|| (reported in info).
+ * iterates on M^-1 A, where |g_{j+1}| = ||M^-1 r||, which can be far below
+ * ||r|| (by up to cond(M)): the test then uses |g_{j+1}| times
+ * ||r|| / ||M^-1 r|| of the cycle's start as its estimate of ||r||, and
+ * confirms on b - A x (a failed confirmation restarts with the ratio
+ * measured again); norm=preconditioned instead tests ||M^-1 r|| / ||M^-1 b||
+ * itself, unconfirmed (PETSc's KSP_NORM_PRECONDITIONED; info.precond_norm).
  * An iteration is one column (one product with A).  h_{j+1,j} = 0 is the
  * lucky breakdown: the solution lies in the current space and is exact.
  * Traffic per step j: one SpMV + two reads of v_0..v_{j-1} + about 8n (FGMRES:
@@ -45,6 +50,8 @@ typedef struct gmres_data {
     double *cs, *sn, *g, *y;
     double *dots;     /* 2m + 3: one sweep's dots */
     double *c, *cprev, *f, *hc, *a, *b; /* m+1 each */
+    double rnorm;                       /* ||b - A x|| at the last explicit residual */
+    double scale; /* ||r|| / ||M^-1 r|| there when left and tested on ||r||, else 1 */
 } gmres_data;
 
 static void free_vectors(hpls_backend *be, hpls_dvec **v, hpls_int count)
@@ -82,6 +89,9 @@ static hpls_dvec **vectors(hpls_backend *be, hpls_int count, hpls_int n)
 static hpls_status setup(hpls_solver *s, int flexible)
 {
     hpls_int m = s->opt.restart, n = s->op.n;
+    if (s->opt.precnorm && !s->opt.left)
+        return hpls_fail(HPLS_ERR_OPTION, "norm=preconditioned needs pc_side=left (with right "
+                                          "preconditioning the residual is the true one)");
     gmres_data *G = hpls_calloc(1, sizeof *G);
     if (!G)
         return HPLS_ERR_NOMEM;
@@ -113,17 +123,22 @@ hpls_status hpls_setup_gmres(hpls_solver *s) { return setup(s, 0); }
 hpls_status hpls_setup_fgmres(hpls_solver *s) { return setup(s, 1); }
 void hpls_destroy_gmres(void *mdata) { destroy_gmres(mdata); }
 
-/* r = b - A x, or M^-1 (b - A x) with left preconditioning; returns its norm. */
-static double residual(hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r,
-                       hpls_dvec *t)
+/* r = b - A x, or M^-1 (b - A x) with left preconditioning; returns its norm.
+ * Records ||b - A x|| and the scale of the estimates (gmres_data). */
+static double residual(hpls_solver *s, gmres_data *G, const hpls_dvec *b, const hpls_dvec *x,
+                       hpls_dvec *r, hpls_dvec *t)
 {
+    G->scale = 1.0;
     if (!s->opt.left)
-        return hpls_op_residual(s, b, x, r);
-    hpls_op_residual(s, b, x, t);
+        return G->rnorm = hpls_op_residual(s, b, x, r);
+    G->rnorm = hpls_op_residual(s, b, x, t);
     const hpls_dvec *z = hpls_pc_apply(s, t, r);
     if (z != r)
         hpls_v_copy(s->be, s->op.n, z, r);
-    return hpls_v_nrm2(s->be, s->op.n, r);
+    double pn = hpls_v_nrm2(s->be, s->op.n, r);
+    if (!s->opt.precnorm && pn > 0.0)
+        G->scale = G->rnorm / pn;
+    return pn;
 }
 
 /* v[j+1] = A M^-1 v[j] (FGMRES: z_j = M^-1 v[j] kept), or M^-1 A v[j] (left). */
@@ -254,7 +269,7 @@ static hpls_reason cycle(hpls_solver *s, gmres_data *G, hpls_dvec *t, hpls_int *
                                       "on the Krylov space)", *it);
                 return s->info.reason;
             }
-            why = hpls_conv_check(s, *it, fabs(G->g[j]));
+            why = hpls_conv_check(s, *it, fabs(G->g[j]) * G->scale);
             if (why != HPLS_NOT_RUN || col[j] == 0.0 || last)
                 return why; /* converged, stopped, lucky (h_{j,j-1} = 0) or the cycle's end */
         }
@@ -297,14 +312,19 @@ static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     hpls_int n = s->op.n, m = G->m;
     hpls_dvec *r = s->work[0], *t = s->work[1], *u = s->work[2];
     double *rt = G->rt, *g = G->g, *y = G->y;
-    if (s->opt.left) {
+    int precnorm = s->opt.left && s->opt.precnorm;
+    if (precnorm) {
         const hpls_dvec *pb = hpls_pc_apply(s, b, t); /* reference norm ||M^-1 b|| */
         hpls_conv_use_precond_norm(s, hpls_v_nrm2(be, n, pb));
     }
-    double beta = residual(s, b, x, r, t);
-    hpls_reason why = hpls_conv_start(s, beta);
+    double beta = residual(s, G, b, x, r, t);
+    hpls_reason why = hpls_conv_start(s, precnorm ? beta : G->rnorm);
     hpls_int it = 0;
     while (why == HPLS_NOT_RUN) {
+        if (!(beta > 0.0) || !isfinite(beta)) { /* left: M^-1 r vanished, r did not */
+            hpls_breakdown(s, beta, "||M^-1 (b - A x)||", it);
+            break;
+        }
         hpls_v_axpby(be, n, 1.0 / beta, r, 0.0, G->v[0]); /* v_0 = r / beta */
         g[0] = beta;
         hpls_int j;
@@ -325,14 +345,16 @@ static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             const hpls_dvec *z = s->opt.left ? u : hpls_pc_apply(s, u, t);
             hpls_v_axpy(be, n, 1.0, z, x); /* x += M^-1 V y */
         }
-        if (hpls_reason_converged(why) && !s->opt.left)
+        if (hpls_reason_converged(why) && !precnorm) {
             why = hpls_conv_confirm(s, b, x, r, it); /* r: the true residual if not */
-        else if (why == HPLS_NOT_RUN || lucky)
-            residual(s, b, x, r, t);
+            if (why == HPLS_NOT_RUN && s->opt.left)  /* M^-1 r, and the ratio again */
+                residual(s, G, b, x, r, t);
+        } else if (why == HPLS_NOT_RUN || lucky)
+            residual(s, G, b, x, r, t);
         if (why == HPLS_NOT_RUN) {
             beta = hpls_v_nrm2(be, n, r);
             if (!(beta > 0.0) || !isfinite(beta))
-                why = hpls_conv_check(s, it, beta);
+                why = hpls_conv_check(s, it, s->opt.left && !precnorm ? G->rnorm : beta);
         }
     }
     return HPLS_OK;

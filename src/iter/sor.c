@@ -2,7 +2,9 @@
  * 1950; Saad, Iterative Methods, Sec. 4.1).  omega = 1 is Gauss-Seidel.  The true
  * residual of the new iterate is (U + (1 - 1/w) D)(x_old - x_new) (kernels/cpu/sor_sweep.c).
  * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r.
- * The sweeps are host kernels: here too the helpers gs.c and ssor.c share. */
+ * The sweeps are host kernels: here too the helpers gs.c and ssor.c share; on a
+ * dense A (the PJG paper's Gauss-Seidel baseline, Sec. 6.3) they run over the
+ * dense rows (kernels/cpu/dense.c). */
 #include "solver.h"
 
 #include <math.h>
@@ -13,7 +15,11 @@ void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec 
     hpls_backend *be = s->be;
     const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, s->invdiag);
     hpls_real *xp = hpls_v_host(be, x), *dxp = hpls_v_host(be, dx);
-    if (bp && dinv && xp && dxp) /* else a handle was refused: recorded, the test stops */
+    if (!bp || !dinv || !xp || !dxp) /* a handle was refused: recorded, the test stops */
+        return;
+    if (s->Ad) /* dense rows: the same sweep by row dots */
+        hpls_k_dense_sor_sweep(s->Ad, dinv, omega, backward, bp, xp, dxp);
+    else
         hpls_k_sor_sweep(s->A, s->diagpos, dinv, omega, backward, bp, xp, dxp);
 }
 
@@ -25,7 +31,9 @@ double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dv
     hpls_real *rp = hpls_v_host(be, r);
     if (!dxp || !rp)
         return NAN;
-    double ss = be->k->triangle_spmv(be->nthreads, s->A, s->diagpos, upper, dscale, dxp, rp);
+    double ss = s->Ad
+                    ? be->k->dense_triangle(be->nthreads, s->Ad, upper, dscale, dxp, rp)
+                    : be->k->triangle_spmv(be->nthreads, s->A, s->diagpos, upper, dscale, dxp, rp);
     hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
     return hpls_be_norm(be, s->op.n, ss, r);
 }

@@ -16,7 +16,20 @@
  *     (E + U) z = E y:    z_i = y_i - sum_{j>i} (rD_i A_ij) z_j.
  * M^T = (E + U^T) E^-1 (E + L^T) is the DILU of A^T with the same E, so M^-T
  * is the same two sweeps over A^T.  DIC: A symmetric, U = L^T, K_ij = A_ij^2,
- * and M is positive definite iff every E_ii > 0, which is checked at setup. */
+ * and M is positive definite iff every E_ii > 0, which is checked at setup.
+ *
+ * dilu_order=faces does the arithmetic in OpenFOAM's order (lduMatrix's
+ * DILUPreconditioner and DICPreconditioner), so that E and z = M^-1 r equal an
+ * OpenFOAM run's bit for bit.  Its faces (l, u), l < u, are sorted by l, then
+ * u, and E is updated face by face, E_u -= (A_lu A_ul) / E_l: for row i, the
+ * terms are subtracted one by one, j increasing, each divided by E_j (rows
+ * sums them first, then subtracts, each times rD_j).  Row i's E_jj are final
+ * when its first face comes (faces with u = j have l < j), so the result is
+ * the same row by row in any order the dependencies allow: the levels and
+ * syncfree constructions give the same bits as the serial one, no strategy is
+ * forced.  Its forward sweep (faces by u, then l) is ours; its backward sweep
+ * runs the faces backwards, so row i subtracts its upper terms j decreasing:
+ * the upper copy's rows are stored reversed.  (M^-T's sweeps keep our order.) */
 #include "precond/trisolve.h"
 
 
@@ -26,6 +39,7 @@ typedef struct dilu_ctx {
     int symmetric;  /* dic: check that A is symmetric and E positive */
     hpls_real *E, *rD;
     hpls_idx *cur;  /* serial: per row j, the offset in j's upper part to match next */
+    int faces;      /* dilu_order=faces */
 } dilu_ctx;
 
 /* What the pass found: the first row (0-based, n: none) whose E_ii is
@@ -61,6 +75,22 @@ static inline hpls_int mirror_cursor(const hpls_trisplit *t, hpls_idx *cur, hpls
     return q < end && A->colind[q] == i ? q : -1;
 }
 
+/* dilu_order=faces: row i of the upper copy j decreasing, the order of
+ * OpenFOAM's backward sweep. */
+static inline void reverse_upper_row(hpls_trifac *F, hpls_int i)
+{
+    hpls_int us = F->up.slot ? F->up.slot[i] : i;
+    hpls_int a = F->up.ptr[us], b = F->up.ptr[us + 1] - 1;
+    for (; a < b; a++, b--) {
+        hpls_idx c = F->up.col[a];
+        hpls_real v = F->up.val[a];
+        F->up.col[a] = F->up.col[b];
+        F->up.val[a] = F->up.val[b];
+        F->up.col[b] = c;
+        F->up.val[b] = v;
+    }
+}
+
 /* Row i: E_ii = shifted A_ii - sum (A_ij A_ji) rD_j (Alg. 3 line 6, Alg. 5
  * lines 3-10), its check, and row i of the scaled copies.  serial is a
  * constant after inlining. */
@@ -72,26 +102,30 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
     hpls_int p0 = A->rowptr[i], le = t->lowend[i], end = A->rowptr[i + 1];
     double big = 0, sum = 0;
     int asym = 0;
+    for (hpls_int p = p0; p < end; p++) {
+        double a = fabs(v[p]);
+        big = a > big ? a : big;
+    }
+    double e = hpls_trifac_shifted(t->upbeg[i] > le ? v[le] : 0.0, big, c->shift);
     for (hpls_int p = p0; p < le; p++) {
         hpls_int j = A->colind[p];
         hpls_int q = serial ? mirror_cursor(t, c->cur, j, i) : mirror_search(t, j, i);
-        double a = fabs(v[p]);
-        big = a > big ? a : big;
         if (q >= 0) {
-            sum += v[p] * v[q] * c->rD[j];
+            if (c->faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
+                e -= v[q] * v[p] / c->E[j];
+            else
+                sum += v[p] * v[q] * c->rD[j];
             r->pairs++;
         }
         if (c->symmetric)
             asym |= q < 0 || v[q] != v[p];
     }
-    for (hpls_int p = le; p < end; p++) {
-        double a = fabs(v[p]);
-        big = a > big ? a : big;
-    }
-    double e = hpls_trifac_shifted(t->upbeg[i] > le ? v[le] : 0.0, big, c->shift) - sum;
+    e -= sum;
     c->E[i] = e;
     c->rD[i] = 1.0 / e;
     hpls_trifac_copy_row(c->F, i, v, c->rD[i], c->rD[i]);
+    if (c->faces)
+        reverse_upper_row(c->F, i);
     if (hpls_trifac_bad_pivot(e, big, c->symmetric) && i < r->bad)
         r->bad = i;
     if (asym && i < r->asym)
@@ -157,7 +191,7 @@ static hpls_status numeric_dilu(hpls_trifac *F)
 {
     hpls_int n = F->n;
     dilu_ctx c = {.F = F, .shift = F->shift, .symmetric = F->symmetric, .E = F->vec[0],
-                  .rD = F->vec[1]};
+                  .rD = F->vec[1], .faces = F->faces};
     dilu_report r;
     hpls_status st = build_e(&c, &r);
     if (st != HPLS_OK)
@@ -190,6 +224,7 @@ static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_cs
     hpls_int n = F->n;
     F->shift = o->shift;
     F->symmetric = symmetric;
+    F->faces = o->dilu_order;
     F->numeric = numeric_dilu;
     F->vec[0] = hpls_malloc(n, sizeof *F->vec[0]); /* E */
     F->vec[1] = hpls_malloc(n, sizeof *F->vec[1]); /* rD = 1 / E */

@@ -49,6 +49,7 @@ typedef struct hpls_trifac {
     hpls_real *vec[4];     /* numbers owned (E, 1/E, factor values ...), freed by destroy */
     double shift;          /* the diagonal shift option */
     int symmetric;         /* dic */
+    int faces;             /* dilu/dic, dilu_order=faces: OpenFOAM's order of operations */
     /* the numeric part of the setup: M's values from a.A (and at.A) on the
      * pattern, copies and schedules built before; run again by update */
     hpls_status (*numeric)(struct hpls_trifac *F);

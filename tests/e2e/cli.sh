@@ -27,6 +27,7 @@ expect solve_file 0 "converged" -- "$HPLS" solve "$T/A.mtx" "$T/b.mtx" -o "$T/x.
 expect solve_lis_aliases 0 "converged" -- "$HPLS" solve "$T/A.mtx" -i bicgstab -p jacobi -tol 1e-10 -maxiter 500
 expect solve_keyvalue 0 "converged" -- "$HPLS" solve "$T/P.mtx" solver=cg precond=jacobi
 expect solve_gs 0 "converged" -- "$HPLS" solve --gen gas:n=2000 --solver gs
+expect solve_gs_dense 0 "converged" -- "$HPLS" solve --gen dense-dd:n=200 --solver gs
 expect solve_jacobi_omega 0 "converged" -- "$HPLS" solve --gen gas:n=2000 --solver jacobi --omega 0.9
 expect json 0 '^\{"problem":"gas:n=3000".*"converged":true.*"relres":' -- "$HPLS" solve --gen gas:n=3000 --json
 expect history 0 "" -- "$HPLS" solve --gen gas:n=3000 --history "$T/h.csv" --quiet

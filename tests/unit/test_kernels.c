@@ -450,8 +450,8 @@ static void every_reduction_goes_through_the_hook_once(void **state)
     hpls_vec_destroy(hx);
 }
 
-/* Dense products, the SOR residual kernel and the PJG sweep of cpu (1-3
- * threads) against the reference kernels of the ref backend. */
+/* Dense products, the SOR residual kernels (CSR and dense) and the PJG sweep
+ * of cpu (1-3 threads) against the reference kernels of the ref backend. */
 static void host_kernels_match_reference(void **state)
 {
     (void)state;
@@ -473,6 +473,13 @@ static void host_kernels_match_reference(void **state)
         double ss = hpls_cpu_kernels.dense_residual(p, D, bd->data, xd->data, r);
         double ssr = hpls_ref_kernels.dense_residual(1, D, bd->data, xd->data, rr);
         assert_close(ss, ssr, ssr * 1e3);
+        for (int upper = 0; upper <= 1; upper++) { /* dense gs/sor/ssor residual */
+            ss = hpls_cpu_kernels.dense_triangle(p, D, upper, -0.5, xd->data, y);
+            ssr = hpls_ref_kernels.dense_triangle(1, D, upper, -0.5, xd->data, yr);
+            for (hpls_int i = 0; i < m; i++)
+                assert_close(y[i], yr[i], 10.0 * m);
+            assert_close(ss, ssr, ssr * 1e3);
+        }
         for (int upper = 0; upper <= 1; upper++) {
             ss = hpls_cpu_kernels.triangle_spmv(p, A, diag, upper, 0.25, x->data, r);
             ssr = hpls_ref_kernels.triangle_spmv(1, A, diag, upper, 0.25, x->data, rr);

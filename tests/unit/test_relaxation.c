@@ -1,5 +1,6 @@
 /* test_relaxation.c: the SOR family (sor, ssor methods; the ssor preconditioner)
- * against plain dense re-implementations of their defining formulas. */
+ * against plain dense re-implementations of their defining formulas; gs, sor
+ * and ssor on dense matrices. */
 #include "testutil.h"
 
 #include "solver.h"
@@ -75,6 +76,117 @@ static void sor_and_ssor_follow_their_definition(void **state)
     hpls_vec_destroy(b);
     hpls_vec_destroy(x);
     hpls_csr_destroy(A);
+}
+
+/* x after `iters` iterations of opts on A (CSR) or D (dense), from x = 0, and
+ * the history of its residuals in rel (iters + 1 values). */
+static void iterate(const hpls_csr *A, const hpls_dense *D, const char *opts, hpls_int iters,
+                    const hpls_vec *b, hpls_vec *x, double *rel)
+{
+    hpls_solver *s;
+    char o[160];
+    snprintf(o, sizeof o, "%s maxiter=%lld tol=0", opts, (long long)iters);
+    hpls_solver_create(&s);
+    assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
+    assert_int_equal(A ? hpls_solver_setup(s, A) : hpls_solver_setup_dense(s, D), HPLS_OK);
+    memset(x->data, 0, (size_t)x->n * sizeof *x->data);
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    const double *h;
+    hpls_int count;
+    hpls_solver_history(s, &count, NULL, &h, NULL);
+    assert_int_equal(count, iters + 1);
+    memcpy(rel, h, (size_t)count * sizeof *rel);
+    hpls_solver_destroy(s);
+}
+
+/* gs, sor and ssor on a dense matrix sweep its rows: the iterates and the
+ * tested residuals of the CSR path on the same matrix stored densely, to
+ * rounding (not bit for bit: a dense row is summed in 16 interleaved partial
+ * sums, zeros included, CSR's row in column order; each x_i differs by a few
+ * eps sum_j |a_ij x_j| / |a_ii|). */
+static void gs_sor_ssor_on_dense_rows_follow_the_csr_path(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("convdiff3d:nx=5,pe=30");
+    hpls_int n = A->nrows;
+    hpls_dense *D;
+    assert_int_equal(hpls_dense_create(n, n, &D), HPLS_OK);
+    double *d = dense_of(A);
+    memcpy(D->data, d, (size_t)(n * n) * sizeof *d);
+    hpls_vec *b = tu_vec_random(n, 6), *x, *y;
+    hpls_vec_create(n, &x);
+    hpls_vec_create(n, &y);
+    const char *const opts[] = {"solver=gs", "solver=sor omega=0.8", "solver=sor omega=1.4",
+                                "solver=ssor omega=1.2"};
+    double rc[8], rd[8];
+    for (int m = 0; m < 4; m++)
+        for (hpls_int iters = 1; iters <= 6; iters += 5) {
+            iterate(A, NULL, opts[m], iters, b, x, rc);
+            iterate(NULL, D, opts[m], iters, b, y, rd);
+            for (hpls_int i = 0; i < n; i++)
+                if (!(fabs(x->data[i] - y->data[i]) <= 1e-13 * (1 + fabs(x->data[i]))))
+                    fail_msg("%s, %lld iterations: x_%lld %.17g dense, %.17g csr", opts[m],
+                             (long long)iters, (long long)i, y->data[i], x->data[i]);
+            for (hpls_int k = 0; k <= iters; k++) /* relative to ||b||: rounding of x */
+                if (!(fabs(rc[k] - rd[k]) <= 1e-12 * rc[k] + 1e-15))
+                    fail_msg("%s, %lld iterations: relres %lld %.17g csr, %.17g dense", opts[m],
+                             (long long)iters, (long long)k, rc[k], rd[k]);
+        }
+    free(d);
+    hpls_dense_destroy(D);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_vec_destroy(y);
+    hpls_csr_destroy(A);
+}
+
+/* The PJG paper's dense problems (Sec. 6.3, weakly dominant): gs, sor, ssor
+ * converge on a known solution, the true residual recomputed here. */
+static void gs_sor_ssor_solve_dense_dd_problems(void **state)
+{
+    (void)state;
+    hpls_dense *D;
+    assert_int_equal(hpls_gen_dense("dense-dd:n=200,seed=3", &D, NULL), HPLS_OK);
+    hpls_int n = D->nrows;
+    hpls_vec *xt = tu_vec_random(n, 8), *b, *x;
+    hpls_vec_create(n, &b);
+    hpls_vec_create(n, &x);
+    for (hpls_int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (hpls_int j = 0; j < n; j++)
+            s += D->data[i * n + j] * xt->data[j];
+        b->data[i] = s;
+    }
+    const char *const opts[] = {"solver=gs", "solver=sor omega=1.1", "solver=ssor omega=1.1"};
+    for (int m = 0; m < 3; m++) {
+        hpls_solver *s;
+        char o[128];
+        snprintf(o, sizeof o, "%s tol=1e-10 maxiter=100000", opts[m]);
+        hpls_solver_create(&s);
+        assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
+        assert_int_equal(hpls_solver_setup_dense(s, D), HPLS_OK);
+        assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+        hpls_info info;
+        hpls_solver_get_info(s, &info);
+        double rr = 0.0, bb = 0.0, err = 0.0;
+        for (hpls_int i = 0; i < n; i++) {
+            double r = b->data[i];
+            for (hpls_int j = 0; j < n; j++)
+                r -= D->data[i * n + j] * x->data[j];
+            rr += r * r;
+            bb += b->data[i] * b->data[i];
+            err = fmax(err, fabs(x->data[i] - xt->data[i]));
+        }
+        if (!hpls_reason_converged(info.reason) || !(sqrt(rr / bb) <= 1e-10 * (1 + 1e-6)) ||
+            !(err < 1e-6))
+            fail_msg("%s: %s after %lld, true relres %.2e, error %.2e", opts[m],
+                     hpls_reason_str(info.reason), (long long)info.iterations, sqrt(rr / bb), err);
+        hpls_solver_destroy(s);
+    }
+    hpls_dense_destroy(D);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
 }
 
 static void sor_with_omega_one_is_gauss_seidel(void **state)
@@ -201,6 +313,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sor_and_ssor_follow_their_definition),
         cmocka_unit_test(sor_with_omega_one_is_gauss_seidel),
+        cmocka_unit_test(gs_sor_ssor_on_dense_rows_follow_the_csr_path),
+        cmocka_unit_test(gs_sor_ssor_solve_dense_dd_problems),
         cmocka_unit_test(ssor_preconditioner_inverts_its_matrix),
         cmocka_unit_test(ssor_preconditions_krylov_methods),
         cmocka_unit_test(omega_is_checked_where_it_applies),

@@ -669,5 +669,6 @@ const hpls_kernels hpls_cpu_kernels = {
     .gemv = hpls_k_gemv,
     .dense_residual = hpls_k_dense_residual,
     .triangle_spmv = hpls_k_triangle_spmv,
+    .dense_triangle = hpls_k_dense_triangle,
     .pjg_sweep = hpls_k_pjg_sweep,
 };

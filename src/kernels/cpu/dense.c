@@ -1,5 +1,6 @@
 /* dense.c: OpenMP kernels on the dense row-major matrix: y = A x, the fused
- * residual, and the row dots they and PJG's dense sweep share.  Rows are split
+ * residual, the relaxation sweep and its triangle residual, and the row dots
+ * they and PJG's dense sweep share.  Rows are split
  * statically; each row's sum has a fixed order (below). */
 #include "core/internal.h"
 
@@ -126,6 +127,50 @@ double hpls_k_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, co
         for (hpls_int i = n * t / p; i < n * (t + 1) / p; i++) {
             const hpls_real *a = A->data + i * m;
             double s = b[i] - hpls_k_dense_dot(a, x, 0, m);
+            r[i] = s;
+            ss += s * s;
+        }
+        part[t] = ss;
+#pragma omp single
+        np = p;
+    }
+    double ss = 0.0;
+    for (int t = 0; t < np; t++)
+        ss += part[t];
+    return ss;
+}
+
+/* The SOR sweep of hpls_k_sor_sweep over dense rows: the row's dots left and
+ * right of the diagonal (sequential by definition: row i reads the new x_j,
+ * j < i, forward). */
+void hpls_k_dense_sor_sweep(const hpls_dense *A, const hpls_real *dinv, double omega, int backward,
+                            const hpls_real *b, hpls_real *x, hpls_real *dx)
+{
+    const hpls_int n = A->nrows;
+    for (hpls_int k = 0; k < n; k++) {
+        hpls_int i = backward ? n - 1 - k : k;
+        const hpls_real *a = A->data + i * n;
+        double s = b[i] - hpls_k_dense_dot(a, x, 0, i) - hpls_k_dense_dot(a, x, i + 1, n);
+        double xi = omega == 1.0 ? s * dinv[i] : (1.0 - omega) * x[i] + omega * s * dinv[i];
+        dx[i] = x[i] - xi;
+        x[i] = xi;
+    }
+}
+
+double hpls_k_dense_triangle(int nt, const hpls_dense *A, int upper, double dscale,
+                             const hpls_real *dx, hpls_real *r)
+{
+    const hpls_int n = A->nrows;
+    double part[HPLS_MAX_THREADS];
+    int np = 1;
+#pragma omp parallel num_threads(nthreads_for(nt, n))
+    {
+        int t = omp_get_thread_num(), p = omp_get_num_threads();
+        double ss = 0.0;
+        for (hpls_int i = n * t / p; i < n * (t + 1) / p; i++) {
+            const hpls_real *a = A->data + i * n;
+            double s = dscale * a[i] * dx[i] +
+                       (upper ? hpls_k_dense_dot(a, dx, i + 1, n) : hpls_k_dense_dot(a, dx, 0, i));
             r[i] = s;
             ss += s * s;
         }

@@ -456,6 +456,23 @@ static double ref_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagp
     return ss;
 }
 
+static double ref_dense_triangle(int nt, const hpls_dense *A, int upper, double dscale,
+                                 const hpls_real *dx, hpls_real *r)
+{
+    (void)nt;
+    hpls_int n = A->nrows;
+    double ss = 0.0;
+    for (hpls_int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (hpls_int j = upper ? i + 1 : 0; j < (upper ? n : i); j++)
+            s += A->data[i * n + j] * dx[j];
+        s += dscale * A->data[i * n + i] * dx[i];
+        r[i] = s;
+        ss += s * s;
+    }
+    return ss;
+}
+
 /* The PJG sweep as its definition reads: r = b - A x_old first, then block by
  * block x_i = (b_i - sum_{j != i} a_ij x_j) / a_ii with the new x_j of earlier
  * blocks and the old x_j (kept in xold) of its own and later blocks. */
@@ -495,5 +512,6 @@ const hpls_kernels hpls_ref_kernels = {
     .gemv = ref_gemv,
     .dense_residual = ref_dense_residual,
     .triangle_spmv = ref_triangle_spmv,
+    .dense_triangle = ref_dense_triangle,
     .pjg_sweep = ref_pjg_sweep,
 };
