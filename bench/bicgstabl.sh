@@ -55,9 +55,9 @@ How to read it:
   l steps, so hpls may stop up to l - 1 steps earlier; otherwise the counts
   differ by rounding only (tests/ref/petsc_bcgsl_iterations.txt).
 - ms/it: a cycle of l steps reads and writes more vectors as l grows (hpls:
-  23 reads and 6.5 writes of n doubles per step at l = 2, 38.5 and 9.25 at
-  l = 4, BiCGSTAB 14 and 4; src/iter/bicgstabl.c), so the time per step grows
-  with l in both codes.
+  18 reads and 6 writes of n doubles per step at l = 1, 23 and 6.5 at l = 2,
+  31.5 and 8.25 at l = 4, bicgstab 14 and 4; src/iter/bicgstabl.c), so the
+  time per step grows with l.
 NOTES
 } >"$out/bicgstabl_petsc.md"
 echo "wrote $out/bicgstabl_petsc.md"

@@ -220,8 +220,8 @@ hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *
      *   BiCG part: 2 l (l + 1) + 7 l - 3 vectors, writes l (l + 2)
      *   MR part:   Gram-Schmidt: 2 for q_1, 4 j + 2 for q_j (j > 1), writing 2;
      *              updates: 3 l + 3 reads, 3 writes; the test's reduction: 2 reads
-     * besides its 2 l SpMVs: per iteration 16 reads and 6 writes at l = 1
-     * (BiCGSTAB: 14 and 4), 23 and 6.5 at l = 2, 38.5 and 9.25 at l = 4.  A
+     * besides its 2 l SpMVs: per iteration 18 reads and 6 writes at l = 1
+     * (BiCGSTAB: 14 and 4), 23 and 6.5 at l = 2, 31.5 and 8.25 at l = 4.  A
      * preconditioner adds its 2 l applications (into z) a cycle and one when
      * the solve stops or restarts (M^-1 xt). */
     for (;;) {
