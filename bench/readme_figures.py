@@ -662,6 +662,27 @@ def matching(d, o):
           + (", ".join(slower) or "none"), d.name)
 
 
+def bicgstabl_petsc(d, o):
+    rows = d.table("hpls / PETSc")
+    x = [med(col(r, "hpls / PETSc")) for r in rows]
+    w = max(rows, key=lambda r: med(col(r, "hpls / PETSc")))
+    same = sum(len(set(col(r, "iterations").split(" / "))) == 1 for r in rows)
+    per_it = lambda r: (f"{f2(med(col(r, 'hpls ms/it')))} against {f2(med(col(r, 'PETSc ms/it')))} "
+                        "ms per iteration")
+    o.row("BiCGstab(l) solve time vs PETSc KSPBCGSL, 1 thread vs 1 process (l = 1, 2, 4)",
+          rng(x, unit="x") + f"; the same iteration counts in {same} of {len(rows)} (hpls "
+          "tests after every BiCG step, PETSc after l)",
+          f"{col(w, 'matrix')} {col(w, 'precond')} l = {col(w, 'l')} {f2(max(x))}x ({per_it(w)})",
+          d.name)
+    for r in rows:
+        if med(col(r, "hpls / PETSc")) > 1:
+            o.losses.append((d.name, "BiCGstab(l) solve time over PETSc's, 1 thread vs 1 process",
+                             f"{col(r, 'matrix')} {col(r, 'precond')} l = {col(r, 'l')} "
+                             f"{f2(med(col(r, 'hpls / PETSc')))}x ({per_it(r)})",
+                             "not profiled; the runs shared the 2 cores with other work (load in "
+                             "the file's head)"))
+
+
 def generate(results):
     def doc(name):
         p = os.path.join(results, name)
@@ -686,7 +707,8 @@ def generate(results):
     qtree(doc("qtree.md"), o)
     dilu(doc("dilu.md"), o)
     for name, fn in (("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
-                     ("update_values.md", update_values), ("matching.md", matching)):
+                     ("update_values.md", update_values), ("matching.md", matching),
+                     ("bicgstabl_petsc.md", bicgstabl_petsc)):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 

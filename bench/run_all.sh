@@ -4,7 +4,7 @@
 #   bench/run_all.sh [BUILD_DIR] [TABLE...]
 #       BUILD_DIR defaults to ./build (configured if needed).  TABLE names a table
 #       script of bench/ without .sh (default: all of them, in this order):
-#       kernels petsc gmres backend mmread scipy_krylov tridiag hisa_tables pjg
+#       kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching.
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
@@ -30,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
-all="kernels petsc gmres backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching"
+all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}
 quiet_load=${HPLS_BENCH_QUIET_LOAD:-0.5}

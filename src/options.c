@@ -43,6 +43,8 @@ static const opt_def opts[] = {
     {"maxiter", OPT_INT, "10000", OFF(maxiter), .lo = 1, .hi = 1e15, .help = "maximum iterations"},
     {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), .lo = 1, .hi = 1e6,
      .help = "Krylov subspace size before a restart (GMRES family)"},
+    {"ell", OPT_INT, "2", HPLS_M_ELL, OFF(ell), .lo = 1, .hi = 10,
+     .help = "bicgstabl: BiCG steps per minimal-residual step, l of BiCGstab(l) (1: BiCGSTAB)"},
     {"omega", OPT_REAL, "1", HPLS_M_OMEGA, OFF(omega), .lo = 0, .hi = 2, .open = 1,
      .help = "relaxation weight, 0 < omega < 2 (weighted jacobi, sor, ssor)"},
     {"pc_side", OPT_CHOICE, "right", HPLS_M_LEFT, OFF(left), .choices = "right,left",

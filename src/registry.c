@@ -72,6 +72,14 @@ const hpls_method hpls_methods[] = {
      .flags = HPLS_M_PRECOND | HPLS_M_DENSE | HPLS_M_FORMAT,
      .nwork = 11,
      .solve = hpls_solve_bicgsafe},
+    {.name = "bicgstabl",
+     .help = "BiCGstab(l) (Sleijpen & Fokkema 1993): l BiCG steps, then a minimal-residual "
+             "polynomial of degree l (l: option ell); right preconditioned",
+     .flags = HPLS_M_PRECOND | HPLS_M_DENSE | HPLS_M_FORMAT | HPLS_M_ELL,
+     .nwork = 3,
+     .setup = hpls_setup_bicgstabl,
+     .solve = hpls_solve_bicgstabl,
+     .destroy = hpls_destroy_bicgstabl},
     {.name = "gmres",
      .help = "GMRES(restart), classical Gram-Schmidt twice with the second pass delayed a step "
              "(DCGS2: one reduction a step), Givens rotations; right preconditioned (pc_side=left "

@@ -78,7 +78,8 @@ enum {
     HPLS_M_PSIZE = 8192u,   /* uses psize (pjg) */
     HPLS_M_FORMAT = 16384u, /* its operator may walk a quad-tree (format, qt_d) */
     HPLS_M_QTREE = 32768u,  /* format=qtree always (qtbicgstab) */
-    HPLS_M_DILU = 65536u    /* uses dilu_order (dilu, dic) */
+    HPLS_M_DILU = 65536u,   /* uses dilu_order (dilu, dic) */
+    HPLS_M_ELL = 131072u    /* uses ell (bicgstabl) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -94,6 +95,7 @@ typedef struct hpls_options {
     double tol, atol, divtol, omega;
     int ref; /* hpls_ref */
     hpls_int maxiter, stag_window, restart;
+    hpls_int ell;        /* bicgstabl: BiCG steps per minimal-residual step */
     hpls_int gspike_p;   /* g-Spike partitions (0: automatic) */
     double gspike_delta; /* g-Spike singularity threshold, relative to the block norm */
     int tridiag;         /* hpls_tridiag_method of hisa, bhisa and precond tridiag */
@@ -338,6 +340,9 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_setup_bicgstabl(hpls_solver *s);
+hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+void hpls_destroy_bicgstabl(void *mdata);
 hpls_status hpls_solve_gmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_fgmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_setup_gmres(hpls_solver *s);

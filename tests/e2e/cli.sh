@@ -12,6 +12,8 @@ pass=0 fail=0
 expect help 0 "solve" -- "$HPLS" --help
 expect solve_help 0 "stag_window" -- "$HPLS" solve --help
 expect solve_help_lists_methods 0 "bicgstab" -- "$HPLS" solve --help
+expect solve_help_lists_bicgstabl 0 "bicgstabl +BiCGstab.l. .Sleijpen" -- "$HPLS" solve --help
+expect solve_help_lists_ell 0 "^  ell +2 +bicgstabl" -- "$HPLS" solve --help
 expect gen_help 0 "gas" -- "$HPLS" gen --help
 expect info_help 0 "dominance" -- "$HPLS" info --help
 expect no_command 2 "usage" -- "$HPLS"
@@ -50,6 +52,8 @@ expect bad_value 2 'option tol: bad value "-1"' -- "$HPLS" solve --tol -1
 expect maxiter_zero 2 "option maxiter" -- "$HPLS" solve --maxiter 0
 expect bad_solver 2 'unknown method "foo"' -- "$HPLS" solve --solver foo
 expect option_not_for_method 2 "omega does not apply to solver cg" -- "$HPLS" solve --gen poisson2d:nx=5 --solver cg --omega 1.2
+expect ell_not_for_method 2 "ell does not apply to solver bicgstab" -- "$HPLS" solve --gen poisson2d:nx=5 --solver bicgstab --ell 4
+expect ell_out_of_range 2 "option ell: bad value \"11\"" -- "$HPLS" solve --gen poisson2d:nx=5 --solver bicgstabl --ell 11
 expect missing_file 2 "nonexistent.mtx" -- "$HPLS" solve "$T/nonexistent.mtx"
 expect wrong_rhs_length 2 "has 2 entries but the matrix has 500 rows" -- "$HPLS" solve "$T/A.mtx" "$T/e1.mtx"
 expect bad_gen 2 "gen" -- "$HPLS" solve --gen nosuch:n=3

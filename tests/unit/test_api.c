@@ -252,9 +252,9 @@ static hpls_real *inverse_diagonal(const hpls_csr *A)
 static void shell_operator_and_preconditioner(void **state)
 {
     (void)state;
-    static const char *const methods[] = {"cg",       "bicgstab", "bicg",    "cgs",   "tfqmr",
-                                          "qmr",      "bicrstab", "bicgsafe", "gmres", "fgmres",
-                                          "minres"};
+    static const char *const methods[] = {"cg",        "bicgstab", "bicg",     "cgs",
+                                          "tfqmr",     "qmr",      "bicrstab", "bicgsafe",
+                                          "bicgstabl", "gmres",    "fgmres",   "minres"};
     hpls_csr *A = tu_gen("poisson2d:nx=30"), *At;
     hpls_csr_transpose(A, &At);
     hpls_int n = A->nrows;

@@ -47,9 +47,12 @@ static run solve_on(const hpls_csr *A, const hpls_dense *D, const hpls_vec *b, c
 /* One case on ref and on cpu at 1-3 threads: each converges to x = 1, and its
  * first 20 residuals equal ref's to 1e-12 relative (and, for the residuals
  * near convergence, to 1e-15 of ||b||, what the cancellation in b - A x leaves
- * of them). */
+ * of them).  bicgstabl: 1e-10, as its residuals inside a cycle are BiCG's,
+ * which jump at a near breakdown (gas seed 3, l = 2: x5.5 at iteration 9,
+ * where the backends' rounding differences grow x150 to 2e-12). */
 static void check_case(const hpls_csr *A, const hpls_dense *D, const char *opts)
 {
+    double close = strstr(opts, "solver=bicgstabl ") ? 1e-10 : 1e-12;
     hpls_int n = A ? A->nrows : D->nrows;
     hpls_vec *ones = tu_vec_const(n, 1.0), *b;
     assert_int_equal(hpls_vec_create(n, &b), HPLS_OK);
@@ -78,7 +81,7 @@ static void check_case(const hpls_csr *A, const hpls_dense *D, const char *opts)
             fail_msg("%s on %s: %lld residuals recorded, ref %lld", opts, where,
                      (long long)r.nhist, (long long)ref.nhist);
         for (hpls_int i = 0; i < r.nhist; i++) /* relres: relative to ||b|| */
-            if (!(fabs(r.hist[i] - ref.hist[i]) <= 1e-12 * fabs(ref.hist[i]) + 1e-15))
+            if (!(fabs(r.hist[i] - ref.hist[i]) <= close * fabs(ref.hist[i]) + 1e-15))
                 fail_msg("%s on %s: residual %lld is %.17g, ref's %.17g", opts, where,
                          (long long)i, r.hist[i], ref.hist[i]);
         hpls_vec_destroy(r.x);

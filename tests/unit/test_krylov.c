@@ -1,8 +1,9 @@
 /* test_krylov.c: the Krylov methods of issue 3 (bicg, cgs, tfqmr, qmr,
- * bicrstab, bicgsafe): known solutions with the true residual recomputed,
- * iteration counts against scipy (tests/ref/krylov_iterations.txt) or, for
- * bicrstab and bicgsafe which scipy lacks, against our bicgstab; real
- * matrices, edge cases, breakdown, repeatability, allocation failures. */
+ * bicrstab, bicgsafe) and bicgstabl (its own checks: test_bicgstabl.c): known
+ * solutions with the true residual recomputed, iteration counts against scipy
+ * (tests/ref/krylov_iterations.txt) or, for bicrstab and bicgsafe which scipy
+ * lacks, against our bicgstab; real matrices, edge cases, breakdown,
+ * repeatability, allocation failures. */
 #include "testutil.h"
 
 #include <math.h>
@@ -11,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const methods[] = {"bicg", "cgs", "tfqmr", "qmr", "bicrstab", "bicgsafe"};
+static const char *const methods[] = {"bicg",     "cgs",      "tfqmr",    "qmr",
+                                      "bicrstab", "bicgsafe", "bicgstabl"};
 enum { NMETHODS = sizeof methods / sizeof methods[0] };
 
 static hpls_solver *setup_with(const hpls_csr *A, const char *options)
