@@ -74,8 +74,9 @@ static const opt_def opts[] = {
     {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given",
      .help = "zero, or given (x on entry is the guess)"},
     {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = HPLS_MAX_THREADS, .exec = 1,
-     .help = "threads of this solver or preconditioner (0: OpenMP's default when set up; "
-             "never changes the process's OpenMP setting)"},
+     .help = "threads of this solver or preconditioner (0: automatic, one thread below "
+             "500000 stored entries, else OpenMP's default; never changes the process's "
+             "OpenMP setting)"},
     {"backend", OPT_CHOICE, "cpu", OFF(backend), .choices = HPLS_BACKEND_NAMES, .exec = 1,
      .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "
              "checks every vector a method hands it)"},
