@@ -367,7 +367,7 @@ int cmd_solve(int argc, char **argv)
                hpls_reason_str(info.reason), (long long)info.iterations, info.relres);
         if (known_x)
             printf(", max error vs x = 1: %.3e", err);
-        printf("\nsetup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
+        printf("\nsetup %.4f s, solve %.4f s, threads %d\n", info.setup_s, info.solve_s, threads);
         if (hpls_solver_trisolve(s))
             printf("triangular solves: %s\n", hpls_solver_trisolve(s));
         if (hpls_solver_format(s))
