@@ -60,7 +60,8 @@ static const opt_def opts[] = {
     {"trisolve", OPT_CHOICE, "auto", HPLS_M_TRISOLVE, OFF(trisolve),
      .choices = "serial,levels,syncfree,auto",
      .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
-             "flags), auto (time the first applies, keep the fastest)"},
+             "flags), auto (time the first applies, keep the fastest; a parallel one is dropped "
+             "once its trial passes 2x serial's time)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
     {"psize", OPT_INT, "0", HPLS_M_PSIZE, OFF(psize), .lo = 0, .hi = 1e15,
