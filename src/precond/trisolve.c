@@ -77,11 +77,13 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
     F->be = be;
     F->nt = be->nthreads;
     F->strategy = o->trisolve;
-    F->build = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SYNCFREE : F->strategy;
+    /* auto builds serially: on 2 cores the syncfree construction took 1.7-1.9x
+     * serial's time on a quiet machine (bench/results/dilu.md, 1e6 rows, 2
+     * threads), and nothing caps a construction when a thread is descheduled */
+    F->build = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SERIAL : F->strategy;
     F->chosen = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SERIAL : F->strategy;
     if (F->strategy == HPLS_TRI_AUTO && F->nt == 1) {
         /* one thread: nothing runs beside serial, whose sweeps do the least work */
-        F->build = HPLS_TRI_SERIAL;
         F->trials = 3 * AUTO_TRIALS;
     }
     hpls_status st = HPLS_OK;
@@ -121,17 +123,25 @@ static hpls_status tricopy_alloc(hpls_tricopy *c, hpls_int n, const hpls_levels 
     return c->col && c->val ? HPLS_OK : HPLS_ERR_NOMEM;
 }
 
+/* Threads of the level colouring: Alg. 7 as the paper advises (Sec. 2.3.4);
+ * serially on one thread, and for auto, whose setup, like its construction,
+ * must not depend on every thread getting a core. */
+static int colour_threads(const hpls_trifac *F)
+{
+    return F->strategy == HPLS_TRI_AUTO ? 1 : F->nt;
+}
+
 hpls_status hpls_trifac_copies(hpls_trifac *F)
 {
     const hpls_trisplit *t = &F->a;
     hpls_int n = F->n;
     hpls_status st;
     int by_level = F->strategy == HPLS_TRI_LEVELS || undecided(F);
-    if (by_level) { /* coloured by Alg. 7 as the paper advises (Sec. 2.3.4); one thread: serially */
+    if (by_level) {
         hpls_tri Tl = hpls_tri_of(t->A, 0, t->lowend, t->upbeg, NULL);
         hpls_tri Tu = hpls_tri_of(t->A, 1, t->lowend, t->upbeg, NULL);
-        if ((st = hpls_levels_build(&Tl, F->nt, &F->fwd.lev)) != HPLS_OK ||
-            (st = hpls_levels_build(&Tu, F->nt, &F->bwd.lev)) != HPLS_OK)
+        if ((st = hpls_levels_build(&Tl, colour_threads(F), &F->fwd.lev)) != HPLS_OK ||
+            (st = hpls_levels_build(&Tu, colour_threads(F), &F->bwd.lev)) != HPLS_OK)
             return st;
     }
     if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->A->rowptr, t->lowend)) !=
@@ -256,7 +266,7 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
         for (int k = 0; k < (F->at.A ? 4 : 2); k++) {
             if (w[k]->lev.order)
                 continue; /* built for the construction */
-            hpls_status st = hpls_levels_build(&w[k]->T, F->nt, &w[k]->lev);
+            hpls_status st = hpls_levels_build(&w[k]->T, colour_threads(F), &w[k]->lev);
             if (st != HPLS_OK)
                 return st;
         }
