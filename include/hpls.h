@@ -179,8 +179,9 @@ typedef struct hpls_info {
     int precond_norm;    /* 1: the iteration tested ||M^-1 r|| / ||M^-1 b|| (pc_side=left
                             norm=preconditioned), and the history holds that ratio;
                             relres above is still the true residual */
-    int threads;         /* threads the solver ran on (its `threads` option, or OpenMP's
-                            default when it was set up) */
+    int threads;         /* threads the solver ran on (its `threads` option; for 0, one
+                            thread below 500000 stored entries, else OpenMP's default
+                            when it was set up) */
 } hpls_info;
 
 /* Called once per iteration with the residual norm the test uses; return

@@ -67,7 +67,8 @@ static const opt_def opts[] = {
     {"trisolve", OPT_CHOICE, "auto", HPLS_M_TRISOLVE, OFF(trisolve),
      .choices = "serial,levels,syncfree,auto",
      .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
-             "flags), auto (time the first applies, keep the fastest)"},
+             "flags), auto (time the first applies, keep the fastest; a parallel one is dropped "
+             "once its trial passes 2x serial's time)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
     {"dilu_order", OPT_CHOICE, "rows", HPLS_M_DILU, OFF(dilu_order), .choices = "rows,faces",
@@ -84,8 +85,9 @@ static const opt_def opts[] = {
     {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given",
      .help = "zero, or given (x on entry is the guess)"},
     {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = HPLS_MAX_THREADS, .exec = 1,
-     .help = "threads of this solver or preconditioner (0: OpenMP's default when set up; "
-             "never changes the process's OpenMP setting)"},
+     .help = "threads of this solver or preconditioner (0: automatic, one thread below "
+             "500000 stored entries, else OpenMP's default; never changes the process's "
+             "OpenMP setting)"},
     {"backend", OPT_CHOICE, "cpu", OFF(backend), .choices = HPLS_BACKEND_NAMES, .exec = 1,
      .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "
              "checks every vector a method hands it)"},

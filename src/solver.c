@@ -236,7 +236,9 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
 {
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
-    hpls_status st = hpls_backend_create(o->backend, (int)o->threads, &s->be);
+    double nnz = s->A ? (double)s->A->nnz : s->Ad ? (double)n * (double)n : -1;
+    int threads = o->threads > 0 ? (int)o->threads : hpls_auto_threads(nnz);
+    hpls_status st = hpls_backend_create(o->backend, threads, &s->be);
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;

@@ -432,7 +432,7 @@ int cmd_solve(int argc, char **argv)
             printf(", max error vs x = 1: %.3e", err);
         putchar('\n');
         if (!quiet) { /* --quiet: the summary line above and nothing else */
-            printf("setup %.4f s, solve %.4f s\n", info.setup_s, info.solve_s);
+            printf("setup %.4f s, solve %.4f s, threads %d\n", info.setup_s, info.solve_s, threads);
             if (hpls_solver_trisolve(s))
                 printf("triangular solves: %s\n", hpls_solver_trisolve(s));
             if (hpls_solver_format(s))

@@ -1,10 +1,13 @@
 /* hpls.c: the command: `hpls solve | info | gen`, with --help everywhere. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "cli.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: hpls COMMAND [ARGS]\n"
@@ -106,8 +109,25 @@ const char *cli_flag_value(int argc, char **argv, int *i, const char *flag)
     return cli_take_value(argc, argv, i, len);
 }
 
+/* Threads that wait at OpenMP barriers should sleep, not spin: with the
+ * policy unset, libgomp spins 300000 rounds first, and when another process
+ * holds a core a spinning thread burns the time slice its partner needs
+ * (2 threads 3-6x slower than 1 on a loaded 2-core machine).  The runtime
+ * reads its environment once, as it loads (before main), so the command sets
+ * OMP_WAIT_POLICY=passive and runs itself again; a user's own setting
+ * (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME) is left as it is.  If the
+ * new start fails, the command goes on under the runtime's policy. */
+static void passive_wait_policy(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME"))
+        return;
+    if (setenv("OMP_WAIT_POLICY", "passive", 1) == 0)
+        execv("/proc/self/exe", argv);
+}
+
 int main(int argc, char **argv)
 {
+    passive_wait_policy(argv);
     if (argc < 2) {
         fprintf(stderr, usage, HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
         return EXIT_USAGE;

@@ -53,6 +53,11 @@ int hpls_default_threads(void)
     return p > HPLS_MAX_THREADS ? HPLS_MAX_THREADS : p;
 }
 
+int hpls_auto_threads(double nnz)
+{
+    return nnz >= 0 && nnz < HPLS_ONE_THREAD_NNZ ? 1 : hpls_default_threads();
+}
+
 hpls_status hpls_be_fail(hpls_backend *be, hpls_status st, const char *fmt, ...)
 {
     if (be->err == HPLS_OK) {

@@ -109,6 +109,15 @@ void hpls_k_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpl
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);
 /* OpenMP's default thread count: what object-less public calls run on. */
 int hpls_default_threads(void);
+/* Below this many stored entries a solve runs on one thread when its threads
+ * option is 0: an iteration's few microseconds of work no longer pay for
+ * waking a second thread at each of its parallel loops (bench/results/
+ * threads_crossover.md measures where two threads start to win). */
+#define HPLS_ONE_THREAD_NNZ 500000
+/* The threads of a solver or preconditioner whose threads option is 0, for a
+ * matrix of nnz stored entries (negative: not known, e.g. a shell operator):
+ * one below HPLS_ONE_THREAD_NNZ, else OpenMP's default. */
+int hpls_auto_threads(double nnz);
 
 /* ---- CSR helpers (src/la/csr.c) ----------------------------------------- */
 /* pos[i] = position of A_ii in row i; a missing or zero diagonal entry is an

@@ -183,7 +183,8 @@ hpls_status hpls_precond_setup(hpls_precond *P, const hpls_csr *A, unsigned flag
     /* the backend follows the options (threads, backend) of this setup */
     hpls_backend_destroy(P->be);
     P->be = NULL;
-    if ((st = hpls_backend_create(P->opt.backend, (int)P->opt.threads, &P->be)) != HPLS_OK)
+    int threads = P->opt.threads > 0 ? (int)P->opt.threads : hpls_auto_threads((double)A->nnz);
+    if ((st = hpls_backend_create(P->opt.backend, threads, &P->be)) != HPLS_OK)
         return pfail(P, st, "%s", hpls_last_error());
     if ((flags & HPLS_PRECOND_TRANSPOSE) && t->setup &&
         (st = hpls_csr_transpose(A, &P->At)) != HPLS_OK)

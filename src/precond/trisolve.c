@@ -4,13 +4,16 @@
  * (rows in level order when a level strategy may run, Alg. 4), M^-T r by the
  * same sweeps over A^T, and `auto`, the paper's advice made automatic (end of
  * Sec. 2.3.5): the first applications alternate between the strategies, the
- * fastest is kept; on one thread serial is kept at once. */
+ * fastest is kept; on one thread serial is kept at once; a strategy whose
+ * trial takes more than twice serial's time is dropped on the spot. */
 #include "precond/trisolve.h"
 
 #include <math.h>
 
 /* Applications of each strategy timed by auto before it decides. */
 #define AUTO_TRIALS 2
+/* A parallel strategy's trial is dropped past this many times serial's time. */
+#define AUTO_CAP 2.0
 
 /* auto has strategies still to time */
 static int undecided(const hpls_trifac *F)
@@ -74,11 +77,13 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
     F->be = be;
     F->nt = be->nthreads;
     F->strategy = o->trisolve;
-    F->build = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SYNCFREE : F->strategy;
+    /* auto builds serially: on 2 cores the syncfree construction took 1.7-1.9x
+     * serial's time on a quiet machine (bench/results/dilu.md, 1e6 rows, 2
+     * threads), and nothing caps a construction when a thread is descheduled */
+    F->build = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SERIAL : F->strategy;
     F->chosen = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SERIAL : F->strategy;
     if (F->strategy == HPLS_TRI_AUTO && F->nt == 1) {
         /* one thread: nothing runs beside serial, whose sweeps do the least work */
-        F->build = HPLS_TRI_SERIAL;
         F->trials = 3 * AUTO_TRIALS;
     }
     hpls_status st = HPLS_OK;
@@ -118,17 +123,25 @@ static hpls_status tricopy_alloc(hpls_tricopy *c, hpls_int n, const hpls_levels 
     return c->col && c->val ? HPLS_OK : HPLS_ERR_NOMEM;
 }
 
+/* Threads of the level colouring: Alg. 7 as the paper advises (Sec. 2.3.4);
+ * serially on one thread, and for auto, whose setup, like its construction,
+ * must not depend on every thread getting a core. */
+static int colour_threads(const hpls_trifac *F)
+{
+    return F->strategy == HPLS_TRI_AUTO ? 1 : F->nt;
+}
+
 hpls_status hpls_trifac_copies(hpls_trifac *F)
 {
     const hpls_trisplit *t = &F->a;
     hpls_int n = F->n;
     hpls_status st;
     int by_level = F->strategy == HPLS_TRI_LEVELS || undecided(F);
-    if (by_level) { /* coloured by Alg. 7 as the paper advises (Sec. 2.3.4); one thread: serially */
+    if (by_level) {
         hpls_tri Tl = hpls_tri_of(t->A, 0, t->lowend, t->upbeg, NULL);
         hpls_tri Tu = hpls_tri_of(t->A, 1, t->lowend, t->upbeg, NULL);
-        if ((st = hpls_levels_build(&Tl, F->nt, &F->fwd.lev)) != HPLS_OK ||
-            (st = hpls_levels_build(&Tu, F->nt, &F->bwd.lev)) != HPLS_OK)
+        if ((st = hpls_levels_build(&Tl, colour_threads(F), &F->fwd.lev)) != HPLS_OK ||
+            (st = hpls_levels_build(&Tu, colour_threads(F), &F->bwd.lev)) != HPLS_OK)
             return st;
     }
     if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->A->rowptr, t->lowend)) !=
@@ -164,18 +177,38 @@ hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv
                      F->name, what, piv, (long long)i + 1, big);
 }
 
-static void sweep(hpls_trifac *F, const hpls_sweep *w, int strategy, const hpls_real *b,
-                  hpls_real *x)
+/* One sweep by strategy, stopped and finished serially past deadline (0:
+ * none); returns 1 when it was late. */
+static int sweep(hpls_trifac *F, const hpls_sweep *w, int strategy, const hpls_real *b,
+                 hpls_real *x, double deadline)
 {
     if (strategy == HPLS_TRI_LEVELS)
-        hpls_k_sweep_levels(F->nt, w, b, x);
-    else if (strategy == HPLS_TRI_SYNCFREE)
-        hpls_k_sweep_syncfree(F->nt, w, &F->sync, b, x);
-    else
-        hpls_k_sweep_serial(w, b, x);
+        return hpls_k_sweep_levels(F->nt, w, b, x, deadline);
+    if (strategy == HPLS_TRI_SYNCFREE)
+        return hpls_k_sweep_syncfree(F->nt, w, &F->sync, b, x, deadline);
+    hpls_k_sweep_serial(w, b, x);
+    return 0;
 }
 
-/* z = M^-1 r: (forward) g1 = Lbar^-1 r, (backward) z = Ubar^-1 (scaled g1), in place. */
+/* auto, after a timed application: skips the strategies dropped in the first
+ * round and, the trials over, keeps the fastest (ties to the simpler). */
+static void auto_next(hpls_trifac *F)
+{
+    while (undecided(F) && F->trials >= 3 && isinf(F->best[F->trials % 3]))
+        F->trials++;
+    if (undecided(F))
+        return;
+    for (int k = 1; k < 3; k++)
+        if (F->best[k] < F->best[F->chosen])
+            F->chosen = k;
+}
+
+/* z = M^-1 r: (forward) g1 = Lbar^-1 r, (backward) z = Ubar^-1 (scaled g1), in
+ * place.  auto's trial of a parallel strategy gets AUTO_CAP times serial's
+ * time: past it (a thread descheduled by another process stalls every
+ * level's barrier or every wait on its rows) the sweep is finished serially
+ * and the strategy dropped, so a trial costs at most about AUTO_CAP + 1
+ * serial applications. */
 static hpls_status apply_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_dvec *zv)
 {
     hpls_trifac *F = pc->ctx;
@@ -183,21 +216,23 @@ static hpls_status apply_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_dve
     hpls_real *z = hpls_v_host(F->be, zv);
     if (!r || !z)
         return F->be->err;
-    int timing = undecided(F);
-    int strategy = timing ? F->trials % 3 : F->chosen;
-    double t0 = timing ? hpls_wtime() : 0;
-    sweep(F, &F->fwd, strategy, r, z);
-    sweep(F, &F->bwd, strategy, z, z);
-    if (!timing)
+    if (!undecided(F)) {
+        sweep(F, &F->fwd, F->chosen, r, z, 0);
+        sweep(F, &F->bwd, F->chosen, z, z, 0);
         return HPLS_OK;
+    }
+    int strategy = F->trials % 3; /* serial first: the others' deadline needs its time */
+    double t0 = hpls_wtime();
+    double deadline = strategy == HPLS_TRI_SERIAL ? 0 : t0 + AUTO_CAP * F->best[HPLS_TRI_SERIAL];
+    int late = sweep(F, &F->fwd, strategy, r, z, deadline);
+    late |= sweep(F, &F->bwd, late ? HPLS_TRI_SERIAL : strategy, z, z, deadline);
     double t = hpls_wtime() - t0;
-    if (F->trials < 3 || t < F->best[strategy])
+    if (late)
+        F->best[strategy] = INFINITY;
+    else if (F->trials < 3 || t < F->best[strategy])
         F->best[strategy] = t;
-    if (++F->trials < 3 * AUTO_TRIALS)
-        return HPLS_OK;
-    for (int k = 1; k < 3; k++) /* ties to the simpler strategy */
-        if (F->best[k] < F->best[F->chosen])
-            F->chosen = k;
+    F->trials++;
+    auto_next(F);
     return HPLS_OK;
 }
 
@@ -208,8 +243,8 @@ static hpls_status apply_t_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_d
     hpls_real *z = hpls_v_host(F->be, zv);
     if (!r || !z)
         return F->be->err;
-    sweep(F, &F->fwd_t, F->chosen, r, z);
-    sweep(F, &F->bwd_t, F->chosen, z, z);
+    sweep(F, &F->fwd_t, F->chosen, r, z, 0);
+    sweep(F, &F->bwd_t, F->chosen, z, z, 0);
     return HPLS_OK;
 }
 
@@ -231,7 +266,7 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
         for (int k = 0; k < (F->at.A ? 4 : 2); k++) {
             if (w[k]->lev.order)
                 continue; /* built for the construction */
-            hpls_status st = hpls_levels_build(&w[k]->T, F->nt, &w[k]->lev);
+            hpls_status st = hpls_levels_build(&w[k]->T, colour_threads(F), &w[k]->lev);
             if (st != HPLS_OK)
                 return st;
         }

@@ -37,7 +37,7 @@ typedef struct hpls_trifac {
     hpls_backend *be;      /* the vectors' backend; its threads run the builds and sweeps */
     int nt;                /* be->nthreads */
     int strategy;          /* what the user chose */
-    int build;             /* strategy of the construction (auto: syncfree, Table 2; serial on one thread) */
+    int build;             /* strategy of the construction (auto: serial, see hpls_trifac_create) */
     int chosen;            /* strategy of the sweeps; auto: the winner once decided */
     int trials;            /* auto: applications timed so far */
     double best[3];        /* auto: fastest application per strategy */

@@ -414,6 +414,37 @@ static void hpls_options_sets_defaults(void **state)
     hpls_csr_destroy(A);
 }
 
+/* threads=0 (the default) is automatic: one thread below HPLS_ONE_THREAD_NNZ
+ * stored entries, OpenMP's default from there (gas k=1: nnz = 4n - 2), and
+ * the count is what hpls_info reports; threads=N is kept on any size. */
+static void threads_0_runs_small_systems_on_one_thread(void **state)
+{
+    (void)state;
+    if (tu_on_ref())
+        skip(); /* ref runs on one thread whatever threads says */
+    int before = omp_get_max_threads();
+    omp_set_num_threads(3); /* OpenMP's default here: 3, so that it shows */
+    const char *specs[2] = {"gas:n=125000,k=1", "gas:n=125001,k=1"};
+    const char *opts[3] = {"threads=0", "threads=2", "threads=1"};
+    int want[2][3] = {{1, 2, 1}, {3, 2, 1}};
+    for (int m = 0; m < 2; m++) {
+        hpls_csr *A = tu_gen(specs[m]);
+        assert_true(m == 0 ? A->nnz < HPLS_ONE_THREAD_NNZ : A->nnz >= HPLS_ONE_THREAD_NNZ);
+        for (int k = 0; k < 3; k++) {
+            hpls_solver *s;
+            hpls_info info;
+            hpls_solver_create(&s);
+            assert_int_equal(hpls_solver_set_options(s, opts[k]), HPLS_OK);
+            assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+            hpls_solver_get_info(s, &info);
+            assert_int_equal(info.threads, want[m][k]);
+            hpls_solver_destroy(s);
+        }
+        hpls_csr_destroy(A);
+    }
+    omp_set_num_threads(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +454,7 @@ int main(void)
         cmocka_unit_test(reductions_per_iteration),
         cmocka_unit_test(a_backend_failure_reaches_the_caller),
         cmocka_unit_test(the_thread_count_belongs_to_the_solver),
+        cmocka_unit_test(threads_0_runs_small_systems_on_one_thread),
         cmocka_unit_test(hpls_options_sets_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -687,6 +687,56 @@ static void level_sets_are_valid_and_strategies_agree(void **state)
         hpls_csr_destroy(mats[m]);
 }
 
+/* A sweep whose deadline has passed (trisolve=auto's cap on a trial) stops
+ * handing out rows after the first level or chunks and finishes serially:
+ * it says so, and x is the serial sweep's bit for bit (x starts as NaN, so a
+ * row left undone would show); a deadline far ahead changes nothing. */
+static void late_sweeps_finish_serially_bit_for_bit(void **state)
+{
+    (void)state;
+    hpls_csr *mats[2] = {tu_gen("convdiff3d:nx=12"), random_matrix(3000, 5, 2, 7)};
+    for (int m = 0; m < 2; m++) {
+        const hpls_csr *A = mats[m];
+        hpls_int n = A->nrows;
+        hpls_int *lowend = malloc((size_t)n * sizeof *lowend), *upbeg = malloc((size_t)n * sizeof *upbeg);
+        double *b = malloc((size_t)n * sizeof *b), *dinv = malloc((size_t)n * sizeof *dinv);
+        double *x0 = malloc((size_t)n * sizeof *x0), *x = malloc((size_t)n * sizeof *x);
+        for (hpls_int i = 0; i < n; i++) {
+            b[i] = 1.0 + (double)(i % 7);
+            dinv[i] = 0.25 + 1e-3 * (double)(i % 11);
+        }
+        hpls_k_tri_split(2, A, lowend, upbeg);
+        hpls_sync S;
+        assert_int_equal(hpls_sync_init(&S, n), HPLS_OK);
+        for (int upper = 0; upper < 2; upper++) {
+            hpls_sweep w = {.T = hpls_tri_of(A, upper, lowend, upbeg, A->val), .dinv = dinv};
+            assert_int_equal(hpls_levels_build(&w.T, 2, &w.lev), HPLS_OK);
+            assert_true(w.lev.nlev > 2);
+            hpls_k_sweep_serial(&w, b, x0);
+            double deadlines[2] = {1e-9, hpls_wtime() + 1e6}; /* passed; far ahead */
+            for (int d = 0; d < 2; d++) {
+                for (int k = 0; k < 2; k++) {
+                    for (hpls_int i = 0; i < n; i++)
+                        x[i] = NAN;
+                    int late = k == 0 ? hpls_k_sweep_levels(2, &w, b, x, deadlines[d])
+                                      : hpls_k_sweep_syncfree(2, &w, &S, b, x, deadlines[d]);
+                    assert_int_equal(late, d == 0);
+                    assert_memory_equal(x, x0, (size_t)n * sizeof *x);
+                }
+            }
+            hpls_levels_free(&w.lev);
+        }
+        hpls_sync_free(&S);
+        free(lowend);
+        free(upbeg);
+        free(b);
+        free(dinv);
+        free(x0);
+        free(x);
+        hpls_csr_destroy(mats[m]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -704,6 +754,7 @@ int main(void)
         cmocka_unit_test(level_sets_are_valid_and_strategies_agree),
         cmocka_unit_test(dic_rejects_an_upper_entry_without_mirror),
         cmocka_unit_test(level_strategies_store_the_copies_in_level_order),
+        cmocka_unit_test(late_sweeps_finish_serially_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

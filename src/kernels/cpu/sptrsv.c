@@ -42,30 +42,65 @@ void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
     }
 }
 
-void hpls_k_sweep_levels(int nt, const hpls_sweep *w, const hpls_real *b, hpls_real *x)
+/* Levels l.. of the sweep, serially (the rest of a sweep stopped by its deadline). */
+static void levels_rest(const hpls_sweep *w, hpls_int l, const hpls_real *b, hpls_real *x)
+{
+    const hpls_levels *L = &w->lev;
+    for (hpls_int off = L->off[l]; off < w->T.n; off++)
+        sweep_row(w, w->T.row ? off : L->order[off], L->order[off], b, x);
+}
+
+int hpls_k_sweep_levels(int nt, const hpls_sweep *w, const hpls_real *b, hpls_real *x,
+                        double deadline)
 {
     const hpls_levels *L = &w->lev;
     const hpls_int *row = w->T.row;
+    /* Thread 0 looks at the clock as it starts level l and, late, stores l:
+     * every thread stops before level l + 1, which it reaches only after the
+     * barrier ending level l, hence after the store; a thread still at level
+     * l or before reads l or -1 and goes on, so all stop at the same level. */
+    _Atomic hpls_int late = -1;
 #pragma omp parallel num_threads(nt)
-    for (hpls_int l = 0; l < L->nlev; l++) { /* Alg. 4 line 1; the loop ends in a barrier */
+    {
+        int watch = deadline > 0 && omp_get_thread_num() == 0;
+        for (hpls_int l = 0; l < L->nlev; l++) { /* Alg. 4 line 1; the loop ends in a barrier */
+            hpls_int seen = atomic_load_explicit(&late, memory_order_acquire);
+            if (seen >= 0 && seen < l)
+                break;
+            if (watch && seen < 0 && hpls_wtime() > deadline)
+                atomic_store_explicit(&late, l, memory_order_release);
 #pragma omp for schedule(static)
-        for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-            sweep_row(w, row ? off : L->order[off], L->order[off], b, x);
+            for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
+                sweep_row(w, row ? off : L->order[off], L->order[off], b, x);
+        }
     }
+    hpls_int stop = atomic_load_explicit(&late, memory_order_relaxed);
+    if (stop < 0 || stop + 1 >= L->nlev)
+        return stop >= 0;
+    levels_rest(w, stop + 1, b, x);
+    return 1;
 }
 
-void hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
-                           hpls_real *x)
+/* Chunks between two looks at the clock of a syncfree sweep with a deadline. */
+#define CLOCK_CHUNKS 16
+
+int hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
+                          hpls_real *x, double deadline)
 {
     const hpls_tri *T = &w->T;
     hpls_int n = T->n;
     unsigned epoch = hpls_sync_begin(S);
+    /* Late: no thread claims a chunk any more; the chunks claimed are done
+     * (each waits only on earlier chunks, all claimed), the rest serially. */
+    atomic_int late = 0;
 #pragma omp parallel num_threads(nt)
     {
         hpls_int k;
-        while ((k = hpls_sync_claim(S)) < n) {
+        while (!atomic_load_explicit(&late, memory_order_relaxed) && (k = hpls_sync_claim(S)) < n) {
             hpls_int kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
             hpls_int first = slot_of(T, k); /* natural rows of this chunk are done in order */
+            if (deadline > 0 && k / HPLS_SYNC_CHUNK % CLOCK_CHUNKS == 0 && hpls_wtime() > deadline)
+                atomic_store_explicit(&late, 1, memory_order_relaxed);
             for (; k < kend; k++) {
                 hpls_int s = slot_of(T, k), i = T->row ? T->row[s] : s;
                 for (hpls_int p = T->lo[s]; p < T->hi[s]; p++) {
@@ -80,4 +115,12 @@ void hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls
             }
         }
     }
+    hpls_int done = atomic_load_explicit(&S->next, memory_order_relaxed);
+    if (done >= n)
+        return 0;
+    for (hpls_int k = done; k < n; k++) { /* the region's end made every row visible */
+        hpls_int s = slot_of(T, k);
+        sweep_row(w, s, T->row ? T->row[s] : s, b, x);
+    }
+    return 1;
 }

@@ -60,15 +60,39 @@ static inline hpls_int hpls_sync_claim(hpls_sync *S)
     return atomic_fetch_add_explicit(&S->next, HPLS_SYNC_CHUNK, memory_order_relaxed);
 }
 
-/* Busy-waits until row j is done (Alg. 5-7, lines 5-7); acquire: what row j's
- * thread wrote before posting is visible after. Yields now and then so a
- * thread that outnumbers the cores lets the one it waits for run. */
+/* Spins of hpls_sync_wait before it starts to yield: a producer that is
+ * running posts within a chunk's time (microseconds), about this many pauses. */
+#define HPLS_SYNC_SPINS 256
+
+/* One pause in a spin loop: tells the core it is a spin (no memory-order
+ * flush on exit, the sibling hardware thread gets the pipeline). */
+static inline void hpls_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Waits until row j is done (Alg. 5-7, lines 5-7); acquire: what row j's
+ * thread wrote before posting is visible after.  Bounded spinning, then
+ * thrd_yield (sched_yield) at every look: when the producer is descheduled
+ * (another process holds its core, or more threads than cores) spinning on
+ * would burn the waiter's whole time slice, while a yield hands the core to
+ * whatever can run, the producer included.  Not a futex: that would make
+ * every post check for sleepers, and the wait ends when a store lands. */
 static inline void hpls_sync_wait(const hpls_sync *S, hpls_int j, unsigned epoch)
 {
     unsigned spins = 0;
-    while (atomic_load_explicit(&S->ready[j], memory_order_acquire) != epoch)
-        if (++spins % 1024 == 0)
+    while (atomic_load_explicit(&S->ready[j], memory_order_acquire) != epoch) {
+        if (spins < HPLS_SYNC_SPINS) {
+            spins++;
+            hpls_cpu_relax();
+        } else {
             thrd_yield();
+        }
+    }
 }
 
 /* Marks row i done (Alg. 5 line 11); release: its results are published. */
@@ -104,10 +128,14 @@ typedef struct hpls_sweep {
 } hpls_sweep;
 
 /* Every strategy sums row i's terms in the order of its columns, so the three
- * give bit-identical x; the parallel ones run on nt threads. */
+ * give bit-identical x; the parallel ones run on nt threads.  deadline (a
+ * hpls_wtime() value, 0: none): past it, the parallel sweeps stop handing out
+ * rows and finish the sweep serially; they return 1 then (x is complete and
+ * the same either way), else 0.  trisolve=auto's trials use it. */
 void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x);
-void hpls_k_sweep_levels(int nt, const hpls_sweep *w, const hpls_real *b, hpls_real *x); /* Alg. 4 */
-void hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
-                           hpls_real *x); /* Alg. 6 */
+int hpls_k_sweep_levels(int nt, const hpls_sweep *w, const hpls_real *b, hpls_real *x,
+                        double deadline); /* Alg. 4 */
+int hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
+                          hpls_real *x, double deadline); /* Alg. 6 */
 
 #endif /* HPLS_SPTRSV_H */
