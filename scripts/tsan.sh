@@ -30,7 +30,9 @@ cmake --build "$build" -j "$(nproc)" >/dev/null
 build=$(cd "$build" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# threads=2: threads=0 would run the tests' small systems on one thread, with nothing to race
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} OMP_WAIT_POLICY=passive OMP_TOOL_LIBRARIES=$archer
+export HPLS_OPTIONS=${HPLS_OPTIONS:-threads=2}
 export TSAN_OPTIONS="suppressions=$root/tests/tsan.supp ignore_noninstrumented_modules=1 exitcode=66"
 export HPLS_DATA_DIR=${HPLS_DATA_DIR:-$root/../shared/data} HPLS_TEST_DIR=$root/tests HPLS_TMP=$tmp
 
