@@ -591,6 +591,7 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
         return st;
     }
     s->conv.bnorm = s->conv.test_bnorm = hpls_v_nrm2(be, n, B);
+    s->conv.x = X;
     st = s->opt.method->solve(s, B, X);
     if (st == HPLS_OK && be->err == HPLS_OK) {
         hpls_dvec *r = s->work[0]; /* every method has at least one work vector */
@@ -601,6 +602,7 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
         if (hpls_reason_converged(s->info.reason) &&
             (!isfinite(s->info.resnorm) || hpls_v_finite(be, n, X, &bad) >= 0))
             s->info.reason = HPLS_DIVERGED_NAN;
+        hpls_conv_finish(s, X);
     }
     if (st == HPLS_OK && be->err != HPLS_OK)
         st = hpls_fail(be->err, "%s", be->msg);
