@@ -36,6 +36,8 @@ expect x0 0 "after 0 iterations" -- "$HPLS" solve "$T/A.mtx" --x0 "$T/x.mtx" --t
 
 # not converged: exit 1; numerical failure: exit 3
 expect maxiter 1 "maximum iterations" -- "$HPLS" solve --gen gas:n=2000 --maxiter 3 --quiet
+# a tolerance below the rounding level of b - A x is told as such, with the figures
+expect tol_below_accuracy 1 "tolerance below attainable accuracy: the residual reached .* eps" -- "$HPLS" solve --gen poisson2d:nx=30 --solver cg --precond jacobi --tol 1e-30 --quiet
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n2 1 1\n' >"$T/swap.mtx"
 printf '%%%%MatrixMarket matrix array real general\n2 1\n1\n0\n' >"$T/e1.mtx"
 expect breakdown 3 "breakdown" -- "$HPLS" solve "$T/swap.mtx" "$T/e1.mtx" --quiet
