@@ -17,14 +17,18 @@ import glob
 import json
 import math
 import os
+import re
 import sys
 
 OLD_WINDOW = 500
 
 
 def load(path):
+    """The solve's JSON object, or None (no output: the setup refused the matrix)."""
     with open(path, encoding="utf-8") as f:
         text = f.read().strip()
+    # C's printf writes a NaN or infinite residual as nan / inf, which JSON lacks
+    text = re.sub(r"(?<=:)-?(nan|inf)\b", "null", text)
     return json.loads(text) if text.startswith("{") else None
 
 

@@ -591,7 +591,6 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
         return st;
     }
     s->conv.bnorm = s->conv.test_bnorm = hpls_v_nrm2(be, n, B);
-    s->conv.x = X;
     st = s->opt.method->solve(s, B, X);
     if (st == HPLS_OK && be->err == HPLS_OK) {
         hpls_dvec *r = s->work[0]; /* every method has at least one work vector */
@@ -602,12 +601,13 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
         if (hpls_reason_converged(s->info.reason) &&
             (!isfinite(s->info.resnorm) || hpls_v_finite(be, n, X, &bad) >= 0))
             s->info.reason = HPLS_DIVERGED_NAN;
-        hpls_conv_finish(s, X);
     }
     if (st == HPLS_OK && be->err != HPLS_OK)
         st = hpls_fail(be->err, "%s", be->msg);
     hpls_be_detach(be, n, X, xx, 1);
     hpls_be_detach(be, n, B, bb, 0);
+    if (st == HPLS_OK)
+        hpls_conv_finish(s, xx);
     return st;
 }
 
