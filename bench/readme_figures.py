@@ -630,7 +630,7 @@ def stagnation(d, o):
           f"stopped {stop(before)} before, {stop(after)} after; plateaus caught "
           f"{caught(before)} before, {caught(after)} after",
           "plateaus missed after: residuals that oscillate (TFQMR, BiCG) or drift by more than "
-          "0.1% in 500 iterations; they run to maxiter", d.name)
+          "0.01% in 1000 iterations; they run to maxiter", d.name)
     if med(stop(after)) > 0:
         o.missed.append(f"no converging solve stopped as stagnation: {stop(after)} ({d.name})")
 

@@ -77,8 +77,8 @@ def main(rundir, maxiter):
     rows = []
     for name, stop in (("before: no new smallest residual in 500 iterations (replayed on the "
                         "histories)", before_stop),
-                       ("after: the residual stayed within 0.1% of one value for 500 "
-                        "iterations (run)", after_stop)):
+                       ("after: the residual stayed within 0.01% of one value for "
+                        "1000 iterations (run)", after_stop)):
         false = [r for r in conv if (stop(r) is not None and stop(r) < r[1]["iterations"])]
         caught = [r for r in plateau if stop(r) is not None]
         slowstop = [r for r in slow if stop(r) is not None]
@@ -116,7 +116,7 @@ def main(rundir, maxiter):
             print(f"| {m} | {sol} | {pc} | {s} | {r[1]['iterations']} | {r[2]['status']} at "
                   f"{r[2]['iterations']} |")
     print()
-    print("## The margin: longest stretch of a converging solve within 0.1% of one value")
+    print("## The margin: longest stretch of a converging solve within 0.01% of one value")
     print()
     print("| matrix | solver | precond | iterations in the band | ending at | converges at |")
     print("|---|---|---|---:|---:|---:|")
@@ -124,7 +124,7 @@ def main(rundir, maxiter):
     for r in conv:
         band, band_it, longest = None, 0, (0, 0)
         for it, x in zip(r[3], r[4]):
-            if band is None or not (x <= band * 1.001 and x * 1.001 >= band):
+            if band is None or not (x <= band * 1.0001 and x * 1.0001 >= band):
                 band, band_it = x, it
             longest = max(longest, (it - band_it, it))
         spans.append((longest, r))
@@ -156,10 +156,12 @@ def main(rundir, maxiter):
     print("The rule before stopped converging solves whose residual rose and fell for hundreds "
           "of iterations (CG, BiCG, CGS, TFQMR, BiCGSTAB without a good preconditioner) before "
           "going down; a stalled solve instead leaves a flat residual (restarted GMRES, QMR at "
-          "its limit, a stationary method at its fixed point).  The band test waits for 500 "
-          "flat iterations, about twice the longest flat stretch of a converging solve above.  "
-          "Plateaus it misses oscillate (TFQMR's half-steps, BiCG) or drift by more than 0.1% "
-          "in 500 iterations: they run to maxiter, as every solve did with the test off.")
+          "its limit, a stationary method at its fixed point).  The band test waits for 1000 "
+          "flat iterations, about 2.5 times the longest flat stretch of a converging solve "
+          "above (with a band of 0.1% instead, watt_2 + bicgstab stays flat for 1446 "
+          "iterations and converges at 4413).  Plateaus it misses oscillate (TFQMR's "
+          "half-steps, BiCG) or drift by more than 0.01% in 1000 iterations: they run to "
+          "maxiter, as every solve did with the test off.")
 
 
 if __name__ == "__main__":

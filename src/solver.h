@@ -165,7 +165,7 @@ typedef struct hpls_conv {
 
 /* Stagnation (conv.c): the residual stayed within a factor 1 + HPLS_STAG_BAND of
  * one value for stag_window iterations (bench/results/stagnation.md). */
-#define HPLS_STAG_BAND 1e-3
+#define HPLS_STAG_BAND 1e-4
 /* The attainable accuracy: a residual within HPLS_ACC_FACTOR eps (|| |A| |x| ||
  * + ||b||) is at the rounding level of computing b - A x.  At tol 1e-20, solves
  * that had reached their floor ended 5e-5 to 1e3 times that level; those stuck
