@@ -700,6 +700,35 @@ def loaded(d, o):
                         f"{col(w, 'precond')} {f2(max(x))}x ({d.name})")
 
 
+def stagnation(d, o):
+    rows = d.table("converging solves stopped")
+    before = next(r for r in rows if col(r, "rule").startswith("before"))
+    after = next(r for r in rows if col(r, "rule").startswith("after"))
+    stop = lambda r: col(r, "converging solves stopped")
+    caught = lambda r: col(r, "plateaus caught")
+    o.row("Stagnation test: converging solves it stops, plateaus it catches (every iterative "
+          "solver x none/jacobi/ilu0 x every matrix of ../shared/data)",
+          f"stopped {stop(before)} before, {stop(after)} after; plateaus caught "
+          f"{caught(before)} before, {caught(after)} after",
+          "plateaus missed after: residuals that oscillate (TFQMR, BiCG) or drift by more than "
+          "0.01% in 1000 iterations; they run to maxiter", d.name)
+    if med(stop(after)) > 0:
+        o.missed.append(f"no converging solve stopped as stagnation: {stop(after)} ({d.name})")
+
+
+def advice(d, o):
+    m = d.line(r"Of (\d+) matrices: the advice converged on (\d+), was within 10% of the fastest "
+               r"on (\d+), and could not run on (\d+)")
+    rows = [r for r in d.table("advised / best") if meds(col(r, "advised / best"))]
+    w = max(rows, key=lambda r: med(col(r, "advised / best")), default=None)
+    o.row("`hpls info`'s advice against the fastest of a menu of 9 methods (every matrix of "
+          "../shared/data)",
+          f"converged on {m.group(2)} of {m.group(1)}, within 10% of the fastest on {m.group(3)}; "
+          f"{m.group(4)} need `--reorder matching` (not in this build)",
+          f"{col(w, 'matrix')}: {col(w, 'advice')} {med(col(w, 'advised / best')):.2f}x "
+          f"{col(w, 'fastest of the menu')}" if w else "none", d.name)
+
+
 def generate(results):
     def doc(name):
         p = os.path.join(results, name)
@@ -725,7 +754,8 @@ def generate(results):
     dilu(doc("dilu.md"), o)
     for name, fn in (("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
                      ("update_values.md", update_values), ("matching.md", matching),
-                     ("bicgstabl_petsc.md", bicgstabl_petsc), ("loaded.md", loaded)):
+                     ("bicgstabl_petsc.md", bicgstabl_petsc), ("loaded.md", loaded),
+                     ("stagnation.md", stagnation), ("advice.md", advice)):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 

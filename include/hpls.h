@@ -162,7 +162,9 @@ typedef enum hpls_reason {
     HPLS_DIVERGED_GROWTH,     /* residual grew by the factor `divtol` */
     HPLS_DIVERGED_INDEFINITE, /* CG met (p, A p) <= 0 */
     HPLS_CONVERGED_STEP,      /* ||x_m - x_{m-1}|| <= xtol ||x_m|| (hisa, bhisa) */
-    HPLS_STOPPED_USER         /* the monitor returned nonzero */
+    HPLS_STOPPED_USER,        /* the monitor returned nonzero */
+    HPLS_DIVERGED_ACCURACY    /* tol below what rounding allows: the residual stopped at
+                                 about eps ||A|| ||x|| (the message gives the figures) */
 } hpls_reason;
 
 HPLS_API const char *hpls_reason_str(hpls_reason r);

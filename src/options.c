@@ -80,8 +80,9 @@ static const opt_def opts[] = {
      .help = "precond pjg: PJG sweeps per application"},
     {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1,
      .help = "diverged when ||r|| > divtol*||r0||"},
-    {"stag_window", OPT_INT, "500", OFF(stag_window), .lo = 0, .hi = 1e15,
-     .help = "stagnation when the best residual has not improved in this many iterations (0: off)"},
+    {"stag_window", OPT_INT, "1000", OFF(stag_window), .lo = 0, .hi = 1e15,
+     .help = "stagnation when the residual has stayed within 0.01% of one value for this many "
+             "iterations (0: off)"},
     {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given",
      .help = "zero, or given (x on entry is the guess)"},
     {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = HPLS_MAX_THREADS, .exec = 1,

@@ -673,6 +673,8 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
         st = hpls_fail(be->err, "%s", be->msg);
     hpls_be_detach(be, n, X, xx, 1);
     hpls_be_detach(be, n, B, bb, 0);
+    if (st == HPLS_OK)
+        hpls_conv_finish(s, xx);
     return st;
 }
 

@@ -163,11 +163,20 @@ typedef struct hpls_conv {
     double test_bnorm; /* the norm the relative test divides by: ||b||, or ||M^-1 b|| */
     double r0norm;   /* ||b - A x0|| */
     double target;   /* max(tol * ref, atol) */
-    double best;     /* smallest residual seen */
-    hpls_int best_it;
+    double band;     /* stagnation: the residual's band is band / (1 + HPLS_STAG_BAND) .. */
+    hpls_int band_it; /* band * (1 + HPLS_STAG_BAND), entered at iteration band_it */
     double t0;       /* solve start, for the history */
     int confirms;    /* true-residual confirmations that failed */
 } hpls_conv;
+
+/* Stagnation (conv.c): the residual stayed within a factor 1 + HPLS_STAG_BAND of
+ * one value for stag_window iterations (bench/results/stagnation.md). */
+#define HPLS_STAG_BAND 1e-4
+/* The attainable accuracy: a residual within HPLS_ACC_FACTOR eps (|| |A| |x| ||
+ * + ||b||) is at the rounding level of computing b - A x.  At tol 1e-20, solves
+ * that had reached their floor ended 5e-5 to 1e3 times that level; those stuck
+ * far above it, 3e5 times and more (5 methods x the test matrices). */
+#define HPLS_ACC_FACTOR 1000.0
 
 /* How an owner's options were given (options.c): its typed options, the
  * strings they came as, which the user set, and where failures are told. */
@@ -261,6 +270,12 @@ void hpls_op_apply_t(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y);
 double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
                         hpls_dvec *r);
 
+/* After the true residual of the final x (host memory, the solved system's
+ * ordering) is in info.resnorm: a solve that stopped unconverged (stagnation,
+ * maxiter) with that residual within HPLS_ACC_FACTOR of eps (|| |A| |x| || +
+ * ||b||), the rounding error of b - A x, gets the reason ACCURACY and a message
+ * with the figures: no method could be sure to do better. */
+void hpls_conv_finish(hpls_solver *s, const hpls_real *x);
 /* Starts the convergence test of a solve: r0norm = ||b - A x0||.  Returns the
  * reason to stop at once (x0 already converged) or HPLS_NOT_RUN. */
 hpls_reason hpls_conv_start(hpls_solver *s, double r0norm);
@@ -289,8 +304,8 @@ int hpls_conv_step(hpls_solver *s, hpls_int it, double rnorm, const hpls_dvec *b
  * hpls_conv_check (tolerances, NaN, growth, stagnation, maxiter) on the
  * column's own norms, without history or monitor. */
 typedef struct hpls_colconv {
-    double bnorm, r0norm, target, best;
-    hpls_int best_it;
+    double bnorm, r0norm, target, band;
+    hpls_int band_it;
 } hpls_colconv;
 hpls_reason hpls_conv_column_start(const hpls_solver *s, hpls_colconv *c, double bnorm,
                                    double r0norm);

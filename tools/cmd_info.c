@@ -1,7 +1,9 @@
 /* cmd_info.c: `hpls info`: what a user needs to pick a method: size, symmetry,
- * diagonal (zeros, dominance), how much of A lies in the tridiagonal band, bandwidth. */
+ * diagonal (zeros, dominance), how much of A lies in the tridiagonal band,
+ * bandwidth; then the method it advises and the evidence for it. */
 #include "cli.h"
 #include "kernels/cpu/sptrsv.h"
+#include "la/analyze.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,6 +48,105 @@ static void print_levels(const hpls_csr *A)
     hpls_free(upbeg);
 }
 
+/* Power iterations of the rho(T^-1 S) estimate, and the margin below 1 that
+ * HISA needs: its error shrinks by rho per sweep, and the estimate of a few
+ * iterations may be a little low (sherman3: rows dominant by 1.000015 only). */
+#define RHO_ITERS 60
+#define RHO_HISA 0.9
+/* quasi-tridiagonal: at least this share of the nonzeros in the band (HISA's
+ * gas matrices: 3 of 3 + k per row, k <= 6, a third); rho(T^-1 S) then decides */
+#define QUASI_TRIDIAG 0.3
+
+/* Whether preconditioner pc builds on A; if not, why (its message) in why. */
+static int builds(const hpls_csr *A, const char *pc, char *why, size_t len)
+{
+    char opt[64];
+    hpls_precond *P = NULL;
+    snprintf(opt, sizeof opt, "precond=%s threads=1 trisolve=serial", pc);
+    hpls_status st = hpls_precond_create(&P);
+    if (st == HPLS_OK && (st = hpls_precond_set_options(P, opt)) == HPLS_OK)
+        st = hpls_precond_setup(P, A, 0);
+    if (st != HPLS_OK)
+        snprintf(why, len, "%s does not build: %s", pc,
+                 P && *hpls_precond_message(P) ? hpls_precond_message(P) : hpls_last_error());
+    hpls_precond_destroy(P);
+    return st == HPLS_OK;
+}
+
+/* The advice: a method and the evidence that chose it, in this order:
+ * zero diagonals (no method that divides by a_ii can start) -> matching;
+ * symmetric with a positive diagonal (likely SPD) -> CG + DIC, or CG + Jacobi
+ * when DIC breaks down (E_ii <= 0: SPD but not an M-matrix, bcsstk*);
+ * quasi-tridiagonal with rho(T^-1 S) < RHO_HISA -> HISA; otherwise BiCGSTAB +
+ * ILU(0), or DILU when ILU(0) has a zero pivot.  Where rho >= RHO_HISA, T alone
+ * as the preconditioner (bicgstab + tridiag) was 1.8 to 45 times slower than
+ * the fastest method on the test matrices (bench/results/advice.md), ILU(0)
+ * holds T and the rest of A's pattern. */
+static void advise(const hpls_csr *A, hpls_int zero_diag, int symmetric, int positive, double share)
+{
+    char method[96] = "--solver bicgstab --precond ilu0";
+    char why[3][400] = {"", "", ""};
+    const char *pc = "ilu0";
+    if (zero_diag) {
+        snprintf(method, sizeof method, "--reorder matching --solver bicgstab --precond ilu0");
+        snprintf(why[0], sizeof why[0],
+                 "%lld zero or missing diagonal entries: jacobi, gs, dilu and ilu0 divide by "
+                 "a_ii; a matching permutes rows to put nonzeros there",
+                 (long long)zero_diag);
+        pc = NULL;
+    } else if (symmetric && positive) {
+        snprintf(why[0], sizeof why[0], "symmetric values and every a_ii > 0: likely SPD");
+        snprintf(method, sizeof method, "--solver cg --precond dic");
+        pc = "dic";
+        if (!builds(A, "dic", why[1], sizeof why[1])) {
+            snprintf(method, sizeof method, "--solver cg --precond jacobi");
+            pc = NULL;
+        }
+    } else {
+        double rho = NAN;
+        if (share >= QUASI_TRIDIAG) {
+            hpls_status st = hpls_split_rho(A, RHO_ITERS, &rho);
+            if (st != HPLS_OK)
+                snprintf(why[0], sizeof why[0],
+                         "%.1f%% of the nonzeros in the band |i-j| <= 1, but T does not factor "
+                         "without pivoting (%s): not hisa",
+                         100.0 * share, hpls_last_error());
+            else
+                snprintf(why[0], sizeof why[0],
+                         "%.1f%% of the nonzeros in the band |i-j| <= 1; rho(T^-1 S) ~ %.4g "
+                         "(%d power iterations): hisa's error shrinks by about that factor "
+                         "per sweep, %s",
+                         100.0 * share, rho, RHO_ITERS,
+                         rho < RHO_HISA ? "fast enough"
+                         : rho < 1.0    ? "too slowly (hisa needs rho < 0.9)"
+                                        : "so hisa diverges");
+        } else {
+            snprintf(why[0], sizeof why[0],
+                     "%s, nonzero diagonal, %.1f%% of the nonzeros in the tridiagonal band: "
+                     "a general sparse matrix",
+                     symmetric ? "symmetric with a diagonal entry <= 0" : "nonsymmetric",
+                     100.0 * share);
+        }
+        if (rho < RHO_HISA) {
+            snprintf(method, sizeof method, "--solver hisa");
+            pc = NULL;
+        } else if (!builds(A, "ilu0", why[1], sizeof why[1])) {
+            snprintf(method, sizeof method, "--solver bicgstab --precond dilu");
+            pc = "dilu";
+            if (!builds(A, "dilu", why[2], sizeof why[2])) {
+                snprintf(method, sizeof method, "--solver bicgstab --precond jacobi");
+                pc = NULL;
+            }
+        }
+    }
+    if (pc && !why[1][0])
+        snprintf(why[1], sizeof why[1], "%s builds on A (checked)", pc);
+    printf("advice        %s\n", method);
+    for (int k = 0; k < 3; k++)
+        if (why[k][0])
+            printf("  because     %s\n", why[k]);
+}
+
 int cmd_info(int argc, char **argv)
 {
     const char *path = NULL, *spec = NULL, *v;
@@ -56,7 +157,10 @@ int cmd_info(int argc, char **argv)
                    "entries, diagonal dominance (rows strictly / weakly dominant and the\n"
                    "smallest |a_ii| / sum_{j!=i} |a_ij|), the share of nonzeros in the\n"
                    "tridiagonal band, the bandwidth and the level sets of the lower and\n"
-                   "upper triangles (the parallelism of dilu/ilu0's sweeps).\n");
+                   "upper triangles (the parallelism of dilu/ilu0's sweeps); then the\n"
+                   "method it advises and why (for a quasi-tridiagonal A, rho(T^-1 S)\n"
+                   "estimated by power iterations decides between hisa and a tridiagonal\n"
+                   "preconditioner).\n");
             return 0;
         } else if ((v = cli_flag_value(argc, argv, &i, "--gen"))) {
             spec = v;
@@ -74,7 +178,7 @@ int cmd_info(int argc, char **argv)
         return rc;
     const hpls_csr *A = pb.A;
     hpls_int n = A->nrows, zero_diag = 0, strict = 0, weak = 0, band = 0, bw = 0;
-    hpls_int pattern_asym = 0, value_asym = 0, first_zero = -1;
+    hpls_int pattern_asym = 0, value_asym = 0, first_zero = -1, nonpos = 0;
     double min_ratio = INFINITY;
     for (hpls_int i = 0; i < n; i++) {
         double diag = 0, off = 0;
@@ -95,6 +199,7 @@ int cmd_info(int argc, char **argv)
                 value_asym += t != a;
             }
         }
+        nonpos += !(diag > 0);
         if (diag == 0 && i < A->ncols) {
             zero_diag++;
             if (first_zero < 0)
@@ -122,21 +227,15 @@ int cmd_info(int argc, char **argv)
         "dominance     %lld rows strictly, %lld weakly dominant of %lld; min |a_ii|/sum|a_ij| %s",
         (long long)strict, (long long)weak, (long long)n, isinf(min_ratio) ? "inf" : "");
     if (!isinf(min_ratio))
-        printf("%.4g", min_ratio);
+        printf("%.7g", min_ratio);
     printf("\ntridiagonal   %.1f%% of the nonzeros lie in the band |i-j| <= 1\n",
            A->nnz ? 100.0 * (double)band / (double)A->nnz : 0.0);
     printf("bandwidth     %lld\n", (long long)bw);
     if (A->nrows == A->ncols)
         print_levels(A);
-    /* HISA converges when rho(T^-1 S) < 1, which diagonal dominance guarantees
-     * (Li, Yang, Li 2016, Lemmas 1-2); it pays when T carries much of A */
-    double share = A->nnz ? (double)band / (double)A->nnz : 0.0;
-    if (A->nrows == A->ncols && share >= 0.5 && weak == n && strict > 0 && !zero_diag)
-        printf("advice        quasi-tridiagonal and diagonally dominant: --solver hisa "
-               "(or bhisa to solve T's blocks in parallel)\n");
-    else if (A->nrows == A->ncols && share >= 0.5 && !zero_diag)
-        printf("advice        quasi-tridiagonal but not diagonally dominant: hisa may diverge; "
-               "--solver bicgstab --precond tridiag\n");
+    if (A->nrows == A->ncols)
+        advise(A, zero_diag, !value_asym, nonpos == 0,
+               A->nnz ? (double)band / (double)A->nnz : 0.0);
     cli_problem_free(&pb);
     return 0;
 }

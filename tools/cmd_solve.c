@@ -143,6 +143,7 @@ int cli_exit_code(hpls_reason r)
     case HPLS_DIVERGED_MAXIT:
     case HPLS_STOPPED_USER:
     case HPLS_DIVERGED_STAGNATION:
+    case HPLS_DIVERGED_ACCURACY:
     case HPLS_NOT_RUN: return EXIT_NOT_CONVERGED;
     default: return EXIT_NUMERICAL;
     }

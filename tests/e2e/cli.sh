@@ -39,6 +39,8 @@ expect x0 0 "after 0 iterations" -- "$HPLS" solve "$T/A.mtx" --x0 "$T/x.mtx" --t
 
 # not converged: exit 1; numerical failure: exit 3
 expect maxiter 1 "maximum iterations" -- "$HPLS" solve --gen gas:n=2000 --maxiter 3 --quiet
+# a tolerance below the rounding level of b - A x is told as such, with the figures
+expect tol_below_accuracy 1 "tolerance below attainable accuracy: the residual reached .* eps" -- "$HPLS" solve --gen poisson2d:nx=30 --solver cg --precond jacobi --tol 1e-30 --quiet
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n2 1 1\n' >"$T/swap.mtx"
 printf '%%%%MatrixMarket matrix array real general\n2 1\n1\n0\n' >"$T/e1.mtx"
 expect breakdown 3 "breakdown" -- "$HPLS" solve "$T/swap.mtx" "$T/e1.mtx" --quiet
@@ -65,7 +67,18 @@ expect too_many_files 2 "too many files" -- "$HPLS" solve a b c
 expect info_file 0 "tridiagonal" -- "$HPLS" info "$T/A.mtx"
 expect info_symmetry 0 "pattern symmetric, values symmetric" -- "$HPLS" info --gen poisson2d:nx=6
 expect info_zero_diag 0 "2 zero or missing entries \(first: row 1\)" -- "$HPLS" info "$T/swap.mtx"
-expect info_advises_hisa 0 "advice +quasi-tridiagonal and diagonally dominant: --solver hisa" -- "$HPLS" info --gen gas:n=1000
+expect info_advises_hisa 0 "rho\(T\^-1 S\) ~ 0\.[0-9]+ .*fast enough" -- "$HPLS" info --gen gas:n=1000,k=3
+expect info_advises_hisa_line 0 "advice +--solver hisa" -- "$HPLS" info --gen gas:n=1000,k=3
+expect info_advises_cg_dic 0 "advice +--solver cg --precond dic" -- "$HPLS" info --gen poisson2d:nx=6
+expect info_checks_dic 0 "dic builds on A \(checked\)" -- "$HPLS" info --gen poisson2d:nx=6
+expect info_advises_matching 0 "advice +--reorder matching" -- "$HPLS" info "$T/swap.mtx"
+# sherman3 (issue 15): rows dominant by 1.000015 only, rho(T^-1 S) ~ 0.999: not hisa
+S3=${HPLS_DATA_DIR:-}/matrices/sherman3.mtx
+if [ -f "$S3" ]; then
+  expect info_dominance_digits 0 "min \|a_ii\|/sum\|a_ij\| 1\.000015" -- "$HPLS" info "$S3"
+  expect info_sherman3_not_hisa 0 "advice +--solver bicgstab --precond ilu0" -- "$HPLS" info "$S3"
+  expect info_sherman3_rho 0 "rho\(T\^-1 S\) ~ 0\.99[0-9]* .*too slowly" -- "$HPLS" info "$S3"
+fi
 expect hisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000 --solver hisa
 expect bhisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=3 --solver bhisa --block 500 --tridiag cr
 expect tridiag_precond 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=2 --precond btridiag

@@ -14,7 +14,7 @@ pass=0 fail=0
 
 export OMP_NUM_THREADS=2
 expect small_auto_one 0 '"threads":1,' -- "$HPLS" solve --gen gas:n=1000 --json
-expect small_summary_one 0 'threads 1$' -- "$HPLS" solve --gen gas:n=1000 -q
+expect small_summary_one 0 'threads 1$' -- "$HPLS" solve --gen gas:n=1000
 expect small_given_two 0 '"threads":2,' -- "$HPLS" solve --gen gas:n=1000 --threads 2 --json
 # gas k=1 has 4n - 2 entries: n = 150000 is above the threshold
 expect large_auto_default 1 '"threads":2,' -- \

@@ -2,6 +2,7 @@
  * the tridiag / btridiag preconditioners. */
 #include "testutil.h"
 
+#include "la/analyze.h"
 #include "la/split.h"
 #include "solver.h"
 
@@ -307,10 +308,62 @@ static void allocation_failures_leave_no_leak(void **state)
     hpls_csr_destroy(A);
 }
 
+/* The estimate of rho(T^-1 S) (hpls info's advice): exact where the power
+ * method's growth is, and the rate HISA's residual really shrinks by. */
+static void split_rho_is_the_rate_of_hisa(void **state)
+{
+    (void)state;
+    /* T = 4 I, S = 3 (e_1 e_3^T + e_3 e_1^T): G's eigenvalues are +-3/4, a pair
+     * of equal modulus on which a Rayleigh quotient would not settle */
+    hpls_int ri[] = {0, 0, 1, 2, 2}, cj[] = {0, 2, 1, 0, 2};
+    double v[] = {4, 3, 4, 3, 4};
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(3, 3, 5, ri, cj, v, &A), HPLS_OK);
+    double rho;
+    assert_int_equal(hpls_split_rho(A, 20, &rho), HPLS_OK);
+    assert_true(fabs(rho - 0.75) < 1e-12);
+    hpls_csr_destroy(A);
+    /* a tridiagonal A: S = 0, rho = 0 */
+    A = tu_gen("gas:n=500,k=0");
+    assert_int_equal(hpls_split_rho(A, 20, &rho), HPLS_OK);
+    assert_true(rho == 0.0);
+    hpls_csr_destroy(A);
+    /* on gas, HISA's residual shrinks by rho per sweep once the dominant mode leads */
+    A = tu_gen("gas:n=4000,k=3,s=0.6");
+    assert_int_equal(hpls_split_rho(A, 60, &rho), HPLS_OK);
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, "solver=hisa tol=1e-14 threads=1"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    hpls_vec *b = tu_vec_random(A->nrows, 5), *x;
+    hpls_vec_create(A->nrows, &x);
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    hpls_int count;
+    const double *res;
+    assert_int_equal(hpls_solver_history(s, &count, NULL, &res, NULL), HPLS_OK);
+    assert_true(count > 16);
+    double rate = pow(res[count - 1] / res[count - 11], 0.1); /* the last 10 sweeps */
+    if (!(fabs(rate - rho) < 0.05 * rho))
+        fail_msg("estimate %.4f, HISA's observed rate %.4f", rho, rate);
+    assert_true(rho > 0.2 && rho < 0.9);
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+    /* a T that Thomas cannot factor (a_11 = 0) is reported, not estimated */
+    hpls_int r2[] = {0, 1, 1, 2}, c2[] = {1, 0, 1, 2};
+    double v2[] = {1, 1, 2, 2};
+    assert_int_equal(hpls_csr_from_coo(3, 3, 4, r2, c2, v2, &A), HPLS_OK);
+    assert_int_equal(hpls_split_rho(A, 20, &rho), HPLS_ERR_SINGULAR);
+    assert_true(isnan(rho));
+    hpls_csr_destroy(A);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(split_rebuilds_the_matrix),
+        cmocka_unit_test(split_rho_is_the_rate_of_hisa),
         cmocka_unit_test(hisa_beats_jacobi_and_gauss_seidel_on_gas),
         cmocka_unit_test(hisa_and_bhisa_solve_heavier_off_band_parts),
         cmocka_unit_test(bhisa_with_one_block_is_hisa_and_thread_independent),

@@ -271,6 +271,99 @@ static void not_converging_is_a_reason_not_an_error(void **state)
     hpls_csr_destroy(A);
 }
 
+/* Restarted GMRES(5) on the cyclic shift (A e_i = e_i+1) with b = e_1 never moves:
+ * A K_5 is orthogonal to b, so every restart keeps x = 0 and ||r|| = 1 exactly.
+ * The band test stops it after stag_window iterations; off, it runs to maxiter. */
+static void stagnation_stops_a_flat_plateau(void **state)
+{
+    (void)state;
+    enum { N = 40 };
+    hpls_int ri[N], cj[N];
+    double v[N];
+    for (hpls_int i = 0; i < N; i++) {
+        ri[i] = (i + 1) % N;
+        cj[i] = i;
+        v[i] = 1.0;
+    }
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(N, N, N, ri, cj, v, &A), HPLS_OK);
+    hpls_vec *b = tu_vec_const(N, 0.0), *x;
+    b->data[0] = 1.0;
+    hpls_vec_create(N, &x);
+    hpls_solver *s = setup_with(A, "solver=gmres restart=5 maxiter=3000");
+    hpls_info info = run(s, b, x);
+    assert_int_equal(info.reason, HPLS_DIVERGED_STAGNATION);
+    assert_int_equal(info.iterations, 1000); /* the default window */
+    assert_true(fabs(info.relres - 1.0) < 1e-12);
+    assert_non_null(strstr(hpls_solver_message(s), "for 1000 iterations"));
+    assert_int_equal(hpls_solver_set_option(s, "stag_window=0"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    info = run(s, b, x);
+    assert_int_equal(info.reason, HPLS_DIVERGED_MAXIT);
+    assert_int_equal(info.iterations, 3000);
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
+/* CG without a preconditioner on 1138_bus: its residual rises and falls and the
+ * smallest one stays from iteration 204 to past 704, where the rule before
+ * (no new minimum in 500 iterations) stopped it as stagnation; it converges at
+ * about 2200 (bench/results/stagnation.md). */
+static void stagnation_lets_a_wavering_solve_converge(void **state)
+{
+    (void)state;
+    char path[1024];
+    if (!tu_data_path("matrices/1138_bus.mtx", path, sizeof path))
+        skip();
+    hpls_csr *A;
+    assert_int_equal(hpls_mm_read_csr(path, &A), HPLS_OK);
+    hpls_vec *xt = tu_vec_const(A->nrows, 1.0), *b = tu_rhs(A, xt), *x;
+    hpls_vec_create(A->nrows, &x);
+    hpls_solver *s = setup_with(A, "solver=cg maxiter=5000 threads=1");
+    hpls_info info = run(s, b, x);
+    if (!hpls_reason_converged(info.reason))
+        fail_msg("1138_bus cg: %s after %lld iterations", hpls_reason_str(info.reason),
+                 (long long)info.iterations);
+    assert_true(info.iterations > 1000 && info.iterations < 3000);
+    assert_true(tu_relres(A, b, x) <= 1e-8);
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
+/* tol = 1e-30 is below what double precision gives for b - A x: CG reaches the
+ * rounding level (~1e-16 relative) in about 100 iterations and then hovers; the
+ * solve stops a window later and says why, with the figures. */
+static void tolerance_below_attainable_accuracy_is_reported(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("poisson2d:nx=30");
+    hpls_vec *xt = tu_vec_random(A->nrows, 3), *b = tu_rhs(A, xt), *x;
+    hpls_vec_create(A->nrows, &x);
+    hpls_solver *s = setup_with(A, "solver=cg precond=jacobi tol=1e-30 maxiter=5000");
+    hpls_info info = run(s, b, x);
+    assert_int_equal(info.reason, HPLS_DIVERGED_ACCURACY);
+    assert_string_equal(hpls_reason_str(info.reason), "tolerance below attainable accuracy");
+    assert_true(info.iterations < 1000);
+    assert_true(tu_relres(A, b, x) < 1e-13);
+    assert_true(tu_relerr(x, xt) < 1e-10);
+    assert_non_null(strstr(hpls_solver_message(s), "the residual reached"));
+    /* a reachable tolerance on the same system still converges */
+    assert_int_equal(hpls_solver_set_option(s, "tol=1e-12"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    info = run(s, b, x);
+    assert_int_equal(info.reason, HPLS_CONVERGED_RTOL);
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
 static void options_are_checked_and_named(void **state)
 {
     (void)state;
@@ -561,6 +654,9 @@ int main(void)
         cmocka_unit_test(bicgstab_reports_breakdown_when_rho_vanishes),
         cmocka_unit_test(stationary_methods_report_zero_diagonal_by_row),
         cmocka_unit_test(not_converging_is_a_reason_not_an_error),
+        cmocka_unit_test(stagnation_stops_a_flat_plateau),
+        cmocka_unit_test(stagnation_lets_a_wavering_solve_converge),
+        cmocka_unit_test(tolerance_below_attainable_accuracy_is_reported),
         cmocka_unit_test(options_are_checked_and_named),
         cmocka_unit_test(names_are_case_insensitive_and_lis_ilu_is_ilu0),
         cmocka_unit_test(setup_is_reused_for_many_right_hand_sides),
