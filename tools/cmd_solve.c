@@ -101,6 +101,15 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
     return cli_interrupted() != 0;
 }
 
+/* A number in JSON, which has no NaN or Inf: those are null. */
+static void json_number(double v)
+{
+    if (isfinite(v))
+        printf("%.6e", v);
+    else
+        fputs("null", stdout);
+}
+
 /* The norm the convergence test used: JSON's "norm". */
 static const char *tested_norm(const hpls_info *info)
 {
@@ -405,22 +414,27 @@ int cmd_solve(int argc, char **argv)
         goto cleanup;
     }
     double err = 0;
-    for (hpls_int i = 0; known_x && i < x->n; i++)
-        err = fmax(err, fabs(x->data[i] - 1.0));
+    for (hpls_int i = 0; known_x && i < x->n && !isnan(err); i++) {
+        double d = fabs(x->data[i] - 1.0);
+        if (!(d <= err)) /* a NaN entry makes the error NaN (fmax would skip it) */
+            err = d;
+    }
     rc = cli_exit_code(info.reason);
     if (json) {
         printf("{\"problem\":");
         cli_json_string(pb.label);
         printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
-               "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":%.6e,"
-               "\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
+               "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":",
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "backend"), threads,
-               (long long)info.iterations,
-               rc == 0 ? "true" : "false", info.relres, tested_norm(&info),
-               hpls_reason_str(info.reason), info.setup_s, info.solve_s);
-        if (known_x)
-            printf(",\"error\":%.6e", err);
+               (long long)info.iterations, rc == 0 ? "true" : "false");
+        json_number(info.relres);
+        printf(",\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
+               tested_norm(&info), hpls_reason_str(info.reason), info.setup_s, info.solve_s);
+        if (known_x) {
+            printf(",\"error\":");
+            json_number(err);
+        }
         if (hpls_solver_trisolve(s))
             printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
         printf("}\n");

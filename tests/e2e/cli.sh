@@ -79,6 +79,9 @@ if [ -f "$S3" ]; then
   expect info_sherman3_not_hisa 0 "advice +--solver bicgstab --precond ilu0" -- "$HPLS" info "$S3"
   expect info_sherman3_rho 0 "rho\(T\^-1 S\) ~ 0\.99[0-9]* .*too slowly" -- "$HPLS" info "$S3"
 fi
+# JSON has no NaN: an overflowing iteration reports null, not -nan
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1e-300\n1 2 1e300\n2 1 1e300\n2 2 1e-300\n' >"$T/ovf.mtx"
+expect json_nan_is_null 3 '"relres":null,.*"error":null' -- "$HPLS" solve "$T/ovf.mtx" --solver gs --json
 expect hisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000 --solver hisa
 expect bhisa_solves 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=3 --solver bhisa --block 500 --tridiag cr
 expect tridiag_precond 0 "converged" -- "$HPLS" solve --gen gas:n=20000,k=2 --precond btridiag
