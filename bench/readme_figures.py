@@ -724,7 +724,7 @@ def advice(d, o):
     o.row("`hpls info`'s advice against the fastest of a menu of 9 methods (every matrix of "
           "../shared/data)",
           f"converged on {m.group(2)} of {m.group(1)}, within 10% of the fastest on {m.group(3)}; "
-          f"{m.group(4)} need `--reorder matching` (not in this build)",
+          f"{m.group(4)} need `--reorder matching` (not yet in the build that ran this table: not run)",
           f"{col(w, 'matrix')}: {col(w, 'advice')} {med(col(w, 'advised / best')):.2f}x "
           f"{col(w, 'fastest of the menu')}" if w else "none", d.name)
 
