@@ -16,33 +16,15 @@
 static const int ells[] = {1, 2, 4};
 enum { NELLS = sizeof ells / sizeof ells[0] };
 
-static hpls_solver *setup_with(const hpls_csr *A, const char *options)
-{
-    hpls_solver *s;
-    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
-    assert_int_equal(hpls_solver_set_options(s, options), HPLS_OK);
-    if (hpls_solver_setup(s, A) != HPLS_OK)
-        fail_msg("setup with %s: %s", options, hpls_solver_message(s));
-    return s;
-}
-
-static hpls_info run(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
-{
-    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
-    hpls_info info;
-    assert_int_equal(hpls_solver_get_info(s, &info), HPLS_OK);
-    return info;
-}
-
 /* Solves A x = A xtrue (xtrue random); fails unless converged with the true
  * relres <= tol, the reported relres the true one, and a small error. */
 static void solve_known(const hpls_csr *A, const char *what, const char *options, double tol,
                         double maxerr)
 {
-    hpls_solver *s = setup_with(A, options);
+    hpls_solver *s = tu_setup(A, options);
     hpls_vec *xt = tu_vec_random(A->nrows, 7), *b = tu_rhs(A, xt), *x;
     assert_int_equal(hpls_vec_create(A->nrows, &x), HPLS_OK);
-    hpls_info info = run(s, b, x);
+    hpls_info info = tu_run(s, b, x);
     double res = tu_relres(A, b, x), err = tu_relerr(x, xt);
     if (!hpls_reason_converged(info.reason) || res > tol || err > maxerr ||
         fabs(info.relres - res) > 1e-6 * res + 1e-15)
@@ -109,22 +91,6 @@ static void known_solutions_of_real_matrices(void **state)
         skip();
 }
 
-/* Iterations of `options` on A x = A*1 from x0 = 0 (as the reference
- * scripts); *relres: the true relative residual. */
-static hpls_int count_iterations(const hpls_csr *A, const char *options, double *relres)
-{
-    hpls_vec *ones = tu_vec_const(A->nrows, 1.0), *b = tu_rhs(A, ones), *x;
-    assert_int_equal(hpls_vec_create(A->nrows, &x), HPLS_OK);
-    hpls_solver *s = setup_with(A, options);
-    hpls_info info = run(s, b, x);
-    *relres = hpls_reason_converged(info.reason) ? tu_relres(A, b, x) : HUGE_VAL;
-    hpls_solver_destroy(s);
-    hpls_vec_destroy(ones);
-    hpls_vec_destroy(b);
-    hpls_vec_destroy(x);
-    return info.iterations;
-}
-
 /* tests/ref/petsc_bcgsl_iterations.txt: "source solver:ell=L precond tol
  * iterations", made by tests/ref/petsc_bcgsl.sh with the same stopping test.
  * Both count l iterations a cycle, but PETSc tests at a cycle's end only and
@@ -167,7 +133,7 @@ static void iteration_counts_match_petsc(void **state)
         snprintf(opts, sizeof opts, "solver=bicgstabl ell=%d precond=%s tol=%g maxiter=100000", ell,
                  precond, tol);
         double relres;
-        long long its = (long long)count_iterations(A, opts, &relres);
+        long long its = (long long)tu_count_iterations(A, opts, &relres);
         long long slack = is_data ? ref / 5 : ell + (ref / 20 > 2 ? ref / 20 : 2);
         if (relres > tol || its < ref - slack || its > ref + slack)
             fail_msg("%s %s: %lld iterations (relres %.3e), PETSc %lld (+-%lld)", src, opts, its,
@@ -203,9 +169,9 @@ static void ell_1_counts_like_bicgstab(void **state)
             char opts[128];
             double r1, r2;
             snprintf(opts, sizeof opts, "solver=bicgstab precond=%s", preconds[k]);
-            hpls_int ref = count_iterations(A, opts, &r1);
+            hpls_int ref = tu_count_iterations(A, opts, &r1);
             snprintf(opts, sizeof opts, "solver=bicgstabl ell=1 precond=%s", preconds[k]);
-            hpls_int its = count_iterations(A, opts, &r2);
+            hpls_int its = tu_count_iterations(A, opts, &r2);
             if (r1 > 1e-8 || r2 > 1e-8 || its < ref - 1 || its > ref + 1)
                 fail_msg("%s %s: %lld iterations (relres %.3e), bicgstab %lld (relres %.3e)",
                          specs[p], opts, (long long)its, r2, (long long)ref, r1);
@@ -230,7 +196,7 @@ static void convergence_inside_a_cycle_is_seen(void **state)
     hpls_csr *A;
     assert_int_equal(hpls_csr_from_coo(N, N, N, ri, cj, v, &A), HPLS_OK);
     double relres;
-    hpls_int its = count_iterations(A, "solver=bicgstabl ell=4 tol=1e-10", &relres);
+    hpls_int its = tu_count_iterations(A, "solver=bicgstabl ell=4 tol=1e-10", &relres);
     if (its != 3 || relres > 1e-10)
         fail_msg("%lld iterations, relres %.3e", (long long)its, relres);
     hpls_csr_destroy(A);
@@ -263,10 +229,10 @@ static void the_last_cycle_is_cut_at_maxiter(void **state)
     for (int k = 0; k < 3; k++) {
         char opts[128];
         snprintf(opts, sizeof opts, "solver=bicgstabl ell=4 precond=jacobi tol=0 %s", limits[k]);
-        hpls_solver *s = setup_with(A, opts);
+        hpls_solver *s = tu_setup(A, opts);
         seen w = {.last = -1, .ordered = 1};
         hpls_solver_set_monitor(s, watch, &w);
-        hpls_info info = run(s, b, x);
+        hpls_info info = tu_run(s, b, x);
         hpls_int want = k == 0 ? 7 : k == 1 ? 1 : 8;
         if (info.reason != HPLS_DIVERGED_MAXIT || info.iterations != want || w.calls != want + 1 ||
             !w.ordered)
@@ -318,8 +284,8 @@ static void non_finite_values_never_reach_x(void **state)
     for (int e = 0; e < NELLS; e++) {
         char opts[64];
         snprintf(opts, sizeof opts, "solver=bicgstabl ell=%d", ells[e]);
-        hpls_solver *s = setup_with(A, opts);
-        hpls_info info = run(s, b, x);
+        hpls_solver *s = tu_setup(A, opts);
+        hpls_info info = tu_run(s, b, x);
         if (info.reason != HPLS_DIVERGED_NAN)
             fail_msg("%s: %s (%s)", opts, hpls_reason_str(info.reason), hpls_solver_message(s));
         assert_true(x->data[0] == 0.0 && x->data[1] == 0.0);

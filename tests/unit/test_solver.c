@@ -156,23 +156,6 @@ static void real_matrices_converge_with_true_residual(void **state)
         skip();
 }
 
-static hpls_solver *setup_with(const hpls_csr *A, const char *options)
-{
-    hpls_solver *s;
-    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
-    assert_int_equal(hpls_solver_set_options(s, options), HPLS_OK);
-    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    return s;
-}
-
-static hpls_info run(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
-{
-    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
-    hpls_info info;
-    hpls_solver_get_info(s, &info);
-    return info;
-}
-
 static void cg_reports_indefinite_matrix(void **state)
 {
     (void)state;
@@ -181,10 +164,10 @@ static void cg_reports_indefinite_matrix(void **state)
     double v[] = {1, -1, 2};
     hpls_csr *D;
     assert_int_equal(hpls_csr_from_coo(3, 3, 3, ri, cj, v, &D), HPLS_OK);
-    hpls_solver *s = setup_with(D, "solver=cg");
+    hpls_solver *s = tu_setup(D, "solver=cg");
     hpls_vec *b = tu_vec_const(3, 1.0), *x;
     hpls_vec_create(3, &x);
-    hpls_info info = run(s, b, x);
+    hpls_info info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_DIVERGED_INDEFINITE);
     hpls_solver_destroy(s);
     hpls_vec_destroy(b);
@@ -200,11 +183,11 @@ static void bicgstab_reports_breakdown_when_rho_vanishes(void **state)
     double v[] = {1, 1};
     hpls_csr *A;
     assert_int_equal(hpls_csr_from_coo(2, 2, 2, ri, cj, v, &A), HPLS_OK);
-    hpls_solver *s = setup_with(A, "solver=bicgstab");
+    hpls_solver *s = tu_setup(A, "solver=bicgstab");
     hpls_vec *b = tu_vec_const(2, 0.0), *x;
     b->data[0] = 1.0;
     hpls_vec_create(2, &x);
-    hpls_info info = run(s, b, x);
+    hpls_info info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_DIVERGED_BREAKDOWN);
     assert_non_null(strstr(hpls_solver_message(s), "= 0"));
     for (int i = 0; i < 2; i++)
@@ -244,8 +227,8 @@ static void not_converging_is_a_reason_not_an_error(void **state)
     hpls_csr *A = tu_gen("poisson2d:nx=30");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x;
     hpls_vec_create(A->nrows, &x);
-    hpls_solver *s = setup_with(A, "solver=jacobi maxiter=7");
-    hpls_info info = run(s, b, x);
+    hpls_solver *s = tu_setup(A, "solver=jacobi maxiter=7");
+    hpls_info info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_DIVERGED_MAXIT);
     assert_int_equal(info.iterations, 7);
     hpls_int count;
@@ -257,9 +240,9 @@ static void not_converging_is_a_reason_not_an_error(void **state)
     double v[] = {1, 3, 3, 1};
     hpls_csr *B;
     hpls_csr_from_coo(2, 2, 4, ri, cj, v, &B);
-    s = setup_with(B, "solver=jacobi divtol=1e4");
+    s = tu_setup(B, "solver=jacobi divtol=1e4");
     hpls_vec *b2 = tu_vec_const(2, 1.0), *x2 = tu_vec_const(2, 0.0);
-    info = run(s, b2, x2);
+    info = tu_run(s, b2, x2);
     assert_int_equal(info.reason, HPLS_DIVERGED_GROWTH);
     assert_true(info.iterations < 20);
     hpls_solver_destroy(s);
@@ -290,15 +273,15 @@ static void stagnation_stops_a_flat_plateau(void **state)
     hpls_vec *b = tu_vec_const(N, 0.0), *x;
     b->data[0] = 1.0;
     hpls_vec_create(N, &x);
-    hpls_solver *s = setup_with(A, "solver=gmres restart=5 maxiter=3000");
-    hpls_info info = run(s, b, x);
+    hpls_solver *s = tu_setup(A, "solver=gmres restart=5 maxiter=3000");
+    hpls_info info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_DIVERGED_STAGNATION);
     assert_int_equal(info.iterations, 1000); /* the default window */
     assert_true(fabs(info.relres - 1.0) < 1e-12);
     assert_non_null(strstr(hpls_solver_message(s), "for 1000 iterations"));
     assert_int_equal(hpls_solver_set_option(s, "stag_window=0"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    info = run(s, b, x);
+    info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_DIVERGED_MAXIT);
     assert_int_equal(info.iterations, 3000);
     hpls_solver_destroy(s);
@@ -321,8 +304,8 @@ static void stagnation_lets_a_wavering_solve_converge(void **state)
     assert_int_equal(hpls_mm_read_csr(path, &A), HPLS_OK);
     hpls_vec *xt = tu_vec_const(A->nrows, 1.0), *b = tu_rhs(A, xt), *x;
     hpls_vec_create(A->nrows, &x);
-    hpls_solver *s = setup_with(A, "solver=cg maxiter=5000 threads=1");
-    hpls_info info = run(s, b, x);
+    hpls_solver *s = tu_setup(A, "solver=cg maxiter=5000 threads=1");
+    hpls_info info = tu_run(s, b, x);
     if (!hpls_reason_converged(info.reason))
         fail_msg("1138_bus cg: %s after %lld iterations", hpls_reason_str(info.reason),
                  (long long)info.iterations);
@@ -344,8 +327,8 @@ static void tolerance_below_attainable_accuracy_is_reported(void **state)
     hpls_csr *A = tu_gen("poisson2d:nx=30");
     hpls_vec *xt = tu_vec_random(A->nrows, 3), *b = tu_rhs(A, xt), *x;
     hpls_vec_create(A->nrows, &x);
-    hpls_solver *s = setup_with(A, "solver=cg precond=jacobi tol=1e-30 maxiter=5000");
-    hpls_info info = run(s, b, x);
+    hpls_solver *s = tu_setup(A, "solver=cg precond=jacobi tol=1e-30 maxiter=5000");
+    hpls_info info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_DIVERGED_ACCURACY);
     assert_string_equal(hpls_reason_str(info.reason), "tolerance below attainable accuracy");
     assert_true(info.iterations < 1000);
@@ -355,7 +338,7 @@ static void tolerance_below_attainable_accuracy_is_reported(void **state)
     /* a reachable tolerance on the same system still converges */
     assert_int_equal(hpls_solver_set_option(s, "tol=1e-12"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    info = run(s, b, x);
+    info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_CONVERGED_RTOL);
     hpls_solver_destroy(s);
     hpls_vec_destroy(xt);
@@ -407,12 +390,12 @@ static void names_are_case_insensitive_and_lis_ilu_is_ilu0(void **state)
                            "solver=BiCGSTAB precond=ILU trisolve=Serial threads=1"};
     hpls_info info[2];
     for (int k = 0; k < 2; k++) {
-        hpls_solver *s = setup_with(A, opts[k]);
+        hpls_solver *s = tu_setup(A, opts[k]);
         assert_string_equal(hpls_solver_get_option(s, "solver"), "bicgstab");
         assert_string_equal(hpls_solver_get_option(s, "precond"), "ilu0");
         assert_string_equal(hpls_solver_get_option(s, "trisolve"), "serial");
         assert_int_equal(hpls_vec_create(A->nrows, &x[k]), HPLS_OK);
-        info[k] = run(s, b, x[k]);
+        info[k] = tu_run(s, b, x[k]);
         assert_true(hpls_reason_converged(info[k].reason));
         assert_true(tu_relres(A, b, x[k]) <= 1e-8);
         hpls_solver_destroy(s);
@@ -443,11 +426,11 @@ static void setup_is_reused_for_many_right_hand_sides(void **state)
 {
     (void)state;
     hpls_csr *A = tu_gen("convdiff3d:nx=10");
-    hpls_solver *s = setup_with(A, "solver=bicgstab precond=jacobi tol=1e-10");
+    hpls_solver *s = tu_setup(A, "solver=bicgstab precond=jacobi tol=1e-10");
     for (unsigned k = 0; k < 3; k++) {
         hpls_vec *xt = tu_vec_random(A->nrows, 100 + k), *b = tu_rhs(A, xt), *x;
         hpls_vec_create(A->nrows, &x);
-        hpls_info info = run(s, b, x);
+        hpls_info info = tu_run(s, b, x);
         assert_true(hpls_reason_converged(info.reason));
         assert_true(tu_relres(A, b, x) <= 1e-10);
         hpls_vec_destroy(xt);
@@ -474,24 +457,24 @@ static void initial_guess_and_tolerances_are_honoured(void **state)
     hpls_vec *xt = tu_vec_random(A->nrows, 3), *b = tu_rhs(A, xt), *x;
     hpls_vec_create(A->nrows, &x);
     /* given x0 = xtrue: converged at iteration 0 */
-    hpls_solver *s = setup_with(A, "solver=bicgstab initial_guess=given");
+    hpls_solver *s = tu_setup(A, "solver=bicgstab initial_guess=given");
     memcpy(x->data, xt->data, (size_t)A->nrows * sizeof(double));
-    hpls_info info = run(s, b, x);
+    hpls_info info = tu_run(s, b, x);
     assert_true(hpls_reason_converged(info.reason));
     assert_int_equal(info.iterations, 0);
     hpls_solver_destroy(s);
     /* atol alone */
-    s = setup_with(A, "solver=gs tol=1e-300 atol=1e-6");
-    info = run(s, b, x);
+    s = tu_setup(A, "solver=gs tol=1e-300 atol=1e-6");
+    info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_CONVERGED_ATOL);
     assert_true(info.resnorm <= 1e-6);
     hpls_solver_destroy(s);
     /* relative to r0 */
-    s = setup_with(A, "solver=jacobi rtol_ref=r0 tol=1e-3 initial_guess=given");
+    s = tu_setup(A, "solver=jacobi rtol_ref=r0 tol=1e-3 initial_guess=given");
     for (hpls_int i = 0; i < x->n; i++)
         x->data[i] = 5.0;
     double r0 = tu_relres(A, b, x);
-    info = run(s, b, x);
+    info = tu_run(s, b, x);
     assert_int_equal(info.reason, HPLS_CONVERGED_RTOL);
     assert_true(info.relres <= 1e-3 * r0 * 1.0000001);
     hpls_solver_destroy(s);
@@ -515,10 +498,10 @@ static void monitor_sees_every_iteration_and_can_stop(void **state)
     hpls_csr *A = tu_gen("gas:n=2000");
     hpls_vec *b = tu_vec_const(A->nrows, 1.0), *x;
     hpls_vec_create(A->nrows, &x);
-    hpls_solver *s = setup_with(A, "solver=jacobi");
+    hpls_solver *s = tu_setup(A, "solver=jacobi");
     int calls = 0;
     hpls_solver_set_monitor(s, stop_at_three, &calls);
-    hpls_info info = run(s, b, x);
+    hpls_info info = tu_run(s, b, x);
     assert_int_equal(info.iterations, 3);
     assert_int_equal(calls, 4);
     assert_int_equal(info.reason, HPLS_STOPPED_USER);
@@ -539,8 +522,8 @@ static void results_are_bit_repeatable_for_a_thread_count(void **state)
     for (int m = 0; m < 4; m++) {
         for (int p = 1; p <= 2; p++) {
             omp_set_num_threads(p);
-            hpls_solver *s = setup_with(A, methods[m]);
-            hpls_info i1 = run(s, b, x1), i2 = run(s, b, x2);
+            hpls_solver *s = tu_setup(A, methods[m]);
+            hpls_info i1 = tu_run(s, b, x1), i2 = tu_run(s, b, x2);
             assert_int_equal(i1.iterations, i2.iterations);
             assert_memory_equal(x1->data, x2->data, (size_t)A->nrows * sizeof(double));
             hpls_solver_destroy(s);

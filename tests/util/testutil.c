@@ -45,6 +45,38 @@ const char *tu_write_file(const char *name, const char *text, char *buf, size_t 
     return buf;
 }
 
+hpls_solver *tu_setup(const hpls_csr *A, const char *options)
+{
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, options), HPLS_OK);
+    if (hpls_solver_setup(s, A) != HPLS_OK)
+        fail_msg("setup with %s: %s", options, hpls_solver_message(s));
+    return s;
+}
+
+hpls_info tu_run(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+{
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    hpls_info info;
+    assert_int_equal(hpls_solver_get_info(s, &info), HPLS_OK);
+    return info;
+}
+
+hpls_int tu_count_iterations(const hpls_csr *A, const char *options, double *relres)
+{
+    hpls_vec *ones = tu_vec_const(A->nrows, 1.0), *b = tu_rhs(A, ones), *x;
+    assert_int_equal(hpls_vec_create(A->nrows, &x), HPLS_OK);
+    hpls_solver *s = tu_setup(A, options);
+    hpls_info info = tu_run(s, b, x);
+    *relres = hpls_reason_converged(info.reason) ? tu_relres(A, b, x) : HUGE_VAL;
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(ones);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    return info.iterations;
+}
+
 double tu_relres(const hpls_csr *A, const hpls_vec *b, const hpls_vec *x)
 {
     hpls_real *r = malloc((size_t)(A->nrows ? A->nrows : 1) * sizeof *r);

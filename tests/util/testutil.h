@@ -41,6 +41,15 @@ hpls_vec *tu_vec_const(hpls_int n, double a);
 /* Deterministic pseudo-random vector in [-1, 1]. */
 hpls_vec *tu_vec_random(hpls_int n, unsigned seed);
 
+/* A solver created with options and set up on A, asserting success (a failed
+ * setup fails the test with the solver's message). */
+hpls_solver *tu_setup(const hpls_csr *A, const char *options);
+/* solve(b, x), asserting it returns HPLS_OK, and the solver's info. */
+hpls_info tu_run(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
+/* Iterations of options on A x = A*1 from x0 = 0; *relres: the true relative
+ * residual when converged, else HUGE_VAL. */
+hpls_int tu_count_iterations(const hpls_csr *A, const char *options, double *relres);
+
 /* z = M^-1 r (transpose: M^-T r) of the solver's preconditioner, through its
  * backend's vectors (r and z are host arrays of the solver's n). */
 void tu_pc_apply(const hpls_solver *s, int transpose, const hpls_real *r, hpls_real *z);
