@@ -632,8 +632,14 @@ def many_rhs(d, o):
               f"{col(w, 'matrix')} {col(w, 'threads')} thread{'s' if col(w, 'threads') != '1' else ''} "
               f"{f2(x)}x: " + ("no block Krylov method yet: the columns are solved one after "
                                "another (the control)" if what == "bicgstab" else
-                               "a block saves the reads of A, not the gathers of x from columns "
-                               "n values apart"), d.name)
+                               "a block saves the reads of A, not the gathers of x; above 1 it "
+                               "loses: gas's far columns gather from 8 columns of x (64 MB at "
+                               "n = 1e6, beyond the 32 MB L3) where one column (8 MB) fits; "
+                               "not profiled"), d.name)
+        if x > 1 and what != "bicgstab":
+            o.missed.append(f"Many right-hand sides, {col(w, 'what')}: a column costs more in a "
+                            f"block of 8 than alone on {col(w, 'matrix')} at {col(w, 'threads')} "
+                            f"thread(s), {f2(x)}x ({d.name})")
 
 
 def update_values(d, o):
@@ -643,7 +649,9 @@ def update_values(d, o):
     o.row("hpls_solver_update_values over a whole setup (values changed, same pattern; gas 1e6, "
           "poisson3d 100³, 1 and 2 threads)", rng([a for a, _ in x], unit="x"),
           f"{col(w, 'matrix')} {col(w, 'configuration')} threads={col(w, 'threads')} {f2(v)}x: "
-          "what is redone (factors, their copies, T's factorisation, 1/A_ii) is most of that setup",
+          "jacobi's setup is 1/A_ii and hisa's is T's factorisation: an update redoes all of it "
+          "(hisa also copies A's band values again; not profiled); the ILU family saves the "
+          "level sets and the strategy trials",
           d.name)
 
 
