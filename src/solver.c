@@ -734,7 +734,16 @@ static hpls_status solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x
         double rn = user_residual(s, b, x), inner = s->info.resnorm;
         s->info.resnorm = rn;
         s->info.iterations = its;
-        if (!hpls_reason_converged(s->info.reason) || rn <= target || !isfinite(rn))
+        hpls_int bad = 0; /* x unscaled may overflow where an empty column hides it from rn */
+        while (bad < n && isfinite(x[bad]))
+            bad++;
+        if (hpls_reason_converged(s->info.reason) && (!isfinite(rn) || bad < n)) {
+            /* finite on the scaled system, overflowing on the user's A */
+            s->info.reason = HPLS_DIVERGED_NAN;
+            snprintf(s->msg, sizeof s->msg,
+                     "converged on the scaled system, but ||b - A x|| = %g on A", rn);
+        }
+        if (!hpls_reason_converged(s->info.reason) || rn <= target)
             break;
         if (round == SCALED_ROUNDS || its >= keep.maxiter) {
             s->info.reason = its >= keep.maxiter ? HPLS_DIVERGED_MAXIT : HPLS_DIVERGED_STAGNATION;
