@@ -15,6 +15,7 @@
  * and of one dilu / ilu0 application (serial sweeps), each from its bytes:
  * SpMV 12 nnz + 8 (n+1) + 16 n; one application (split copies of L and U)
  * 12 (nnz - n) + 16 (n+1) + 40 n (r, 1/E or 1/U_ii, z written, read, written). */
+#include "bench_util.h"
 #include "solver.h"
 
 #include <omp.h>
@@ -29,12 +30,6 @@ typedef struct run {
     int converged;
     char strategy[32];
 } run;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Median times of reps setups + solves of b = A 1 with opts. */
 static run measure(const hpls_csr *A, const hpls_vec *b, const char *opts, int reps)

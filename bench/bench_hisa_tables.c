@@ -18,6 +18,7 @@
  * nnz (8 + 4) + (n + 1) 8 + n 8 (x once) + n 8 (y): strict, x's gathers free. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_util.h"
 #include "hpls.h"
 
 #include <omp.h>
@@ -33,18 +34,6 @@ static void fail(const char *what, hpls_status st)
     fprintf(stderr, "bench_hisa_tables: %s: %s (%s)\n", what, hpls_strerror(st),
             hpls_last_error());
     exit(2);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int len)
-{
-    qsort(t, (size_t)len, sizeof *t, cmp_double);
-    return len % 2 ? t[len / 2] : 0.5 * (t[len / 2 - 1] + t[len / 2]);
 }
 
 /* ---- triad ------------------------------------------------------------- */

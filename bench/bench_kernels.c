@@ -19,6 +19,7 @@
  * written double is 8 bytes), the triad's 24 bytes per entry included. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_util.h"
 #include "core/internal.h"
 
 #include <math.h>
@@ -40,18 +41,6 @@ static _Noreturn void die(const char *what)
 {
     fprintf(stderr, "bench_kernels: %s\n", what);
     exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int len)
-{
-    qsort(t, (size_t)len, sizeof *t, cmp_double);
-    return len % 2 ? t[len / 2] : 0.5 * (t[len / 2 - 1] + t[len / 2]);
 }
 
 /* One sysfs value of cpu0's cache index idx ("level", "type", "size"); 0 if absent. */

@@ -11,6 +11,7 @@
  *     (the control: its ratio stays ~1, there is no block Krylov method yet). */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_util.h"
 #include "core/internal.h"
 #include "hpls.h"
 
@@ -22,18 +23,6 @@ static _Noreturn void die(const char *what, const char *detail)
 {
     fprintf(stderr, "bench_many: %s%s\n", what, detail ? detail : "");
     exit(2);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int len)
-{
-    qsort(t, (size_t)len, sizeof *t, cmp_double);
-    return len % 2 ? t[len / 2] : 0.5 * (t[len / 2 - 1] + t[len / 2]);
 }
 
 /* seconds per column of one timing of what (0 kernel, 1 jacobi, 2 bicgstab) */

@@ -14,6 +14,7 @@
  * R runs (a fresh setup and a solve each). */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_util.h"
 #include "hpls.h"
 #include "la/matching.h"
 
@@ -27,18 +28,6 @@ static _Noreturn void die(const char *what, const char *detail)
 {
     fprintf(stderr, "bench_matching: %s%s\n", what, detail ? detail : "");
     exit(2);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int len)
-{
-    qsort(t, (size_t)len, sizeof *t, cmp_double);
-    return len % 2 ? t[len / 2] : 0.5 * (t[len / 2 - 1] + t[len / 2]);
 }
 
 /* The columns of A in a fixed pseudo-random order (xorshift, Fisher-Yates). */

@@ -6,18 +6,13 @@
  * The read line is "key=value" pairs so that bench/mmread.sh can pick them up. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_util.h"
 #include "core/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static uint64_t xorshift(uint64_t *s)
 {

@@ -9,6 +9,7 @@
  *
  *   bench_qtree REPS SPMVS THREADS INPUT...   (INPUT: a generator spec or a .mtx file)
  * prints one Markdown table row per input. */
+#include "bench_util.h"
 #include "la/qtree.h"
 #include "la/rcm.h"
 
@@ -20,12 +21,6 @@
 #define NDS 4
 static const hpls_int ds[NDS] = {1024, 4096, 16384, 65536};
 #define TRIAD_N (1L << 24) /* 3 arrays of 128 MB: far beyond L3 */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* GB/s of the best of 5 triads a = b + 3 c (24 bytes an element). */
 static double triad_gbs(void)

@@ -11,6 +11,7 @@
  *   bench_tridiag batch N COUNT REPS       COUNT systems of order N, batched
  *
  * Threads: OMP_NUM_THREADS.  Times are medians of REPS runs. */
+#include "bench_util.h"
 #include "direct/direct.h"
 #include "gen/gen.h"
 
@@ -45,18 +46,6 @@ static void *xmalloc(hpls_int count, size_t size)
         exit(1);
     }
     return p;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int k)
-{
-    qsort(t, (size_t)k, sizeof *t, cmp_double);
-    return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
 }
 
 /* ||x - y||_2 / ||y||_2 */
