@@ -109,7 +109,7 @@ static const opt_def opts[] = {
 };
 #undef OFF
 enum { NOPTS = sizeof opts / sizeof opts[0] };
-_Static_assert(NOPTS <= 32, "set_mask and values hold at most 32 options");
+_Static_assert((int)NOPTS <= (int)HPLS_MAX_OPTS, "set_mask and values hold at most HPLS_MAX_OPTS options");
 
 /* Records a message in the owner's buffer (and thread-locally); returns st. */
 static hpls_status fail(hpls_optset *os, hpls_status st, const char *fmt, ...) HPLS_PRINTF(3, 4);
@@ -270,7 +270,7 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
                                 opts[k].open ? "above" : "from", opts[k].lo,
                                 opts[k].open ? "below" : "to", opts[k].hi);
     snprintf(os->values[k], sizeof os->values[k], "%s", canonical);
-    os->set_mask |= 1u << k;
+    os->set_mask |= UINT64_C(1) << k;
     return HPLS_OK;
 }
 

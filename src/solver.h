@@ -180,10 +180,11 @@ typedef struct hpls_conv {
 
 /* How an owner's options were given (options.c): its typed options, the
  * strings they came as, which the user set, and where failures are told. */
+enum { HPLS_MAX_OPTS = 64 }; /* options a solver has at most (one bit each in set_mask) */
 typedef struct hpls_optset {
     hpls_options *opt;
-    unsigned set_mask;   /* bit per option: set by the user (not a default) */
-    char values[32][32]; /* every option's value as given (defaults too) */
+    uint64_t set_mask;              /* bit per option: set by the user (not a default) */
+    char values[HPLS_MAX_OPTS][32]; /* every option's value as given (defaults too) */
     char *msg;           /* the owner's message buffer */
     size_t msglen;
 } hpls_optset;
