@@ -302,6 +302,8 @@ def run(build):
       "sizes d from the cache); a GPU streams A once per SpMV whatever the order and "
       "keeps x in its 40-50 MB L2 by itself, so the tree would only add launches.")
     w("")
+    papers_matrices(w)
+    w("")
     papers(w, measured)
     w("")
     w("## The byte counts checked on this CPU (n = 1e6, 1 thread)")
@@ -329,6 +331,57 @@ def run(build):
 
 
 # ---- the papers ----------------------------------------------------------------
+HISA_T5 = [  # HISA paper, Table 5: name, n, NNZ, NNZ outside the tridiagonal
+    ("Gas2000", 2000, 9989, 3991), ("Gas10000a", 10000, 49997, 19999),
+    ("Gas10000b", 10000, 59989, 29991), ("Gas100000a", 100000, 499991, 199993),
+    ("Gas100000b", 100000, 599976, 299978), ("Gas1000000a", 10**6, 3999997, 999999),
+    ("Gas1000000b", 10**6, 4999972, 1999974), ("Gas10000000a", 10**7, 39999997, 9999999),
+    ("Gas10000000b", 10**7, 49999707, 19999709), ("Gas10000000c", 10**7, 59999104, 29999106)]
+DILU_T1 = [  # DILU paper, Table 1: name, n, NNZ
+    ("apache2", 715176, 4817870), ("ASIC_320ks", 321671, 1316085), ("atmosmodd", 1270432, 8814880),
+    ("cage13", 445315, 7479343), ("G3_circuit", 1585478, 7660826), ("parabolic_fem", 525825, 3674625)]
+QT_T1 = [("DK01R", 903, 11766), ("GT01R", 7980, 430909), ("PR02R", 161070, 8185136),
+         ("RM07R", 381689, 37464962)]  # QTBiCGSTAB paper, Table I
+
+
+def papers_matrices(w):
+    """Per iteration on the matrices the papers used (n and nnz from their tables;
+    the matrices themselves are not in ../shared/data, so their level sets are not
+    known: DILU's rows give the time without the level term and say what it adds)."""
+    w("## Per iteration on the papers' matrices")
+    w("")
+    w("| paper (table) | matrix | n | nnz | method | MB / it | launches / it | H100 / it | A100 / it |")
+    w("|---|---|---:|---:|---|---:|---:|---:|---:|")
+
+    def row(src, name, m, method, c, extra=""):
+        w(f"| {src} | {name} | {m['n']} | {m['z']} | {method} | {mb(c.b)} | {c.lat}{extra} "
+          f"| {fmt_t(c.t(GPUS[0][1]))}{extra and ' + lv term'} | {fmt_t(c.t(GPUS[1][1]))}{extra and ' + lv term'} |")
+    for name, n, z, zs in HISA_T5:
+        m = {"n": n, "z": z, "levels": n, "zs": zs}
+        for method, cost in [("BHISA", bhisa), ("BiCGSTAB (cuSPARSE+cuBLAS)", cusparse_bicgstab),
+                             ("GS, levels", gs)]:
+            row("HISA (Table 5)", name, m, method, cost(m))
+    for name, n, z in DILU_T1:
+        m = {"n": n, "z": z, "levels": 0}
+        row("DILU (Table 1)", name, m, "DILU-BiCGSTAB, levels", dilu_bicgstab(m, False), " + 4 lv")
+        row("DILU (Table 1)", name, m, "DILU-BiCGSTAB, sync-free", dilu_bicgstab(m, True), " + chain 4 lv")
+    for n in (10000, 20000, 30000, 40000):
+        m = {"n": n, "dense": True}
+        row("PJG (Tables 3-4)", "random dense", {"n": n, "z": n * n}, "PJG psize=3500", pjg(m, 3500))
+        row("PJG (Tables 3-4)", "random dense", {"n": n, "z": n * n}, "Jacobi", jacobi(m))
+    for name, n, z in QT_T1:
+        m = {"n": n, "z": z}
+        row("QTBiCGSTAB (Table I)", name, m, "BiCGSTAB (hpls, fused); no QTBiCGSTAB on a GPU", bicgstab(m))
+    for e in (20, 22, 24):
+        m = {"n": 2**e, "z": 3 * 2**e - 2}
+        row("g-Spike (Figs. 7-8)", f"tridiagonal 2^{e}", m, "g-Spike, one solve", gspike(m))
+        row("g-Spike (Figs. 7-8)", f"tridiagonal 2^{e}", m, "gtsv2, one solve", gtsv2(m))
+    w("")
+    w("lv: the level sets of the matrix's lower triangle, unknown here; by levels each "
+      f"adds 4 launches an iteration ({4 * LAUNCH * 1e6:.0f} µs), sync-free 4 links of the "
+      f"chain ({4 * DEP * 1e6:.0f} µs).")
+
+
 def papers(w, measured):
     """The papers' speed-ups (table or figure named) beside the model's ratio for
     the same comparison, on H100 (the papers' GPUs are older; a ratio depends on

@@ -13,7 +13,8 @@
 # kept as the CSV bench/results/<table>.csv, with the machine, the load before and
 # after each run and the peers' versions, and bench/results/<table>.md is rendered
 # from it by bench/tables.py (each cell the median of its runs, [min-max] after it).
-# Then README.md's performance section is regenerated (bench/readme_figures.py).
+# Then README.md's performance section is regenerated (bench/readme_figures.py),
+# and docs/gpu.md's tables when gpu_model ran (bench/gpu_model.py doc).
 # A table whose run fails is not published: its files in bench/results stay as
 # they were, and the script exits 1 after the other tables.
 #
@@ -140,5 +141,10 @@ if "$python" "$here/readme_figures.py" --write --results "$results" --readme "$r
     echo "wrote the performance section of $readme"
 else
     failed+=" README.md"
+fi
+# docs/gpu.md's tables are the rendering of gpu_model.csv (ctest docs_gpu_model)
+if [[ " $tables " == *" gpu_model "* ]] && [ "$results" = "$(realpath -m "$here/results")" ]; then
+    "$python" "$here/gpu_model.py" doc --write --results "$results" --doc "$root/docs/gpu.md" ||
+        failed+=" docs/gpu.md"
 fi
 [ -z "$failed" ] || { echo "run_all.sh: not published:$failed" >&2; exit 1; }
