@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree (the ctest runs this)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tables  # noqa: E402  (bench/tables.py: the CSV -> Markdown rendering)
 
@@ -253,15 +254,19 @@ def cpu_bytes(name, m):
 def run(build):
     sizes = [10**6, 10**7, 10**8]
     kinds = ["gas", "poisson3d", "convdiff3d"]
-    bw_before = triad(build)
-    measured = {}  # (kind, solver, precond) -> json at n = 1e6
+    # Each solve is paired with the triads just before and after it: on a shared
+    # machine the bandwidth a solve got is nearer theirs than a run-wide one's.
+    measured = {}  # (kind, solver, precond) -> json at n = 1e6, its "bw" added
+    before = triad(build)
     for kind in kinds:
         m = gen_matrix(kind, 10**6)
         for name, _, only, run_as in METHODS:
             if run_as is None or (only and kind not in only) or (kind, *run_as) in measured:
                 continue
-            measured[(kind, *run_as)] = hpls_run(build, m["spec"], *run_as)
-    bw = (bw_before + triad(build)) / 2
+            r = hpls_run(build, m["spec"], *run_as)
+            after = triad(build)
+            r["bw"], before = (before + after) / 2, after
+            measured[(kind, *run_as)] = r
     out = []
     w = out.append
     w("# GPU performance model (no GPU was used: every GPU figure is a prediction)")
@@ -308,13 +313,14 @@ def run(build):
     w("")
     w("## The byte counts checked on this CPU (n = 1e6, 1 thread)")
     w("")
-    w(f"Triad of this run (1 thread, before and after the solves): {bw / 1e9:.2f} GB/s.  "
-      "Predicted = the same bytes per iteration / the triad; ratio = measured / predicted "
-      "(1 = the byte count explains the time; above 1: latency or instructions the count "
-      "does not see, e.g. the sequential sweeps).")
+    w("Triad: 1 thread, `bench_hisa_tables triad 1`, the mean of the one just before and "
+      "the one just after each solve.  Predicted = the same bytes per iteration / that triad; "
+      "ratio = measured / predicted (1: the byte count explains the time; above 1: latency "
+      "or instructions the count does not see, e.g. the sequential sweeps).")
     w("")
-    w("| kernel (hpls solve) | matrix | iterations | MB / it | predicted ms / it | measured ms / it | ratio |")
-    w("|---|---|---:|---:|---:|---:|---:|")
+    w("| kernel (hpls solve) | matrix | iterations | MB / it | triad GB/s | predicted ms / it "
+      "| measured ms / it | ratio |")
+    w("|---|---|---:|---:|---:|---:|---:|---:|")
     seen = set()
     for kind in kinds:
         m = gen_matrix(kind, 10**6)
@@ -323,9 +329,9 @@ def run(build):
                 continue
             seen.add((kind, *run_as))
             r = measured[(kind, *run_as)]
-            b = cpu_bytes(name, m)
+            b, bw = cpu_bytes(name, m), r["bw"]
             t = r["solve_s"] / max(r["iterations"], 1)
-            w(f"| {run_as[0]}+{run_as[1]} | {m['spec']} | {r['iterations']} | {mb(b)} "
+            w(f"| {run_as[0]}+{run_as[1]} | {m['spec']} | {r['iterations']} | {mb(b)} | {bw / 1e9:.2f} "
               f"| {b / bw * 1e3:.2f} | {t * 1e3:.2f} | {t / (b / bw):.2f} |")
     print("\n".join(out))
 
