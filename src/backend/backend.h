@@ -14,6 +14,8 @@
  *        not arrays, and checks every handle it is given against the vectors
  *        it allocated: a method that touches memory behind the backend's back
  *        fails there with HPLS_ERR_INTERNAL
+ *   opencl: device buffers and the kernels of kernels/device (kernels/opencl/opencl.c,
+ *        built with HPLS_OPENCL); A is multiplied on the device (be->d)
  *
  * Errors: operations on vectors return values, not statuses (a dot returns
  * its number), so a backend records its first failure in be->err (sticky,
@@ -30,6 +32,8 @@
 #define HPLS_BACKEND_H
 
 #include "core/internal.h"
+
+#include <stdio.h>
 
 typedef struct hpls_dvec hpls_dvec; /* a vector in a backend's memory: opaque */
 typedef struct hpls_backend hpls_backend;
@@ -127,10 +131,27 @@ typedef struct hpls_kernels {
                       hpls_real *x, hpls_real *xold, hpls_real *r);
 } hpls_kernels;
 
+/* A CSR matrix in a device backend's memory (opaque). */
+typedef struct hpls_dmat hpls_dmat;
+
+/* The operator's kernels of a device backend, whose vectors are not host
+ * arrays: A is uploaded once (setup) and multiplied there (src/operator.c). */
+typedef struct hpls_devops {
+    /* A's copy on the device; variant 0 picks the SpMV by mean row length,
+     * 1 a row per work-item, 2 a group of lanes per row (tests force each) */
+    hpls_status (*csr_upload)(hpls_backend *be, const hpls_csr *A, int variant, hpls_dmat **dA);
+    void (*csr_release)(hpls_backend *be, hpls_dmat *dA); /* accepts NULL */
+    void (*spmv)(hpls_backend *be, const hpls_dmat *A, const hpls_dvec *x, hpls_dvec *y);
+    /* r = b - A x; returns sum r_i^2 (not reduced: the caller's be->reduce) */
+    double (*residual)(hpls_backend *be, const hpls_dmat *A, const hpls_dvec *b, const hpls_dvec *x,
+                       hpls_dvec *r);
+} hpls_devops;
+
 struct hpls_backend {
-    const char *name;    /* "cpu", "ref" */
+    const char *name;    /* "cpu", "ref", "opencl" */
     const hpls_vops *v;
     const hpls_kernels *k;
+    const hpls_devops *d; /* a device backend's operator kernels; NULL on host backends */
     int nthreads;        /* threads of every parallel region run for this backend */
     int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
     /* applied to every local partial sum (k values in place); NULL: one process */
@@ -141,8 +162,9 @@ struct hpls_backend {
     void *impl;          /* the backend's own state (ref: its vector registry) */
 };
 
-/* Names of the backends this library has, for --help and errors: "cpu,ref". */
-#define HPLS_BACKEND_NAMES "cpu,ref"
+/* Names of the backends, for --help and errors (opencl answers
+ * HPLS_ERR_NOT_COMPILED in a library built without it). */
+#define HPLS_BACKEND_NAMES "cpu,ref,opencl"
 
 /* A backend by index into HPLS_BACKEND_NAMES, running on nthreads threads
  * (cpu; 0: OpenMP's default now; ref always runs on one). */
@@ -307,5 +329,15 @@ hpls_status hpls_cpu_init(hpls_backend *be);
 void hpls_cpu_fini(hpls_backend *be);
 hpls_status hpls_ref_init(hpls_backend *be);
 void hpls_ref_fini(hpls_backend *be);
+/* opencl (HPLS_HAVE_OPENCL): its queue and kernels; the device, context and
+ * program are made at the first init of the process and kept. */
+extern const hpls_vops hpls_opencl_vops;
+extern const hpls_devops hpls_opencl_devops;
+hpls_status hpls_opencl_init(hpls_backend *be);
+void hpls_opencl_fini(hpls_backend *be);
+hpls_status hpls_opencl_devices(FILE *out);
+
+/* Prints the devices each device backend could run on (hpls info --devices). */
+hpls_status hpls_backend_devices(FILE *out);
 
 #endif /* HPLS_BACKEND_H */
