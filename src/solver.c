@@ -239,8 +239,8 @@ static hpls_status device_check(const hpls_solver *s)
     const char *be = s->be->name;
     if (!(o->method->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "solver %s has no %s version (on %s: jacobi and "
-                         "the Krylov methods; use backend=cpu)",
+                         "solver %s has no %s version (on %s: jacobi, hisa, "
+                         "bhisa and the Krylov methods; use backend=cpu)",
                          o->method->name, be, be);
     if (!s->ext_pc && (o->method->flags & HPLS_M_PRECOND) && o->pc_type->setup &&
         !(o->pc_type->flags & HPLS_M_DEVICE))

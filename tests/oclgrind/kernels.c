@@ -61,6 +61,20 @@ int main(void)
         t += be->d->residual(be, D, v[1], v[0], v[7]);
         be->d->csr_release(be, D);
     }
+    hpls_tridiag *T; /* blocks of 128 rows and a partial one: CR's every level */
+    if (hpls_tridiag_create(N, &T) != HPLS_OK)
+        return 1;
+    for (int i = 0; i < N; i++) {
+        T->dl[i] = i % 128 ? -1.0 : 0.0;
+        T->du[i] = (i + 1) % 128 ? -1.0 : 0.0;
+        T->d[i] = 4.0;
+    }
+    hpls_dtri *D;
+    if (be->d->tri_upload(be, T, 128, &D) != HPLS_OK)
+        return 1;
+    be->d->tri_solve(be, D, v[0], v[7]);
+    be->d->tri_release(be, D);
+    hpls_tridiag_destroy(T);
     st = be->err;
     if (st != HPLS_OK)
         fprintf(stderr, "%s\n", be->msg);

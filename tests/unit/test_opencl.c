@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include "backend/backend.h"
+#include "direct/block_tridiag.h"
 #include "hpls.h"
 
 #include <math.h>
@@ -275,6 +276,69 @@ static void spmv_and_residual_match_ref(void **state)
     }
 }
 
+/* x = T^-1 b by the device's cyclic reduction, block by block, against the
+ * host's Thomas factors of the same blocks (1e-12: CR and LU round apart) */
+static void tridiagonal_blocks_match_thomas(void **state)
+{
+    (void)state;
+    static const hpls_int ns[] = {1, 7, 512, 1000, 5000};
+    static const hpls_int blocks[] = {1, 2, 3, 64, 100, 512};
+    for (int c = 0; c < 5; c++) {
+        hpls_int n = ns[c];
+        hpls_tridiag *T;
+        assert_int_equal(hpls_tridiag_create(n, &T), HPLS_OK);
+        hpls_vec *l = tu_vec_random(n, 21u), *u = tu_vec_random(n, 22u), *b = tu_vec_random(n, 23u);
+        for (hpls_int i = 0; i < n; i++) {
+            T->dl[i] = i > 0 ? l->data[i] : 0.0;
+            T->du[i] = i < n - 1 ? u->data[i] : 0.0;
+            T->d[i] = 2.5 + fabs(l->data[i]) * (i % 3); /* dominant: |dl| + |du| <= 2 */
+        }
+        for (int k = 0; k < 6; k++) {
+            hpls_int block = blocks[k];
+            hpls_tridiag *Tb; /* T without the couplings between blocks */
+            assert_int_equal(hpls_tridiag_create(n, &Tb), HPLS_OK);
+            for (hpls_int i = 0; i < n; i++) {
+                Tb->d[i] = T->d[i];
+                Tb->dl[i] = i % block ? T->dl[i] : 0.0;
+                Tb->du[i] = (i + 1) % block ? T->du[i] : 0.0;
+            }
+            hpls_btri *B;
+            const hpls_tridiag_opts o = {.threads = 1};
+            assert_int_equal(hpls_btri_factor(Tb, block, HPLS_TRIDIAG_THOMAS, &o, &B), HPLS_OK);
+            hpls_real *x = malloc((size_t)n * sizeof *x), *xd = malloc((size_t)n * sizeof *xd);
+            assert_int_equal(hpls_btri_solve(B, b->data, x), HPLS_OK);
+            hpls_dtri *D;
+            hpls_dvec *bo, *xo;
+            assert_int_equal(ocl->d->tri_upload(ocl, Tb, block, &D), HPLS_OK);
+            assert_int_equal(hpls_be_vector(ocl, n, b->data, &bo), HPLS_OK);
+            assert_int_equal(ocl->v->alloc(ocl, n, &xo), HPLS_OK);
+            ocl->d->tri_solve(ocl, D, bo, xo);
+            ocl->v->download(ocl, n, xo, xd);
+            assert_int_equal(ocl->err, HPLS_OK);
+            for (hpls_int i = 0; i < n; i++)
+                if (!(fabs(xd[i] - x[i]) <= 1e-12 * (1 + fabs(x[i]))))
+                    fail_msg("n = %lld, block %lld: x[%lld] = %.17g on opencl, %.17g by Thomas",
+                             (long long)n, (long long)block, (long long)i, xd[i], x[i]);
+            ocl->v->release(ocl, bo);
+            ocl->v->release(ocl, xo);
+            ocl->d->tri_release(ocl, D);
+            hpls_btri_free(B);
+            hpls_tridiag_destroy(Tb);
+            free(x);
+            free(xd);
+        }
+        hpls_vec_destroy(l);
+        hpls_vec_destroy(u);
+        hpls_vec_destroy(b);
+        hpls_tridiag_destroy(T);
+    }
+    hpls_dtri *D;
+    hpls_tridiag *T;
+    assert_int_equal(hpls_tridiag_create(10, &T), HPLS_OK);
+    assert_int_equal(ocl->d->tri_upload(ocl, T, HPLS_DEVICE_TRI_MAX + 1, &D), HPLS_ERR_ARG);
+    hpls_tridiag_destroy(T);
+}
+
 /* the methods that run on the device; cg only where A is SPD */
 static const char *const methods[] = {"bicgstab", "gmres", "fgmres", "bicgstabl", "cgs",
                                       "tfqmr",    "qmr",   "bicg",   "bicrstab",  "bicgsafe"};
@@ -308,6 +372,11 @@ static void methods_match_ref_on_generated_matrices(void **state)
             compare(A, specs[m], opts, 1);
         }
         compare(A, specs[m], "solver=jacobi maxiter=20000", 1);
+        if (m == 0) { /* gas: quasi-tridiagonal, the HISA family's matrices */
+            compare(A, specs[m], "solver=bhisa block=64 tridiag=cr maxiter=3000", 1);
+            compare(A, specs[m], "solver=bhisa block=512 maxiter=3000", 1);
+            compare(A, specs[m], "solver=bhisa block=500 xtol=1e-12 maxiter=3000", 1);
+        }
         if (m == 1) {
             compare(A, specs[m], "solver=cg maxiter=3000", 1);
             compare(A, specs[m], "solver=minres maxiter=3000", 1);
@@ -350,10 +419,10 @@ static void methods_not_on_the_device_are_refused_by_name(void **state)
 {
     (void)state;
     hpls_csr *A = tu_gen("poisson3d:nx=6");
-    static const char *const opts[] = {"solver=hisa",       "solver=gs",
+    static const char *const opts[] = {"solver=sor",        "solver=gs",
                                        "solver=pjg",        "solver=bicgstab precond=dilu",
                                        "solver=qtbicgstab", "solver=bicgstab format=qtree"};
-    static const char *const names[] = {"hisa", "gs", "pjg", "dilu", "qtbicgstab", "qtree"};
+    static const char *const names[] = {"sor", "gs", "pjg", "dilu", "qtbicgstab", "qtree"};
     for (int k = 0; k < 6; k++) {
         hpls_solver *s;
         char o[128];
@@ -364,6 +433,32 @@ static void methods_not_on_the_device_are_refused_by_name(void **state)
         const char *msg = hpls_solver_message(s);
         if (!strstr(msg, names[k]) || !strstr(msg, "opencl"))
             fail_msg("%s: message \"%s\" names neither %s nor opencl", o, msg, names[k]);
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(A);
+}
+
+/* HISA's one block of n rows on the device when n fits local memory; else
+ * (and for bhisa's blocks too large, or a tridiag other than cr) refused */
+static void hisa_runs_on_the_device_when_t_fits_a_work_group(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("gas:n=500,k=2");
+    compare(A, "gas:n=500,k=2", "solver=hisa tridiag=cr maxiter=1000", 1);
+    hpls_csr_destroy(A);
+    A = tu_gen("gas:n=5000");
+    static const char *const opts[] = {"solver=hisa", "solver=bhisa block=513",
+                                       "solver=bhisa tridiag=thomas"};
+    static const char *const says[] = {"use bhisa", "block <= 512", "tridiag=cr"};
+    for (int k = 0; k < 3; k++) {
+        hpls_solver *s;
+        char o[128];
+        snprintf(o, sizeof o, "%s backend=opencl", opts[k]);
+        assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+        assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_UNSUPPORTED);
+        if (!strstr(hpls_solver_message(s), says[k]))
+            fail_msg("%s: \"%s\" does not say %s", o, hpls_solver_message(s), says[k]);
         hpls_solver_destroy(s);
     }
     hpls_csr_destroy(A);
@@ -406,7 +501,9 @@ int main(void)
         cmocka_unit_test(nrm2_survives_huge_and_tiny_values),
         cmocka_unit_test(finite_finds_the_first_nan_or_inf),
         cmocka_unit_test(spmv_and_residual_match_ref),
+        cmocka_unit_test(tridiagonal_blocks_match_thomas),
         cmocka_unit_test(methods_match_ref_on_generated_matrices),
+        cmocka_unit_test(hisa_runs_on_the_device_when_t_fits_a_work_group),
         tu_data_test(methods_match_ref_on_real_matrices),
         cmocka_unit_test(methods_not_on_the_device_are_refused_by_name),
         cmocka_unit_test(update_values_reaches_the_device),
