@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <threads.h>
 
 extern const char hpls_device_src[]; /* dialect.h + the kernel files (generated) */
 
@@ -29,13 +30,14 @@ enum { RED_SUM, RED_MAX, RED_MIN }; /* vector.cl's */
  * below it most of a row's lanes would idle (Bell & Garland's rule of thumb) */
 enum { VECTOR_MIN_ROW = 16 };
 
-#define KERNELS(X)                                                                                 \
-    X(red_final)                                                                                   \
-    X(dot_part)                                                                                    \
-    X(amax_part) X(sscaled_part) X(finite_part) X(v_set) X(v_scale) X(v_axpy) X(v_axpby) X(v_xpay) \
-        X(v_waxpy) X(v_axpbypcz) X(v_pmult) X(v_diag_axpy) X(v_axpy2) X(v_maxpy2_end)              \
-            X(v_bicgstab_p) X(v_bicgstab_xr) X(hisa_update_part) X(csr_spmv_scalar)                \
-                X(csr_residual_scalar) X(csr_spmv_vector) X(b_minus_part) X(tri_cr)
+/* clang-format off */
+#define KERNELS(X)                                                                            \
+    X(red_final) X(dot_part) X(amax_part) X(sscaled_part) X(finite_part)                      \
+    X(v_set) X(v_scale) X(v_axpy) X(v_axpby) X(v_xpay) X(v_waxpy) X(v_axpbypcz) X(v_pmult)    \
+    X(v_diag_axpy) X(v_axpy2) X(v_maxpy2_end) X(v_bicgstab_p) X(v_bicgstab_xr)              \
+    X(hisa_update_part) X(csr_spmv_scalar) X(csr_residual_scalar) X(csr_spmv_vector)        \
+    X(b_minus_part) X(tri_cr)
+/* clang-format on */
 #define K_ENUM(k) K_##k,
 #define K_NAME(k) #k,
 enum { KERNELS(K_ENUM) K_COUNT };
@@ -43,7 +45,6 @@ static const char *const kernel_names[] = {KERNELS(K_NAME)};
 
 /* The process's device, context and program (built once, kept until exit). */
 static struct {
-    int tried;
     hpls_status st;
     char msg[200];
     cl_device_id dev;
@@ -169,13 +170,15 @@ static hpls_status global_init(void)
     return HPLS_OK;
 }
 
+static void global_once(void)
+{
+    G.st = global_init();
+}
+
 static hpls_status global_get(void)
 {
-#pragma omp critical(hpls_opencl_init)
-    if (!G.tried) {
-        G.st = global_init();
-        G.tried = 1;
-    }
+    static once_flag once = ONCE_FLAG_INIT;
+    call_once(&once, global_once);
     return G.st == HPLS_OK ? HPLS_OK : hpls_fail(G.st, "%s", G.msg);
 }
 
@@ -382,7 +385,7 @@ static void v_download(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_re
  * preconditioner not on the device (refused at setup; this is the guard). */
 static hpls_real *v_host(hpls_backend *be, const hpls_dvec *v)
 {
-    hpls_be_fail(be, HPLS_ERR_INTERNAL,
+    hpls_be_fail(be, HPLS_ERR_UNSUPPORTED,
                  "opencl backend: a host kernel asked for the host array "
                  "of device vector %p",
                  (const void *)v);
