@@ -646,17 +646,21 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x, doubl
 const hpls_vops hpls_opencl_vops = HPLS_VOPS_OF(v_);
 
 /* ---- CSR on the device -------------------------------------------------- */
+/* the buffers of a matrix (NULL: never made) */
+static void release3(cl_mem a, cl_mem b, cl_mem c)
+{
+    const cl_mem m[3] = {a, b, c};
+    for (int i = 0; i < 3; i++)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+}
+
 static void csr_release(hpls_backend *be, hpls_dmat *A)
 {
     (void)be;
     if (!A)
         return;
-    if (A->rp)
-        clReleaseMemObject(A->rp);
-    if (A->ci)
-        clReleaseMemObject(A->ci);
-    if (A->val)
-        clReleaseMemObject(A->val);
+    release3(A->rp, A->ci, A->val);
     hpls_free(A);
 }
 
@@ -733,12 +737,7 @@ static void tri_release(hpls_backend *be, hpls_dtri *T)
     (void)be;
     if (!T)
         return;
-    if (T->dl)
-        clReleaseMemObject(T->dl);
-    if (T->d)
-        clReleaseMemObject(T->d);
-    if (T->du)
-        clReleaseMemObject(T->du);
+    release3(T->dl, T->d, T->du);
     hpls_free(T);
 }
 
