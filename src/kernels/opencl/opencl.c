@@ -83,7 +83,7 @@ static const char *cl_err(cl_int e)
     case CL_INVALID_KERNEL_ARGS: return "kernel arguments not set";
     case CL_INVALID_WORK_GROUP_SIZE: return "work-group size not supported";
     case -1001: /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no platform */
-        return "no OpenCL platform (is an ICD such as pocl-opencl-icd installed?)";
+        return "the ICD loader found none";
     default: return "OpenCL error";
     }
 }
