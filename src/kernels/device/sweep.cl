@@ -18,8 +18,8 @@
  * Flags count sweeps: row i is done in sweep `epoch` when flag[i] reaches
  * it, so no flag is reset between sweeps; the ticket is reset by the host. */
 
-DEVICE void sweep_row(idx_t s, idx_t i, GLOBAL const idx_t *lo, GLOBAL const idx_t *hi, GLOBAL const int *col,
-                      GLOBAL const double *val, GLOBAL const double *bscale,
+DEVICE void sweep_row(idx_t s, idx_t i, GLOBAL const idx_t *lo, GLOBAL const idx_t *hi,
+                      GLOBAL const int *col, GLOBAL const double *val, GLOBAL const double *bscale,
                       GLOBAL const double *dinv, int scaled, GLOBAL const double *b,
                       GLOBAL double *x)
 {
@@ -32,9 +32,10 @@ DEVICE void sweep_row(idx_t s, idx_t i, GLOBAL const idx_t *lo, GLOBAL const idx
 /* the slots first .. first+count of a level (row given: the slots are in
  * level order; else order maps them); scaled: 1 bscale, 2 dinv */
 KERNEL void sweep_level(idx_t first, idx_t count, int has_row, GLOBAL const idx_t *order,
-                        GLOBAL const idx_t *lo, GLOBAL const idx_t *hi, GLOBAL const int *col, GLOBAL const double *val,
-                        GLOBAL const double *bscale, GLOBAL const double *dinv, int scaled,
-                        GLOBAL const double *b, GLOBAL double *x)
+                        GLOBAL const idx_t *lo, GLOBAL const idx_t *hi, GLOBAL const int *col,
+                        GLOBAL const double *val, GLOBAL const double *bscale,
+                        GLOBAL const double *dinv, int scaled, GLOBAL const double *b,
+                        GLOBAL double *x)
 {
     FOR_ALL(k, count)
     {
@@ -48,8 +49,7 @@ KERNEL void sweep_syncfree(idx_t n, int upper, int has_row, GLOBAL const idx_t *
                            GLOBAL const idx_t *lo, GLOBAL const idx_t *hi, GLOBAL const int *col,
                            GLOBAL const double *val, GLOBAL const double *bscale,
                            GLOBAL const double *dinv, int scaled, GLOBAL const double *b,
-                           GLOBAL double *x, GLOBAL u64_t *flag, GLOBAL u64_t *ticket,
-                           u64_t epoch)
+                           GLOBAL double *x, GLOBAL u64_t *flag, GLOBAL u64_t *ticket, u64_t epoch)
 {
     for (;;) {
         idx_t k = (idx_t)atomic_add_u64(ticket, 1);
