@@ -14,7 +14,7 @@
 # after each run and the peers' versions, and bench/results/<table>.md is rendered
 # from it by bench/tables.py (each cell the median of its runs, [min-max] after it).
 # Then README.md's performance section is regenerated (bench/readme_figures.py),
-# and docs/gpu.md's tables when gpu_model ran (bench/gpu_model.py doc).
+# and docs/gpu_model.md's tables when gpu_model ran (bench/gpu_model.py doc).
 # A table whose run fails is not published: its files in bench/results stay as
 # they were, and the script exits 1 after the other tables.
 #
@@ -142,9 +142,9 @@ if "$python" "$here/readme_figures.py" --write --results "$results" --readme "$r
 else
     failed+=" README.md"
 fi
-# docs/gpu.md's tables are the rendering of gpu_model.csv (ctest docs_gpu_model)
+# docs/gpu_model.md's tables are the rendering of gpu_model.csv (ctest docs_gpu_model)
 if [[ " $tables " == *" gpu_model "* ]] && [ "$results" = "$(realpath -m "$here/results")" ]; then
-    "$python" "$here/gpu_model.py" doc --write --results "$results" --doc "$root/docs/gpu.md" ||
-        failed+=" docs/gpu.md"
+    "$python" "$here/gpu_model.py" doc --write --results "$results" --doc "$root/docs/gpu_model.md" ||
+        failed+=" docs/gpu_model.md"
 fi
 [ -z "$failed" ] || { echo "run_all.sh: not published:$failed" >&2; exit 1; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
 # needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka and python3.
-# Usage: scripts/deps.sh [--bench | --valgrind]   (also the benchmark peers / valgrind)
+# Usage: scripts/deps.sh [--bench | --valgrind | --opencl]   (also the benchmark peers /
+# valgrind / the opencl backend: loader, headers, PoCL's CPU device and Oclgrind)
 set -euo pipefail
 
 need_pkgs=()
@@ -18,6 +19,12 @@ compgen -G '/usr/lib/*/liblapack.so' >/dev/null || [ -e /usr/lib/liblapack.so ] 
 { have_header setjmp.h && printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || need_pkgs+=(libcmocka-dev)
 if [ "${1:-}" = "--valgrind" ]; then
   command -v valgrind >/dev/null 2>&1 || need_pkgs+=(valgrind)
+fi
+if [ "${1:-}" = "--opencl" ]; then
+  have_header CL/cl.h || need_pkgs+=(opencl-c-headers)
+  compgen -G '/usr/lib/*/libOpenCL.so' >/dev/null || need_pkgs+=(ocl-icd-opencl-dev)
+  compgen -G '/etc/OpenCL/vendors/pocl*.icd' >/dev/null || need_pkgs+=(pocl-opencl-icd)
+  command -v oclgrind >/dev/null 2>&1 || need_pkgs+=(oclgrind)
 fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)

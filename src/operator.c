@@ -18,6 +18,10 @@ static int host2(const hpls_op *op, const hpls_dvec *x, const hpls_dvec *y, cons
 
 static hpls_status csr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
+    if (op->dA) { /* on the device */
+        op->be->d->spmv(op->be, op->dA, x, y);
+        return op->be->err;
+    }
     const hpls_real *xp;
     hpls_real *yp;
     if (host2(op, x, y, &xp, &yp))
@@ -27,6 +31,10 @@ static hpls_status csr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y
 
 static hpls_status csr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
+    if (op->dAt) {
+        op->be->d->spmv(op->be, op->dAt, x, y);
+        return op->be->err;
+    }
     const hpls_real *xp;
     hpls_real *yp;
     if (host2(op, x, y, &xp, &yp))
@@ -66,6 +74,12 @@ static hpls_status residual(const hpls_op *op, const hpls_dvec *b, const hpls_dv
                             hpls_dvec *r, double *rnorm)
 {
     hpls_backend *be = op->be;
+    if (op->dA) { /* on the device: r and its sum of squares in one pass */
+        double ss = be->d->residual(be, op->dA, b, x, r);
+        hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
+        *rnorm = hpls_be_norm(be, op->n, ss, r);
+        return be->err;
+    }
     const hpls_real *bp = hpls_v_host(be, b), *xp;
     hpls_real *rp;
     if (!bp || !host2(op, x, r, &xp, &rp))
@@ -91,6 +105,27 @@ void hpls_op_set_transpose(hpls_op *op, const hpls_csr *At)
 {
     op->At = At;
     op->apply_t = csr_apply_t;
+}
+
+hpls_status hpls_op_upload(hpls_op *op)
+{
+    hpls_backend *be = op->be;
+    hpls_op_release(op);
+    if (!be->d || !op->A)
+        return HPLS_OK;
+    hpls_status st = be->d->csr_upload(be, op->A, 0, &op->dA);
+    if (st == HPLS_OK && op->At)
+        st = be->d->csr_upload(be, op->At, 0, &op->dAt);
+    return st;
+}
+
+void hpls_op_release(hpls_op *op)
+{
+    if (op->be && op->be->d) {
+        op->be->d->csr_release(op->be, op->dA);
+        op->be->d->csr_release(op->be, op->dAt);
+    }
+    op->dA = op->dAt = NULL;
 }
 
 void hpls_op_set_qtree(hpls_op *op, const hpls_qtree *qt)

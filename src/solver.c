@@ -99,6 +99,7 @@ static void teardown(hpls_solver *s)
     s->fmt[0] = '\0';
     s->A = s->Auser = NULL;
     s->Ad = NULL;
+    hpls_op_release(&s->op);
     hpls_backend_destroy(s->be);
     s->be = NULL;
     s->op = (hpls_op){0};
@@ -229,6 +230,37 @@ static hpls_status use_precond(hpls_solver *s, hpls_int n)
     return HPLS_OK;
 }
 
+/* What a device backend (be->d) runs: the methods flagged HPLS_M_DEVICE, whose
+ * kernels are vector operations and A x, with a preconditioner of the same
+ * kind or a preconditioner object (copied through the host), on a CSR matrix. */
+static hpls_status device_check(const hpls_solver *s)
+{
+    const hpls_options *o = &s->opt;
+    const char *be = s->be->name;
+    if (!(o->method->flags & HPLS_M_DEVICE))
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "solver %s has no %s version (on %s: jacobi, hisa, "
+                         "bhisa and the Krylov methods; use backend=cpu)",
+                         o->method->name, be, be);
+    if (!s->ext_pc && (o->method->flags & HPLS_M_PRECOND) && o->pc_type->setup &&
+        !(o->pc_type->flags & HPLS_M_DEVICE))
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "precond %s has no %s version (on %s: none, "
+                         "jacobi, dilu, dic, ilu0; use backend=cpu)",
+                         o->pc_type->name, be, be);
+    if (!s->A)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "backend %s multiplies CSR matrices only (not a "
+                         "dense matrix or a shell operator)",
+                         be);
+    if (o->format || (o->method->flags & HPLS_M_QTREE))
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "format=qtree has no %s version: the quad-tree "
+                         "is a CPU-cache method (docs/gpu.md)",
+                         be);
+    return HPLS_OK;
+}
+
 /* The part of setup every storage shares: the backend and the operator on it,
  * A^T, the diagonal, work vectors, the preconditioner, the method's own data.
  * s->A or s->Ad is set. */
@@ -242,6 +274,8 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;
+    if (be->d && (st = device_check(s)) != HPLS_OK)
+        goto fail;
     s->op = s->A    ? hpls_op_csr(be, s->A)
             : s->Ad ? hpls_op_dense(be, s->Ad)
                     : hpls_op_shell(be, n, &s->shell);
@@ -250,6 +284,8 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
             goto fail;
         hpls_op_set_transpose(&s->op, s->At);
     }
+    if ((st = hpls_op_upload(&s->op)) != HPLS_OK)
+        goto fail;
     if (m->flags & HPLS_M_DIAG) { /* 1 / A_ii, computed on the host, then uploaded */
         hpls_real *d = hpls_malloc(n, sizeof *d);
         if (!d) {
@@ -432,6 +468,8 @@ static hpls_status update_numeric(hpls_solver *s, const hpls_csr *A)
         s->At = At;
         s->op.At = At;
     }
+    if ((st = hpls_op_upload(&s->op)) != HPLS_OK) /* a device's copy of the new values */
+        return st;
     if (s->invdiag) { /* 1 / A_ii at the diagonal positions found at setup */
         hpls_int n = s->A->nrows;
         hpls_real *d = hpls_malloc(n, sizeof *d);
@@ -896,7 +934,7 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
-    if (s->opt.method->solve_block && s->A && !s->dr) {
+    if (s->opt.method->solve_block && s->A && !s->dr && !s->be->d) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;

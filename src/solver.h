@@ -30,6 +30,7 @@ typedef struct hpls_op {
     const hpls_csr *At;   /* A^T, or NULL */
     const struct hpls_qtree *qt; /* A as a quad-tree (format=qtree), or NULL */
     const hpls_shell *shell;     /* or the user's functions (then A and Ad are NULL) */
+    hpls_dmat *dA, *dAt;         /* A and A^T on a device backend (hpls_op_upload), or NULL */
     hpls_status (*apply)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     hpls_status (*apply_t)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     /* r = b - A x, *rnorm = ||r||_2 (one pass) */
@@ -43,6 +44,10 @@ hpls_op hpls_op_dense(hpls_backend *be, const hpls_dense *A);
 hpls_op hpls_op_shell(hpls_backend *be, hpls_int n, const hpls_shell *sh);
 /* Adds y = A^T x from At (the transpose of op->A) to a CSR operator. */
 void hpls_op_set_transpose(hpls_op *op, const hpls_csr *At);
+/* A (and A^T) copied to a device backend's memory, replacing an older copy
+ * (setup and new values); release frees them.  A host backend: nothing. */
+hpls_status hpls_op_upload(hpls_op *op);
+void hpls_op_release(hpls_op *op);
 /* Makes a CSR operator apply A (and A^T) through the quad-tree qt. */
 void hpls_op_set_qtree(hpls_op *op, const struct hpls_qtree *qt);
 
@@ -79,7 +84,8 @@ enum {
     HPLS_M_FORMAT = 16384u, /* its operator may walk a quad-tree (format, qt_d) */
     HPLS_M_QTREE = 32768u,  /* format=qtree always (qtbicgstab) */
     HPLS_M_DILU = 65536u,   /* uses dilu_order (dilu, dic) */
-    HPLS_M_ELL = 131072u    /* uses ell (bicgstabl) */
+    HPLS_M_ELL = 131072u,    /* uses ell (bicgstabl) */
+    HPLS_M_DEVICE = 262144u /* runs on a device backend (opencl): only vector ops and A x */
 };
 
 typedef struct hpls_solver hpls_solver;

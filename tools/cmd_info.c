@@ -1,6 +1,7 @@
 /* cmd_info.c: `hpls info`: what a user needs to pick a method: size, symmetry,
  * diagonal (zeros, dominance), how much of A lies in the tridiagonal band,
  * bandwidth; then the method it advises and the evidence for it. */
+#include "backend/backend.h"
 #include "cli.h"
 #include "kernels/cpu/sptrsv.h"
 #include "la/analyze.h"
@@ -152,7 +153,7 @@ int cmd_info(int argc, char **argv)
     const char *path = NULL, *spec = NULL, *v;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: hpls info A.mtx | --gen SPEC\n\n"
+            printf("usage: hpls info A.mtx | --gen SPEC | --devices\n\n"
                    "Prints n, nnz, symmetry of pattern and values, zero or missing diagonal\n"
                    "entries, diagonal dominance (rows strictly / weakly dominant and the\n"
                    "smallest |a_ii| / sum_{j!=i} |a_ij|), the share of nonzeros in the\n"
@@ -160,8 +161,11 @@ int cmd_info(int argc, char **argv)
                    "upper triangles (the parallelism of dilu/ilu0's sweeps); then the\n"
                    "method it advises and why (for a quasi-tridiagonal A, rho(T^-1 S)\n"
                    "estimated by power iterations decides between hisa and a tridiagonal\n"
-                   "preconditioner).\n");
+                   "preconditioner).\n"
+                   "--devices lists the OpenCL platforms and devices (backend=opencl).\n");
             return 0;
+        } else if (strcmp(argv[i], "--devices") == 0) { /* what --backend opencl runs on */
+            return hpls_backend_devices(stdout) == HPLS_OK ? 0 : 1;
         } else if ((v = cli_flag_value(argc, argv, &i, "--gen"))) {
             spec = v;
         } else if (argv[i][0] == '-' || path) {

@@ -14,16 +14,32 @@ hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
         return HPLS_ERR_NOMEM;
     hpls_status st = HPLS_OK;
     if (which == 0) {
-        *be = (hpls_backend){.name = "cpu", .v = &hpls_cpu_vops, .k = &hpls_cpu_kernels,
+        *be = (hpls_backend){.name = "cpu",
+                             .v = &hpls_cpu_vops,
+                             .k = &hpls_cpu_kernels,
                              .nthreads = nthreads > 0 ? nthreads : hpls_default_threads(),
                              .host_arrays = 1};
         if (be->nthreads > HPLS_MAX_THREADS)
             be->nthreads = HPLS_MAX_THREADS;
         st = hpls_cpu_init(be);
     } else if (which == 1) {
-        *be = (hpls_backend){.name = "ref", .v = &hpls_ref_vops, .k = &hpls_ref_kernels,
-                             .nthreads = 1};
+        *be = (hpls_backend){
+            .name = "ref", .v = &hpls_ref_vops, .k = &hpls_ref_kernels, .nthreads = 1};
         st = hpls_ref_init(be);
+#ifdef HPLS_HAVE_OPENCL
+    } else if (which == 2) { /* host kernels (be->k) only ever see host arrays */
+        *be = (hpls_backend){.name = "opencl",
+                             .v = &hpls_opencl_vops,
+                             .k = &hpls_cpu_kernels,
+                             .d = &hpls_opencl_devops,
+                             .nthreads = 1};
+        st = hpls_opencl_init(be);
+#else
+    } else if (which == 2) {
+        st = hpls_fail(HPLS_ERR_NOT_COMPILED,
+                       "backend opencl is not built into this library "
+                       "(cmake -DHPLS_OPENCL=ON, with OpenCL headers and loader)");
+#endif
     } else {
         st = hpls_fail(HPLS_ERR_NOT_COMPILED, "backend %d is not built into this library (%s)",
                        which, HPLS_BACKEND_NAMES);
@@ -42,9 +58,24 @@ void hpls_backend_destroy(hpls_backend *be)
         return;
     if (be->v == &hpls_ref_vops)
         hpls_ref_fini(be);
+#ifdef HPLS_HAVE_OPENCL
+    else if (be->v == &hpls_opencl_vops)
+        hpls_opencl_fini(be);
+#endif
     else
         hpls_cpu_fini(be);
     hpls_free(be);
+}
+
+hpls_status hpls_backend_devices(FILE *out)
+{
+#ifdef HPLS_HAVE_OPENCL
+    return hpls_opencl_devices(out);
+#else
+    fprintf(out, "opencl: not built into this library (cmake -DHPLS_OPENCL=ON with OpenCL "
+                 "headers and loader: scripts/deps.sh --opencl)\n");
+    return HPLS_OK;
+#endif
 }
 
 int hpls_default_threads(void)

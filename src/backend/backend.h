@@ -14,6 +14,8 @@
  *        not arrays, and checks every handle it is given against the vectors
  *        it allocated: a method that touches memory behind the backend's back
  *        fails there with HPLS_ERR_INTERNAL
+ *   opencl: device buffers and the kernels of kernels/device (kernels/opencl/opencl.c,
+ *        built with HPLS_OPENCL); A is multiplied on the device (be->d)
  *
  * Errors: operations on vectors return values, not statuses (a dot returns
  * its number), so a backend records its first failure in be->err (sticky,
@@ -30,6 +32,8 @@
 #define HPLS_BACKEND_H
 
 #include "core/internal.h"
+
+#include <stdio.h>
 
 typedef struct hpls_dvec hpls_dvec; /* a vector in a backend's memory: opaque */
 typedef struct hpls_backend hpls_backend;
@@ -127,10 +131,54 @@ typedef struct hpls_kernels {
                       hpls_real *x, hpls_real *xold, hpls_real *r);
 } hpls_kernels;
 
+/* A CSR matrix in a device backend's memory (opaque). */
+typedef struct hpls_dmat hpls_dmat;
+
+/* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
+struct hpls_sweep;
+typedef struct hpls_dsweep hpls_dsweep;
+/* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
+typedef struct hpls_dtri hpls_dtri;
+/* Rows of a tridiagonal block a device solves in local memory at most
+ * (kernels/device/tridiag.cl's TB: 5 x 512 doubles = 20 KiB a work-group). */
+#define HPLS_DEVICE_TRI_MAX 512
+
+/* The operator's kernels of a device backend, whose vectors are not host
+ * arrays: A is uploaded once (setup) and multiplied there (src/operator.c);
+ * and the kernels of the methods that run there (HISA's T solve). */
+typedef struct hpls_devops {
+    /* A's copy on the device; variant 0 picks the SpMV by mean row length,
+     * 1 a row per work-item, 2 a group of lanes per row (tests force each) */
+    hpls_status (*csr_upload)(hpls_backend *be, const hpls_csr *A, int variant, hpls_dmat **dA);
+    void (*csr_release)(hpls_backend *be, hpls_dmat *dA); /* accepts NULL */
+    void (*spmv)(hpls_backend *be, const hpls_dmat *A, const hpls_dvec *x, hpls_dvec *y);
+    /* r = b - A x; returns sum r_i^2 (not reduced: the caller's be->reduce) */
+    double (*residual)(hpls_backend *be, const hpls_dmat *A, const hpls_dvec *b, const hpls_dvec *x,
+                       hpls_dvec *r);
+    /* T (no coupling between its blocks of block <= HPLS_DEVICE_TRI_MAX rows)
+     * on the device, and x = T^-1 b by cyclic reduction, a work-group a block */
+    hpls_status (*tri_upload)(hpls_backend *be, const hpls_tridiag *T, hpls_int block,
+                              hpls_dtri **dT);
+    void (*tri_release)(hpls_backend *be, hpls_dtri *dT); /* accepts NULL */
+    void (*tri_solve)(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, hpls_dvec *x);
+    /* a sweep of dilu/dic/ilu0 (its level sets if built) on the device, and
+     * x = the sweep of b (x may be b) by strategy, precond/trisolve.h's order:
+     * 0 serial (one work-group takes the rows in order), 1 levels (a launch
+     * per level), 2 syncfree (rows from an atomic ticket, ready flags); the
+     * device's x has the host's bits */
+    hpls_status (*sweep_upload)(hpls_backend *be, const struct hpls_sweep *w, hpls_dsweep **dw);
+    void (*sweep_release)(hpls_backend *be, hpls_dsweep *dw); /* accepts NULL */
+    void (*sweep)(hpls_backend *be, hpls_dsweep *dw, int strategy, const hpls_dvec *b,
+                  hpls_dvec *x);
+    /* the strategy trisolve=auto takes on this device (same numbering) */
+    int (*auto_sweep)(hpls_backend *be);
+} hpls_devops;
+
 struct hpls_backend {
-    const char *name;    /* "cpu", "ref" */
+    const char *name;    /* "cpu", "ref", "opencl" */
     const hpls_vops *v;
     const hpls_kernels *k;
+    const hpls_devops *d; /* a device backend's operator kernels; NULL on host backends */
     int nthreads;        /* threads of every parallel region run for this backend */
     int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
     /* applied to every local partial sum (k values in place); NULL: one process */
@@ -141,8 +189,9 @@ struct hpls_backend {
     void *impl;          /* the backend's own state (ref: its vector registry) */
 };
 
-/* Names of the backends this library has, for --help and errors: "cpu,ref". */
-#define HPLS_BACKEND_NAMES "cpu,ref"
+/* Names of the backends, for --help and errors (opencl answers
+ * HPLS_ERR_NOT_COMPILED in a library built without it). */
+#define HPLS_BACKEND_NAMES "cpu,ref,opencl"
 
 /* A backend by index into HPLS_BACKEND_NAMES, running on nthreads threads
  * (cpu; 0: OpenMP's default now; ref always runs on one). */
@@ -307,5 +356,15 @@ hpls_status hpls_cpu_init(hpls_backend *be);
 void hpls_cpu_fini(hpls_backend *be);
 hpls_status hpls_ref_init(hpls_backend *be);
 void hpls_ref_fini(hpls_backend *be);
+/* opencl (HPLS_HAVE_OPENCL): its queue and kernels; the device, context and
+ * program are made at the first init of the process and kept. */
+extern const hpls_vops hpls_opencl_vops;
+extern const hpls_devops hpls_opencl_devops;
+hpls_status hpls_opencl_init(hpls_backend *be);
+void hpls_opencl_fini(hpls_backend *be);
+hpls_status hpls_opencl_devices(FILE *out);
+
+/* Prints the devices each device backend could run on (hpls info --devices). */
+hpls_status hpls_backend_devices(FILE *out);
 
 #endif /* HPLS_BACKEND_H */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu_model.sh: docs/gpu.md's generated section is what bench/gpu_model.py doc
+# gpu_model.sh: docs/gpu_model.md's generated section is what bench/gpu_model.py doc
 # renders from bench/results/gpu_model.csv (as README's performance section is
 # what readme_figures.py makes of bench/results).  First proves the check fails
 # on a doc whose table was edited by hand, and on a CSV whose figures changed.
@@ -26,18 +26,18 @@ rejects() {
 
 # a figure changed by hand inside the section
 sed '/^<!-- gpu_model:begin/,/^<!-- gpu_model:end/ s/| BHISA | gas:n=1000000,k=2 | 1000000 |/| BHISA | gas:n=1000000,k=2 | 1000001 |/' \
-    "$src/docs/gpu.md" >"$tmp/gpu.md"
-rejects "a docs/gpu.md edited by hand" "$src/docs/gpu.md" "$tmp/gpu.md" "$src/bench/results" "$tmp/gpu.md"
+    "$src/docs/gpu_model.md" >"$tmp/gpu_model.md"
+rejects "a docs/gpu_model.md edited by hand" "$src/docs/gpu_model.md" "$tmp/gpu_model.md" "$src/bench/results" "$tmp/gpu_model.md"
 
 # a results CSV whose figures changed (BHISA's MB per iteration)
 mkdir -p "$tmp/results"
 sed 's/^\(1,[0-9]*,5,\)104\.4$/\1104.5/' "$src/bench/results/gpu_model.csv" >"$tmp/results/gpu_model.csv"
 rejects "a doc made from other figures" "$src/bench/results/gpu_model.csv" "$tmp/results/gpu_model.csv" \
-    "$tmp/results" "$src/docs/gpu.md"
+    "$tmp/results" "$src/docs/gpu_model.md"
 
-if check "$src/bench/results" "$src/docs/gpu.md"; then
-    echo "ok   docs/gpu.md's table matches bench/results/gpu_model.csv"
+if check "$src/bench/results" "$src/docs/gpu_model.md"; then
+    echo "ok   docs/gpu_model.md's table matches bench/results/gpu_model.csv"
 else
-    echo "FAIL docs/gpu.md differs: run bench/gpu_model.py doc --write"
+    echo "FAIL docs/gpu_model.md differs: run bench/gpu_model.py doc --write"
     exit 1
 fi
