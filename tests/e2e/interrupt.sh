@@ -40,10 +40,17 @@ iterating() {
   return 1
 }
 
-# finish: waits for the background hpls and sets rc
+# finish: waits for the background hpls to end and sets rc (a wait that saw the
+# job stopped by SIGSTOP returns 128 + 19 = 147 before it ends: wait again; bash
+# keeps an ended job's status for a later wait)
 finish() {
   wait "$pid"
   rc=$?
+  local tries=0
+  while [ "$rc" -eq 147 ] && [ $((tries += 1)) -le 50 ]; do
+    wait "$pid"
+    rc=$?
+  done
   pid=
 }
 
