@@ -30,6 +30,7 @@ __all__ = [
     "Error",
     "NotConverged",
     "solvers",
+    "tridiag_methods",
     "preconditioners",
     "help",
 ]
@@ -88,17 +89,24 @@ def help():
     return _core.help()
 
 
-def _help_list(title):
-    """The names listed under a section of hpls's own help (its registry)."""
+def _help_list(title, says=""):
+    """The names listed under a section of hpls's own help (its registry), those
+    whose help line holds `says`."""
     text = _core.help()
     start = text.index(title)
     block = text[start:].split("\n\n", 1)[0].splitlines()[1:]
-    return [m.group(1) for m in (re.match(r"  (\S+)\s", line) for line in block) if m]
+    return [m.group(1) for m in (re.match(r"  (\S+)\s+(.*)", line) for line in block)
+            if m and says in m.group(2)]
 
 
 def solvers():
     """Names of every solver of this hpls build (from the library's registry)."""
     return _help_list("Solvers (")
+
+
+def tridiag_methods():
+    """Names of the tridiagonal direct methods (for :func:`tridiag_solve`, and solvers)."""
+    return _help_list("Solvers (", "tridiagonal A, direct")
 
 
 def preconditioners():
@@ -131,7 +139,7 @@ class _Matrix:
         if sp.issparse(A):
             if A.ndim != 2:
                 raise ValueError("A must be 2-D, got shape %s" % (A.shape,))
-            if np.iscomplexobj(A.data):
+            if np.issubdtype(A.dtype, np.complexfloating):
                 raise ValueError("A is complex: hpls solves real systems")
             csr = A if A.format == "csr" else A.tocsr()
             if not csr.has_canonical_format:  # hpls wants sorted columns, no duplicates
