@@ -230,3 +230,13 @@ def test_real_matrices_against_scipy(name):
             xs, code = scipy_solver(A, b, M=M, tol=1e-11, atol=0.0, maxiter=5000)
         assert code == 0, scipy_solver.__name__
         assert relerr(xs, ref) <= 1e-4
+
+
+def test_generate_is_hpls_s_generator():
+    A, b = hpls.generate("poisson2d:nx=20")
+    assert A.shape == (400, 400) and A.nnz == 5 * 400 - 4 * 20
+    assert np.allclose(A.diagonal(), 4.0) and np.allclose(A @ np.ones(400), b)  # b = A 1
+    x = hpls.solve(A, b, solver="cg", tol=1e-12)
+    assert relerr(x, np.ones(400)) <= 1e-10
+    with pytest.raises(ValueError, match="nosuch"):
+        hpls.generate("nosuch:n=3")

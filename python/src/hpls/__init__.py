@@ -26,6 +26,7 @@ __all__ = [
     "Solver",
     "Preconditioner",
     "tridiag_solve",
+    "generate",
     "Info",
     "Error",
     "NotConverged",
@@ -87,6 +88,16 @@ class Info:
 def help():
     """hpls's help: every option with its default, every solver and preconditioner."""
     return _core.help()
+
+
+def generate(spec):
+    """hpls's test matrices (the command's --gen): ``A, b = hpls.generate("gas:n=1e5")``
+    gives A as a scipy CSR matrix and the generator's right-hand side b.  Names:
+    gas, poisson2d, poisson3d, convdiff3d, dense-dd, tridiag."""
+    nrows, ncols, rowptr, colind, val, b = _core.gen_csr(spec)
+    A = sp.csr_matrix((np.frombuffer(val, dtype=np.float64), np.frombuffer(colind, dtype=np.int32),
+                       np.frombuffer(rowptr, dtype=np.int64)), shape=(nrows, ncols))
+    return A, np.frombuffer(b, dtype=np.float64)
 
 
 def _help_list(title, says=""):

@@ -791,6 +791,36 @@ release:
     return out;
 }
 
+/* gen_csr(spec): hpls's generator ("gas:n=1e6") -> (nrows, ncols, rowptr, colind,
+ * values, b), the arrays as bytearrays (int64, int32, float64, float64) copied
+ * out of the generated matrix. */
+static PyObject *gen_csr(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *spec;
+    if (!PyArg_ParseTuple(args, "s", &spec))
+        return NULL;
+    hpls_csr *A = NULL;
+    hpls_vec *b = NULL;
+    hpls_status st;
+    PyThreadState *ts = PyEval_SaveThread(); /* hpls runs without the GIL */
+    st = hpls_gen_csr(spec, &A, &b);
+    PyEval_RestoreThread(ts);
+    if (st != HPLS_OK)
+        return raise_status(st, "generate", hpls_last_error());
+    PyObject *out = Py_BuildValue(
+        "(nnNNNN)", (Py_ssize_t)A->nrows, (Py_ssize_t)A->ncols,
+        PyByteArray_FromStringAndSize((const char *)A->rowptr,
+                                      (Py_ssize_t)((A->nrows + 1) * sizeof *A->rowptr)),
+        PyByteArray_FromStringAndSize((const char *)A->colind,
+                                      (Py_ssize_t)(A->nnz * sizeof *A->colind)),
+        PyByteArray_FromStringAndSize((const char *)A->val, (Py_ssize_t)(A->nnz * sizeof *A->val)),
+        PyByteArray_FromStringAndSize((const char *)b->data, (Py_ssize_t)(b->n * sizeof *b->data)));
+    hpls_csr_destroy(A);
+    hpls_vec_destroy(b);
+    return out;
+}
+
 static PyObject *version(PyObject *mod, PyObject *noargs)
 {
     (void)mod;
@@ -808,6 +838,8 @@ static PyObject *help(PyObject *mod, PyObject *noargs)
 static PyMethodDef module_methods[] = {
     {"tridiag_solve", tridiag_solve, METH_VARARGS,
      "tridiag_solve(method, dl, d, du, X, k, partitions, delta, threads)"},
+    {"gen_csr", gen_csr, METH_VARARGS,
+     "gen_csr(spec) -> (nrows, ncols, rowptr, colind, values, b)"},
     {"version", version, METH_NOARGS, "hpls_version()"},
     {"help", help, METH_NOARGS, "hpls_solver_help(): every option, solver and preconditioner"},
     {NULL, NULL, 0, NULL}};
