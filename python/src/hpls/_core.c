@@ -125,6 +125,39 @@ static int held_csr(held_matrix *m, PyObject *rowptr, PyObject *colind, PyObject
     return 0;
 }
 
+/* update_values, first half: takes the new arrays (args: indptr, indices, data)
+ * into m, for A's sizes, and points A->csr at them; hpls keeps the address of
+ * the setup's hpls_csr, so the struct stays and its arrays change. */
+static int held_update_begin(held_matrix *A, PyObject *args, held_matrix *m, hpls_csr *old)
+{
+    PyObject *rp, *ci, *v;
+    if (!PyArg_ParseTuple(args, "OOO", &rp, &ci, &v))
+        return -1;
+    if (!A->held || !A->csr.rowptr) {
+        PyErr_SetString(hpls_error, "update_values: no sparse matrix set up");
+        return -1;
+    }
+    if (held_csr(m, rp, ci, v, (Py_ssize_t)A->csr.nrows, (Py_ssize_t)A->csr.ncols) != 0)
+        return -1;
+    *old = A->csr;
+    A->csr = m->csr;
+    return 0;
+}
+
+/* update_values, second half: keeps the new arrays (ok), or goes back to the old. */
+static void held_update_end(held_matrix *A, held_matrix *m, const hpls_csr *old, int ok)
+{
+    if (!ok) {
+        A->csr = *old;
+        held_release(m);
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&A->buf[i]);
+        A->buf[i] = m->buf[i];
+    }
+}
+
 /* ---- Solver ------------------------------------------------------------ */
 typedef struct SolverObject {
     PyObject_HEAD hpls_solver *s;
@@ -286,37 +319,22 @@ static PyObject *Solver_setup_dense(SolverObject *self, PyObject *args)
 /* update_values(indptr, indices, data): new values, the setup's pattern. */
 static PyObject *Solver_update_values(SolverObject *self, PyObject *args)
 {
-    PyObject *rp, *ci, *v;
-    if (!PyArg_ParseTuple(args, "OOO", &rp, &ci, &v) || solver_ready(self))
-        return NULL;
-    if (!self->A.held || !self->A.csr.rowptr) {
-        self->busy = 0;
-        PyErr_SetString(hpls_error, "update_values: no sparse matrix set up");
-        return NULL;
-    }
     held_matrix m;
-    if (held_csr(&m, rp, ci, v, (Py_ssize_t)self->A.csr.nrows, (Py_ssize_t)self->A.csr.ncols) !=
-        0) {
+    hpls_csr old;
+    if (solver_ready(self))
+        return NULL;
+    if (held_update_begin(&self->A, args, &m, &old) != 0) {
         self->busy = 0;
         return NULL;
     }
-    /* hpls keeps the address of the setup's hpls_csr: point it at the new arrays */
-    hpls_csr old = self->A.csr;
-    self->A.csr = m.csr;
     hpls_status st;
     PyThreadState *ts = PyEval_SaveThread(); /* hpls runs without the GIL */
     st = hpls_solver_update_values(self->s, &self->A.csr);
     PyEval_RestoreThread(ts);
     self->busy = 0;
-    if (st != HPLS_OK) {
-        self->A.csr = old;
-        held_release(&m);
+    held_update_end(&self->A, &m, &old, st == HPLS_OK);
+    if (st != HPLS_OK)
         return solver_failed(self, st, "update_values");
-    }
-    for (int i = 0; i < 3; i++) {
-        PyBuffer_Release(&self->A.buf[i]);
-        self->A.buf[i] = m.buf[i];
-    }
     Py_RETURN_NONE;
 }
 
@@ -602,36 +620,22 @@ static PyObject *Precond_setup(PrecondObject *self, PyObject *args)
 /* update_values(indptr, indices, data): the values changed, not the pattern. */
 static PyObject *Precond_update_values(PrecondObject *self, PyObject *args)
 {
-    PyObject *rp, *ci, *v;
-    if (!PyArg_ParseTuple(args, "OOO", &rp, &ci, &v) || precond_claim(self))
-        return NULL;
-    if (!self->A.held) {
-        self->busy = 0;
-        PyErr_SetString(hpls_error, "update_values: Preconditioner not set up");
-        return NULL;
-    }
     held_matrix m;
-    if (held_csr(&m, rp, ci, v, (Py_ssize_t)self->A.csr.nrows, (Py_ssize_t)self->A.csr.ncols) !=
-        0) {
+    hpls_csr old;
+    if (precond_claim(self))
+        return NULL;
+    if (held_update_begin(&self->A, args, &m, &old) != 0) {
         self->busy = 0;
         return NULL;
     }
-    hpls_csr old = self->A.csr;
-    self->A.csr = m.csr;
     hpls_status st;
     PyThreadState *ts = PyEval_SaveThread(); /* hpls runs without the GIL */
     st = hpls_precond_update_values(self->P, &self->A.csr);
     PyEval_RestoreThread(ts);
     self->busy = 0;
-    if (st != HPLS_OK) {
-        self->A.csr = old;
-        held_release(&m);
+    held_update_end(&self->A, &m, &old, st == HPLS_OK);
+    if (st != HPLS_OK)
         return precond_failed(self, st, "update_values");
-    }
-    for (int i = 0; i < 3; i++) {
-        PyBuffer_Release(&self->A.buf[i]);
-        self->A.buf[i] = m.buf[i];
-    }
     Py_RETURN_NONE;
 }
 
