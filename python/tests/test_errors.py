@@ -76,7 +76,9 @@ def test_complex_and_operators_refused():
     with pytest.raises(ValueError, match="complex"):
         hpls.solve(A, np.ones(A.shape[0]) * 1j)
     with pytest.raises(ValueError, match="LinearOperator"):
-        hpls.solve(aslinearoperator(A), np.ones(A.shape[0]))
+        hpls.Preconditioner(aslinearoperator(A), "dilu")
+    with pytest.raises(ValueError, match="square"):
+        hpls.solve(aslinearoperator(sp.random(4, 5, density=1.0)), np.ones(4))
     assert isinstance(hpls.Preconditioner(A, "jacobi"), LinearOperator)
 
 

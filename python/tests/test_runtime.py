@@ -13,6 +13,7 @@ import tracemalloc
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.sparse.linalg import LinearOperator, aslinearoperator
 
 import hpls
 from conftest import nonsymmetric, relerr, x_true
@@ -84,6 +85,8 @@ def test_no_memory_growth_over_1000_solves():
     A = nonsymmetric(300)
     b = A @ x_true(300)
     s = hpls.Solver(A, precond="dilu", tol=1e-10)
+    op = aslinearoperator(A)
+    M = LinearOperator(A.shape, matvec=lambda r: r / A.diagonal(), dtype=np.float64)
 
     def work(i):
         s.solve(b)
@@ -91,6 +94,7 @@ def test_no_memory_growth_over_1000_solves():
         if i % 10 == 0:
             hpls.Preconditioner(A, "dilu") @ b
             hpls.tridiag_solve(A.diagonal(-1), A.diagonal(), A.diagonal(1), b)
+            hpls.solve(op, b, solver="bicgstab", precond=M)  # callbacks under the GIL
 
     for i in range(100):  # warm up: allocator pools, caches
         work(i)

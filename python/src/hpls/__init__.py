@@ -166,8 +166,8 @@ class _Matrix:
             self.data = np.ascontiguousarray(csr.data, dtype=np.float64)
         else:
             if isinstance(A, LinearOperator):
-                raise ValueError("A LinearOperator is not supported: give a scipy.sparse "
-                                 "matrix or a dense numpy array")
+                raise ValueError("this needs the entries of A (a scipy.sparse matrix), not "
+                                 "a LinearOperator")
             a = np.asarray(A)
             if a.ndim != 2:
                 raise ValueError("A must be 2-D, got shape %s" % (a.shape,))
@@ -191,30 +191,62 @@ def _vector(b, n, what="b"):
     return v
 
 
+def _shell(op, what):
+    """(n, apply, apply_t) for a scipy LinearOperator: Python callables f(x, y) that
+    hpls calls with memoryviews of n values (y = op x, y = op^T x)."""
+    if len(op.shape) != 2 or op.shape[0] != op.shape[1]:
+        raise ValueError("%s: a square LinearOperator is needed, got shape %s" % (what, op.shape))
+    if op.dtype is not None and np.issubdtype(op.dtype, np.complexfloating):
+        raise ValueError("%s is complex: hpls solves real systems" % what)
+
+    def wrap(f):
+        def call(x, y):
+            # a copy of x: the memoryview is hpls's vector, valid during this call only
+            out = f(np.frombuffer(x, dtype=np.float64).copy())
+            np.frombuffer(y, dtype=np.float64)[:] = np.asarray(out, dtype=np.float64).reshape(-1)
+        return call
+
+    return op.shape[0], wrap(op.matvec), wrap(op.rmatvec)
+
+
 class Solver:
     """hpls_solver set up once for A, then ``.solve(b)`` as often as needed.
 
     solver, precond: hpls's names (``hpls.solvers()``, ``hpls.preconditioners()``);
-    precond may also be a :class:`Preconditioner` (shared, not copied).
+    precond may also be a :class:`Preconditioner` (shared, not copied), or any
+    scipy LinearOperator applying M^-1 (called from hpls under the GIL).
     tol, maxiter and every other hpls option as keyword arguments.  A: any
-    scipy.sparse matrix (converted to CSR once), or a dense numpy array for the
+    scipy.sparse matrix (converted to CSR once), a dense numpy array for the
     methods that take one (jacobi, gs, sor, ssor, pjg, the Krylov methods
-    without A^T, unpreconditioned).  Give ``initial_guess="given"`` to pass x0
-    to ``solve``.  The GIL is released during setup and solve.
+    without A^T, unpreconditioned), or a scipy LinearOperator (matrix-free, the
+    Krylov methods; a preconditioner must then be an object, not a name).
+    Give ``initial_guess="given"`` to pass x0 to ``solve``.  The GIL is released
+    during setup and solve.
     """
 
     def __init__(self, A, solver="bicgstab", precond=None, tol=None, maxiter=None, **options):
-        pc_object = precond if isinstance(precond, Preconditioner) else None
+        pc_object = None
+        if isinstance(precond, Preconditioner):
+            pc_object = precond._p
+        elif isinstance(precond, LinearOperator):  # the user's M^-1, e.g. from spilu
+            pc_object = _core.Precond()
+            pc_object.setup_shell(*_shell(precond, "precond"))
         if pc_object is not None:
             precond = None
         self._s = _core.Solver(_options(solver=solver, precond=precond, tol=tol,
                                         maxiter=maxiter, **options))
         if pc_object is not None:
-            self._s.set_precond(pc_object._p)
+            self._s.set_precond(pc_object)
         self._given = self._s.get_option("initial_guess") == "given"
         self._setup(A)
 
     def _setup(self, A):
+        if isinstance(A, LinearOperator):  # matrix-free: the Krylov methods only
+            n, apply, apply_t = _shell(A, "A")
+            self._s.setup_shell(n, apply, apply_t)
+            self.shape = (n, n)
+            self._matrix = None
+            return
         m = _Matrix(A)
         if m.dense is not None:
             self._s.setup_dense(m.dense, m.shape[0], m.shape[1])
@@ -228,7 +260,7 @@ class Solver:
         setup (hpls_solver_update_values)."""
         m = _Matrix(A)
         old = self._matrix
-        if m.dense is not None or old.dense is not None:
+        if old is None or m.dense is not None or old.dense is not None:
             raise ValueError("update_values needs the sparse matrix of the setup")
         if m.shape != old.shape or m.indices.shape != old.indices.shape:
             raise ValueError("update_values: A has shape %s and %d entries; the setup's "

@@ -125,6 +125,76 @@ static int held_csr(held_matrix *m, PyObject *rowptr, PyObject *colind, PyObject
     return 0;
 }
 
+/* A matrix-free operator or preconditioner given by Python callables f(x, y)
+ * that write y from x (memoryviews of n float64, valid during the call only). */
+typedef struct shell_ctx {
+    PyObject *apply, *apply_t; /* apply_t may be NULL */
+} shell_ctx;
+
+/* Calls fn(x, y) under the GIL; nonzero (HPLS_ERR_CALLBACK for hpls) when it
+ * raised, the exception kept for the caller of the solve. */
+static int shell_call(PyObject *fn, hpls_int n, const hpls_real *x, hpls_real *y)
+{
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_ssize_t bytes = (Py_ssize_t)n * (Py_ssize_t)sizeof *x;
+    PyObject *xv = PyMemoryView_FromMemory((char *)(uintptr_t)x, bytes, PyBUF_READ);
+    PyObject *yv = xv ? PyMemoryView_FromMemory((char *)y, bytes, PyBUF_WRITE) : NULL;
+    PyObject *r = yv ? PyObject_CallFunctionObjArgs(fn, xv, yv, NULL) : NULL;
+    int rc = r ? 0 : 1;
+    Py_XDECREF(r);
+    /* the views must not outlive hpls's vectors: release them (a view still
+     * exported by an object the callable kept is then left to that object) */
+    PyObject *exc_type, *exc, *tb;
+    PyErr_Fetch(&exc_type, &exc, &tb);
+    for (int i = 0; i < 2; i++) {
+        PyObject *v = i ? yv : xv;
+        if (!v)
+            continue;
+        PyObject *done = PyObject_CallMethod(v, "release", NULL);
+        if (done)
+            Py_DECREF(done);
+        else
+            PyErr_Clear();
+        Py_DECREF(v);
+    }
+    PyErr_Restore(exc_type, exc, tb);
+    PyGILState_Release(g);
+    return rc;
+}
+
+static int shell_apply(void *ctx, hpls_int n, const hpls_real *x, hpls_real *y)
+{
+    return shell_call(((shell_ctx *)ctx)->apply, n, x, y);
+}
+
+static int shell_apply_t(void *ctx, hpls_int n, const hpls_real *x, hpls_real *y)
+{
+    return shell_call(((shell_ctx *)ctx)->apply_t, n, x, y);
+}
+
+/* Takes the callables of args (n, apply, apply_t or None) into c. */
+static int shell_take(shell_ctx *c, PyObject *args, Py_ssize_t *n)
+{
+    PyObject *f, *ft;
+    if (!PyArg_ParseTuple(args, "nOO", n, &f, &ft))
+        return -1;
+    if (!PyCallable_Check(f) || (ft != Py_None && !PyCallable_Check(ft))) {
+        PyErr_SetString(PyExc_TypeError, "setup_shell: apply and apply_t must be callables");
+        return -1;
+    }
+    Py_INCREF(f);
+    Py_XSETREF(c->apply, f);
+    Py_XINCREF(ft == Py_None ? NULL : ft);
+    Py_XSETREF(c->apply_t, ft == Py_None ? NULL : ft);
+    return 0;
+}
+
+static void shell_clear(shell_ctx *c)
+{
+    Py_CLEAR(c->apply);
+    Py_CLEAR(c->apply_t);
+}
+
 /* update_values, first half: takes the new arrays (args: indptr, indices, data)
  * into m, for A's sizes, and points A->csr at them; hpls keeps the address of
  * the setup's hpls_csr, so the struct stays and its arrays change. */
@@ -163,6 +233,7 @@ typedef struct SolverObject {
     PyObject_HEAD hpls_solver *s;
     held_matrix A;        /* the matrix of the setup (hpls reads it during solves) */
     PyObject *precond;    /* the Precond given with set_precond, kept alive */
+    shell_ctx op;         /* A as Python callables (setup_shell) */
     int busy;             /* a call runs without the GIL: a second one is refused */
     int interrupted;      /* a signal handler raised during this solve */
     struct timespec last; /* time of the last look for a signal */
@@ -243,6 +314,7 @@ static void Solver_dealloc(SolverObject *self)
     hpls_solver_destroy(self->s);
     held_release(&self->A);
     Py_XDECREF(self->precond);
+    shell_clear(&self->op);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -316,6 +388,28 @@ static PyObject *Solver_setup_dense(SolverObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* setup_shell(n, apply, apply_t or None): A given by Python callables f(x, y). */
+static PyObject *Solver_setup_shell(SolverObject *self, PyObject *args)
+{
+    Py_ssize_t n;
+    if (solver_ready(self))
+        return NULL;
+    if (shell_take(&self->op, args, &n) != 0) {
+        self->busy = 0;
+        return NULL;
+    }
+    held_release(&self->A);
+    hpls_status st;
+    PyThreadState *ts = PyEval_SaveThread(); /* hpls runs without the GIL */
+    st = hpls_solver_setup_shell(self->s, n, shell_apply, self->op.apply_t ? shell_apply_t : NULL,
+                                 &self->op);
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
+    if (st != HPLS_OK)
+        return solver_failed(self, st, "setup");
+    Py_RETURN_NONE;
+}
+
 /* update_values(indptr, indices, data): new values, the setup's pattern. */
 static PyObject *Solver_update_values(SolverObject *self, PyObject *args)
 {
@@ -347,6 +441,8 @@ static PyObject *solve_done(SolverObject *self, hpls_status st, const char *wher
         if (PyErr_Occurred())
             return NULL;
     }
+    if (st == HPLS_ERR_CALLBACK && PyErr_Occurred())
+        return NULL; /* the exception the user's operator or preconditioner raised */
     if (st != HPLS_OK)
         return solver_failed(self, st, where);
     Py_RETURN_NONE;
@@ -512,6 +608,8 @@ static PyMethodDef Solver_methods[] = {
      "setup(indptr, indices, data, nrows, ncols)"},
     {"setup_dense", (PyCFunction)Solver_setup_dense, METH_VARARGS,
      "setup_dense(values, nrows, ncols)"},
+    {"setup_shell", (PyCFunction)Solver_setup_shell, METH_VARARGS,
+     "setup_shell(n, apply, apply_t or None)"},
     {"update_values", (PyCFunction)Solver_update_values, METH_VARARGS,
      "update_values(indptr, indices, data)"},
     {"solve", (PyCFunction)Solver_solve, METH_VARARGS, "solve(b, x)"},
@@ -539,6 +637,7 @@ typedef struct PrecondObject {
     held_matrix A; /* the matrix of the setup */
     int busy;      /* setup / update_values running without the GIL */
     int applying;  /* applies running without the GIL (hpls serialises them) */
+    shell_ctx op;  /* M^-1 as Python callables (setup_shell) */
 } PrecondObject;
 
 static PyObject *precond_failed(PrecondObject *self, hpls_status st, const char *where)
@@ -573,6 +672,7 @@ static void Precond_dealloc(PrecondObject *self)
 {
     hpls_precond_destroy(self->P);
     held_release(&self->A);
+    shell_clear(&self->op);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -614,6 +714,30 @@ static PyObject *Precond_setup(PrecondObject *self, PyObject *args)
         held_release(&self->A);
         return precond_failed(self, st, "setup");
     }
+    Py_RETURN_NONE;
+}
+
+/* setup_shell(n, apply, apply_t or None): M^-1 given by Python callables f(r, z)
+ * (hpls_precond_create_shell), in place of the object of the options. */
+static PyObject *Precond_setup_shell(PrecondObject *self, PyObject *args)
+{
+    Py_ssize_t n;
+    if (precond_claim(self))
+        return NULL;
+    self->busy = 0;
+    if (self->A.held || self->op.apply) {
+        PyErr_SetString(hpls_error, "setup_shell: this Precond is already set up");
+        return NULL;
+    }
+    if (shell_take(&self->op, args, &n) != 0)
+        return NULL;
+    hpls_precond *P;
+    hpls_status st = hpls_precond_create_shell(
+        n, shell_apply, self->op.apply_t ? shell_apply_t : NULL, &self->op, &P);
+    if (st != HPLS_OK)
+        return raise_status(st, "setup_shell", hpls_last_error());
+    hpls_precond_destroy(self->P);
+    self->P = P;
     Py_RETURN_NONE;
 }
 
@@ -707,6 +831,8 @@ static PyObject *Precond_get_option(PrecondObject *self, PyObject *args)
 
 static PyMethodDef Precond_methods[] = {
     {"setup", (PyCFunction)Precond_setup, METH_VARARGS, "setup(indptr, indices, data, n, flags)"},
+    {"setup_shell", (PyCFunction)Precond_setup_shell, METH_VARARGS,
+     "setup_shell(n, apply, apply_t or None)"},
     {"update_values", (PyCFunction)Precond_update_values, METH_VARARGS,
      "update_values(indptr, indices, data)"},
     {"apply", (PyCFunction)Precond_apply, METH_VARARGS, "apply(r, z): z = M^-1 r"},
