@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # python.sh: the cost of going through Python, and hpls against scipy's own BiCGSTAB,
-# on gas n=1e6 (BiCGSTAB, no preconditioner, tol 1e-8, OpenMP's default threads).
+# on gas n=1e6 (BiCGSTAB, no preconditioner, tol 1e-8) at 1 and 2 threads.
 # Columns, all from one run: setup+solve of the command (`hpls solve --json`, C API),
 # of hpls.solve from Python (wall time of the call: CSR conversion, setup, solve),
 # their ratio, Python's wall time over the library's own setup_s + solve_s in the same
@@ -23,28 +23,27 @@ fi
 py=$venv/bin/python
 note_peer "scipy $("$py" -c 'import scipy; print(scipy.__version__)') (PyPI, in a virtual environment), numpy $("$py" -c 'import numpy; print(numpy.__version__)')"
 
-# the command: setup + solve as it reports them
-cmd_s=$("$hpls" solve --gen "$spec" --json | "$py" -c '
+# the command at 1 and 2 threads: setup + solve as it reports them
+cmd_runs=()
+for t in 1 2; do
+    cmd_runs+=("$("$hpls" solve --gen "$spec" --threads "$t" --json | "$py" -c '
 import json, sys
 r = json.load(sys.stdin)
-print(r["setup_s"] + r["solve_s"], r["iterations"], r["threads"])')
+print("%d:%r:%d" % (r["threads"], r["setup_s"] + r["solve_s"], r["iterations"]))')")
+done
 
-"$py" - "$spec" $cmd_s >"$out/python.md" <<'PY'
+"$py" - "$spec" "${cmd_runs[@]}" >"$out/python.md" <<'PY'
 import sys, time
 import numpy as np
 import scipy
 import scipy.sparse.linalg as sla
 import hpls
 
-spec, cmd_s, cmd_its, cmd_threads = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+spec = sys.argv[1]
+cmd = [tuple(float(v) for v in a.split(":")) for a in sys.argv[2:]]
 A, b = hpls.generate(spec)
-A = A.tocsr()  # as a user would hold it: scipy's own index dtypes
+# as a user would hold it: scipy's own int32 index arrays
 A = type(A)((A.data, A.indices.astype(np.int32), A.indptr.astype(np.int32)), shape=A.shape)
-
-t = time.perf_counter()
-x, info = hpls.solve(A, b, solver="bicgstab", tol=1e-8, return_info=True)
-py_s = time.perf_counter() - t
-inner = info.setup_s + info.solve_s
 
 its = [0]
 def count(xk):
@@ -59,19 +58,26 @@ sc_rel = np.linalg.norm(b - A @ xs) / np.linalg.norm(b)
 
 print("# Through Python: hpls.solve against the command, and against scipy's BiCGSTAB")
 print()
-print("%s, BiCGSTAB without preconditioner, tol 1e-8 (relative to ||b||), x0 = 0, "
-      "OpenMP's default threads (threads: the command's / Python's); each figure one call.  "
-      "python / C: hpls.solve's wall time (CSR conversion from scipy's int32 indices, "
-      "setup, solve) over the command's setup_s + solve_s; wrapper: the same wall time "
-      "over the library's own setup_s + solve_s in that call; scipy / hpls: "
-      "scipy.sparse.linalg.bicgstab (scipy %s) over hpls.solve, both from Python, with "
-      "the true relative residual each reached." % (spec, scipy.__version__))
+print("%s, BiCGSTAB without preconditioner, tol 1e-8 (relative to ||b||), x0 = 0; each "
+      "figure one call.  command: `hpls solve --gen %s --threads T --json`, its setup_s + "
+      "solve_s; hpls.solve: the wall time of the call from Python (CSR conversion from "
+      "scipy's int32 indices, setup, solve) with threads=T; python / C: their ratio; "
+      "wrapper: hpls.solve's wall time over the library's own setup_s + solve_s in that "
+      "call; scipy: scipy.sparse.linalg.bicgstab (scipy %s, single-threaded), one call, "
+      "and scipy / hpls its wall time over hpls.solve's at T threads; relres: the true "
+      "relative residual each reached." % (spec, spec, scipy.__version__))
 print()
 print("| problem | threads | command s | its | hpls.solve s | its | python / C | wrapper "
       "| scipy bicgstab s | its | scipy relres | hpls relres | scipy / hpls |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-print("| %s | %d / %d | %.3f | %d | %.3f | %d | %.3f | %.3f | %.3f | %d | %.1e | %.1e | %.2f |" % (
-    spec, cmd_threads, info.threads, cmd_s, cmd_its, py_s, info.iterations, py_s / cmd_s, py_s / inner,
-    sc_s, its[0], sc_rel, info.relres, sc_s / py_s))
+for threads, cmd_s, cmd_its in cmd:
+    t = time.perf_counter()
+    x, info = hpls.solve(A, b, solver="bicgstab", tol=1e-8, threads=int(threads),
+                         return_info=True)
+    py_s = time.perf_counter() - t
+    inner = info.setup_s + info.solve_s
+    print("| %s | %d | %.3f | %d | %.3f | %d | %.3f | %.3f | %.3f | %d | %.1e | %.1e | %.2f |" % (
+        spec, info.threads, cmd_s, cmd_its, py_s, info.iterations, py_s / cmd_s, py_s / inner,
+        sc_s, its[0], sc_rel, info.relres, sc_s / py_s))
 PY
 cat "$out/python.md"
