@@ -92,8 +92,16 @@ def test_dense_matrix_where_a_sparse_one_is_needed():
 def test_update_values_with_another_pattern():
     A = nonsymmetric()
     s = hpls.Solver(A, precond="dilu")
-    with pytest.raises(ValueError, match="entries"):
+    with pytest.raises(ValueError, match="pattern"):
         s.update_values(nonsymmetric() + sp.eye(A.shape[0], k=3))
+    moved = A.copy()
+    moved.indices = moved.indices.copy()
+    row = slice(moved.indptr[5], moved.indptr[6])
+    moved.indices[row] = np.sort((moved.indices[row] + 20) % A.shape[1])  # same count, other columns
+    with pytest.raises(ValueError, match="pattern"):
+        s.update_values(moved)
+    with pytest.raises(ValueError, match="pattern"):
+        hpls.Preconditioner(A, "dilu").update_values(moved)
     B = A.copy()
     B.data[0] = np.nan
     with pytest.raises(ValueError):

@@ -182,6 +182,17 @@ class _Matrix:
         return self.indptr, self.indices, self.data
 
 
+def _same_pattern(m, old):
+    """update_values: the new matrix must have the setup's pattern (hpls keeps the
+    level sets and orderings made from it)."""
+    if (m.shape != old.shape or m.indices.shape != old.indices.shape
+            or not np.array_equal(m.indptr, old.indptr)
+            or not np.array_equal(m.indices, old.indices)):
+        raise ValueError("update_values: A (shape %s, %d entries) does not have the pattern "
+                         "of the setup's matrix (shape %s, %d entries)"
+                         % (m.shape, m.data.size, old.shape, old.data.size))
+
+
 def _vector(b, n, what="b"):
     v = np.asarray(b)
     if np.iscomplexobj(v):
@@ -262,10 +273,7 @@ class Solver:
         old = self._matrix
         if old is None or m.dense is not None or old.dense is not None:
             raise ValueError("update_values needs the sparse matrix of the setup")
-        if m.shape != old.shape or m.indices.shape != old.indices.shape:
-            raise ValueError("update_values: A has shape %s and %d entries; the setup's "
-                             "matrix %s and %d" % (m.shape, m.data.size, old.shape,
-                                                   old.data.size))
+        _same_pattern(m, old)
         self._s.update_values(m.indptr, m.indices, m.data)
         self._matrix = m
 
@@ -351,9 +359,8 @@ class Preconditioner(LinearOperator):
     def update_values(self, A):
         """A's values changed, not its pattern: redoes only the numeric setup."""
         m = _Matrix(A)
-        if m.shape != self._matrix.shape:
-            raise ValueError("update_values: A has shape %s, the setup's %s"
-                             % (m.shape, self._matrix.shape))
+        m.csr_arrays()
+        _same_pattern(m, self._matrix)
         self._p.update_values(*m.csr_arrays())
         self._matrix = m
 
