@@ -642,6 +642,28 @@ def many_rhs(d, o):
                             f"thread(s), {f2(x)}x ({d.name})")
 
 
+def python(d, o):
+    rows = d.table("python / C")
+    pc = [(med(col(r, "python / C")), r) for r in rows]
+    x, w = max(pc, key=lambda t: t[0])
+    o.row("Through Python (hpls.solve, gas 1e6 BiCGSTAB, setup + solve) over the command, 1 and 2 "
+          "threads; scipy's own bicgstab over hpls.solve",
+          f"{rng([v for v, _ in pc], unit='x')} (the wrapper alone: "
+          f"{rng([med(col(r, 'wrapper')) for r in rows], unit='x')}); scipy / hpls "
+          f"{rng([med(col(r, 'scipy / hpls')) for r in rows], unit='x')}",
+          f"{col(w, 'threads')} thread{'s' if col(w, 'threads') != '1' else ''} {f2(x)}x, of which "
+          f"the wrapper (CSR conversion, calls) {f2(med(col(w, 'wrapper')))}x; the rest is the "
+          "library's own time differing between the two processes; not profiled", d.name)
+    if x > 1.05:
+        o.missed.append(f"Python overhead ≤ 1.05 of the command on gas 1e6: {f2(x)}x at "
+                        f"{col(w, 'threads')} thread(s) ({d.name})")
+    for r in rows:
+        if med(col(r, "scipy / hpls")) < 1:
+            o.losses.append((d.name, "scipy's bicgstab over hpls.solve, gas 1e6",
+                             f"{col(r, 'threads')} thread(s) {f2(med(col(r, 'scipy / hpls')))}x",
+                             "not profiled"))
+
+
 def update_values(d, o):
     rows = d.table("configuration")
     x = [(med(col(r, "update / setup")), r) for r in rows]
@@ -763,7 +785,7 @@ def generate(results):
     for name, fn in (("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
                      ("update_values.md", update_values), ("matching.md", matching),
                      ("bicgstabl_petsc.md", bicgstabl_petsc), ("loaded.md", loaded),
-                     ("stagnation.md", stagnation), ("advice.md", advice)):
+                     ("stagnation.md", stagnation), ("advice.md", advice), ("python.md", python)):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
 # needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka and python3.
-# Usage: scripts/deps.sh [--bench | --valgrind | --opencl]   (also the benchmark peers /
-# valgrind / the opencl backend: loader, headers, PoCL's CPU device and Oclgrind)
+# Usage: scripts/deps.sh [--bench | --valgrind | --opencl | --python]   (also the
+# benchmark peers / valgrind / the opencl backend: loader, headers, PoCL's CPU device and
+# Oclgrind / the Python package's venv and headers)
 set -euo pipefail
 
 need_pkgs=()
@@ -26,12 +27,16 @@ if [ "${1:-}" = "--opencl" ]; then
   compgen -G '/etc/OpenCL/vendors/pocl*.icd' >/dev/null || need_pkgs+=(pocl-opencl-icd)
   command -v oclgrind >/dev/null 2>&1 || need_pkgs+=(oclgrind)
 fi
+if [ "${1:-}" = "--python" ] || [ "${1:-}" = "--bench" ]; then
+  # python/ (pip install ./python into a venv): venv + ensurepip, and Python.h
+  /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_pkgs+=(python3-venv)
+  [ -f "$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)/Python.h" ] || need_pkgs+=(python3-dev)
+fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)
   pkg-config --exists PETSc 2>/dev/null || [ -d /usr/lib/petsc ] || need_pkgs+=(petsc-dev)
   command -v mpiexec >/dev/null 2>&1 || need_pkgs+=(openmpi-bin)
   [ -f /usr/include/suitesparse/klu.h ] || need_pkgs+=(libsuitesparse-dev)
-  /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_pkgs+=(python3-venv)
   /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need_pkgs+=(python3-matplotlib)
 fi
 

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# python_tests.sh: builds the Python package (python/) into a fresh virtualenv
+# with warnings as errors, and runs its pytest suite (python/tests).
+# Usage: scripts/python_tests.sh [VENV_DIR]   (default build-pyvenv; PYTHON=python3.x to choose)
+# The real matrices of HPLS_DATA_DIR (default ../shared/data) are used where present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh --python
+venv=${1:-build-pyvenv}
+rm -rf "$venv"
+"${PYTHON:-/usr/bin/python3}" -m venv "$venv"
+"$venv/bin/pip" install -q --upgrade pip
+"$venv/bin/pip" install -q -Ccmake.define.HPLS_WERROR=ON "./python[test]"
+export HPLS_DATA_DIR=${HPLS_DATA_DIR:-$(cd .. && pwd)/shared/data}
+# from python/tests, so that `import hpls` is the installed package, not the source tree
+cd python/tests && "../../$venv/bin/python" -m pytest -q -p no:cacheprovider .
