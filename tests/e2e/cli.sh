@@ -79,6 +79,35 @@ if [ -f "$S3" ]; then
   expect info_sherman3_not_hisa 0 "advice +--solver bicgstab --precond ilu0" -- "$HPLS" info "$S3"
   expect info_sherman3_rho 0 "rho\(T\^-1 S\) ~ 0\.99[0-9]* .*too slowly" -- "$HPLS" info "$S3"
 fi
+# the matrices where the advice failed (issue 15): the advice line, its evidence,
+# and the advised solve itself converging (each where ../shared/data has it)
+# advice_case NAME FILE ADVICE EVIDENCE: the first line of `hpls info` advice is
+# /advice +ADVICE$/, a line of its evidence matches EVIDENCE, and the advised
+# flags solve A x = A 1 (exit 0: converged)
+advice_case() {
+  local name=$1 f=${HPLS_DATA_DIR:-}/matrices/$2 adv
+  [ -f "$f" ] || return 0
+  "$HPLS" info "$f" >"$T/info_$name.txt" 2>&1
+  expect "info_${name}_advice" 0 "^advice +$3\$" -- cat "$T/info_$name.txt"
+  expect "info_${name}_evidence" 0 "$4" -- cat "$T/info_$name.txt"
+  adv=$(sed -n 's/^advice *//p' "$T/info_$name.txt")
+  # shellcheck disable=SC2086
+  expect "info_${name}_converges" 0 "^converged" -- "$HPLS" solve "$f" $adv --maxiter 2000 --quiet
+}
+advice_case olm500 olm500.mtx "--solver gmres --precond ilu0" "bicgstab --precond ilu0: diverged"
+advice_case olm1000 olm1000.mtx "--solver gmres --precond ilu0" "bicgstab --precond ilu0: diverged"
+advice_case jpwh_991 jpwh_991.mtx "--solver gmres --precond ilu0" "bicgstab --precond ilu0: breakdown"
+advice_case gre_115 gre_115.mtx "--reorder matching --solver bicgstab --precond ilu0" \
+  "smallest \|a_ii\| / max_j \|a_ij\| is 2\.09e-07: .* raises it to 0\.4"
+advice_case rdb1250l rdb1250l.mtx "--solver bicgstab --precond none" "bicgstab --precond jacobi: not converged"
+advice_case rdb3200l rdb3200l.mtx "--solver bicgstab --precond jacobi" "bicgstab --precond ilu0: not converged"
+advice_case plat362 plat362.mtx "--solver cg --precond ssor" "dic does not build: .*E_ii = -0\.066"
+advice_case bcsstk25 bcsstk25.mtx.gz "--solver cg --precond ssor" "ssor .* SPD for an SPD A"
+advice_case e20r0000 e20r0000.mtx.gz "--solver bicgstab --precond dilu" "dilu builds on A itself"
+A3=${HPLS_DATA_DIR:-}/matrices/anisotropic3d7816.mtx.gz
+if [ -f "$A3" ]; then # none of the candidates converges: said so, with every trial
+  expect info_anisotropic3d_none 0 "advice +none: no method of hpls converged on this; tried: the 6 below" -- "$HPLS" info "$A3"
+fi
 # JSON has no NaN: an overflowing iteration reports null, not -nan
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1e-300\n1 2 1e300\n2 1 1e300\n2 2 1e-300\n' >"$T/ovf.mtx"
 expect json_nan_is_null 3 '"relres":null,.*"error":null' -- "$HPLS" solve "$T/ovf.mtx" --solver gs --json
