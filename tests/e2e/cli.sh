@@ -104,6 +104,10 @@ advice_case rdb3200l rdb3200l.mtx "--solver bicgstab --precond jacobi" "bicgstab
 advice_case plat362 plat362.mtx "--solver cg --precond ssor" "dic does not build: .*E_ii = -0\.066"
 advice_case bcsstk25 bcsstk25.mtx.gz "--solver cg --precond ssor" "ssor .* SPD for an SPD A"
 advice_case e20r0000 e20r0000.mtx.gz "--solver bicgstab --precond dilu" "dilu builds on A itself"
+# --solver auto: the choice and why on stderr (one line) and in the JSON
+expect solve_auto_says 0 "^hpls: solver=auto chose --solver hisa: .*rho\(T\^-1 S\) ~ 0\.[0-9]+ .*fast enough" -- "$HPLS" solve --gen gas:n=5000,k=3 --solver auto --quiet
+expect solve_auto_json 0 '"solver":"cg","precond":"dic",.*"reorder":"none","auto":"solver=auto chose --solver cg --precond dic: symmetric' -- "$HPLS" solve --gen poisson2d:nx=20 --solver auto --json
+expect solve_auto_falls_back 1 "dic: not converged \(maximum iterations\) after 3 iterations, so it fell back to --solver cg --precond ssor" -- "$HPLS" solve --gen poisson2d:nx=20 --solver auto --maxiter 3 --quiet
 A3=${HPLS_DATA_DIR:-}/matrices/anisotropic3d7816.mtx.gz
 if [ -f "$A3" ]; then # none of the candidates converges: said so, with every trial
   expect info_anisotropic3d_none 0 "advice +none: no method of hpls converged on this; tried: the 6 below" -- "$HPLS" info "$A3"
