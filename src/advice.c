@@ -130,11 +130,7 @@ hpls_status hpls_advise(const hpls_csr *A, const hpls_props *p, hpls_advice *adv
     double ratio = -1;
     if (p->zero_diag || p->min_diag_max < WEAK_DIAG) {
         hpls_status st = matched(A, &B, &ratio);
-        if (st == HPLS_ERR_SINGULAR) { /* no method can solve it: no candidate */
-            snprintf(why[0], len, "structurally singular: %s", hpls_last_error());
-            return HPLS_OK;
-        }
-        if (st != HPLS_OK)
+        if (st != HPLS_OK) /* structurally singular: no method can solve it */
             return st;
     }
     if (p->zero_diag)

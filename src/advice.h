@@ -14,7 +14,9 @@ typedef struct hpls_advice {
 
 /* The candidates for the square matrix A with properties p (hpls_matrix_props),
  * best first: rules on the diagonal, symmetry and the tridiagonal band, and
- * preconditioners checked by building them (advice.c says which and why). */
+ * preconditioners checked by building them (advice.c says which and why).
+ * A without a perfect matching on its nonzeros is structurally singular: no
+ * candidate, HPLS_ERR_SINGULAR with the message that says so. */
 hpls_status hpls_advise(const hpls_csr *A, const hpls_props *p, hpls_advice *adv);
 
 /* "solver=cg precond=dic" as the command's flags "--solver cg --precond dic". */

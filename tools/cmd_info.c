@@ -82,7 +82,7 @@ static void advise(const hpls_csr *A, const hpls_props *p)
 {
     hpls_advice adv;
     if (hpls_advise(A, p, &adv) != HPLS_OK) {
-        printf("advice        none: %s\n", hpls_last_error());
+        printf("advice        none: no method can solve it: %s\n", hpls_last_error());
         return;
     }
     char tried[HPLS_ADVICE_MAX][400];

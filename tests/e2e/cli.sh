@@ -112,6 +112,10 @@ advice_case e20r0000 e20r0000.mtx.gz "--solver bicgstab --precond dilu" "dilu bu
 expect solve_auto_says 0 "^hpls: solver=auto chose --solver hisa: .*rho\(T\^-1 S\) ~ 0\.[0-9]+ .*fast enough" -- "$HPLS" solve --gen gas:n=5000,k=3 --solver auto --quiet
 expect solve_auto_json 0 '"solver":"cg","precond":"dic",.*"reorder":"none","auto":"solver=auto chose --solver cg --precond dic: symmetric' -- "$HPLS" solve --gen poisson2d:nx=20 --solver auto --json
 expect solve_auto_falls_back 1 "dic: not converged \(maximum iterations\) after 3 iterations, so it fell back to --solver cg --precond ssor" -- "$HPLS" solve --gen poisson2d:nx=20 --solver auto --maxiter 3 --quiet
+# no perfect matching on the nonzeros: no advice, and auto refuses (exit 3)
+SS=$(dirname "$0")/../bad_inputs/struct_singular.mtx
+expect info_struct_singular 0 "^advice +none: no method can solve it: structurally singular" -- "$HPLS" info "$SS"
+expect auto_struct_singular 3 "solver=auto: structurally singular" -- "$HPLS" solve "$SS" --solver auto
 A3=${HPLS_DATA_DIR:-}/matrices/anisotropic3d7816.mtx.gz
 if [ -f "$A3" ] && [ $SLOW = 1 ]; then # none of the candidates converges: said so, with every trial
   expect info_anisotropic3d_none 0 "advice +none: no method of hpls converged on this; tried: the 6 below" -- "$HPLS" info "$A3"
