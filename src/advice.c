@@ -5,8 +5,8 @@
  *     builds all the same (it divides by E_ii), then reorder=matching;
  *   tiny diagonals (|a_ii| < WEAK_DIAG max_j |a_ij| somewhere) that the product
  *     matching makes WEAK_GAIN times larger -> reorder=matching (gre_115:
- *     7.6e-8 -> 0.3; bicgstab + ilu0 converges in 14 iterations after it,
- *     never without);
+ *     2.1e-7 -> 0.42; bicgstab + ilu0 converges in 14 iterations after it,
+ *     not in 2000 without);
  *   symmetric with a positive diagonal (likely SPD) -> cg + dic; where DIC
  *     breaks down (E_ii <= 0: SPD but not an M-matrix, bcsstk*, plat362),
  *     cg + ssor: symmetric Gauss-Seidel is SPD for an SPD A and has no pivots
