@@ -444,13 +444,15 @@ static hpls_status setup_auto(hpls_solver *s, const hpls_csr *A, double t0)
     hpls_status st = check_options(s);
     if (st != HPLS_OK)
         return st;
-    if (s->opt.reorder || s->opt.scale || s->ext_pc)
+    int reorder = hpls_optset_is_set(&s->os, "reorder"),
+        scale = hpls_optset_is_set(&s->os, "scale");
+    if (reorder || scale || s->ext_pc)
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "solver=auto chooses reorder, scale and "
                                 "the preconditioner itself (%s was given)",
-                                s->ext_pc        ? "a preconditioner object"
-                                : s->opt.reorder ? "reorder"
-                                                 : "scale");
+                                s->ext_pc ? "a preconditioner object"
+                                : reorder ? "reorder"
+                                          : "scale");
     if (A->nrows != A->ncols)
         return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
                                 (long long)A->nrows, (long long)A->ncols);
