@@ -15,8 +15,8 @@
  *   quasi-tridiagonal with rho(T^-1 S) < RHO_HISA -> hisa;
  *   otherwise bicgstab + ilu0, then gmres + ilu0 (where BiCGSTAB breaks down
  *     or diverges although ILU(0) is good: olm500, olm1000, jpwh_991), then
- *     the weaker preconditioners and none (rdb*: only unpreconditioned
- *     Krylov methods converge). */
+ *     the preconditioners without pivots (ssor, jacobi) and none (rdb*: only
+ *     unpreconditioned or jacobi-preconditioned Krylov methods converge). */
 #include "advice.h"
 
 #include "la/matching.h"
@@ -91,7 +91,7 @@ static hpls_status matched(const hpls_csr *A, hpls_csr **B, double *ratio)
 }
 
 /* The nonsymmetric candidates: ILU(0) (or DILU where it has a zero pivot)
- * with bicgstab, gmres and bicgstabl, then jacobi and none.  A: the matrix
+ * with bicgstab, gmres and bicgstabl, then ssor, jacobi and none.  A: the matrix
  * the method will see (A Q after a matching); prefix: the reorder options in
  * front of each. */
 static void general(const hpls_csr *A, const char *prefix, hpls_advice *adv, char *why, size_t len)
@@ -110,6 +110,17 @@ static void general(const hpls_csr *A, const char *prefix, hpls_advice *adv, cha
         snprintf(o, sizeof o, "%ssolver=%s precond=%s", prefix, methods[k], pc);
         add(adv, o);
     }
+    /* no pivots to break down: ssor (bp_1200 after the matching: 188
+     * iterations, where ilu0 and dilu have a zero pivot; rajat19 with the
+     * matching's scaling too: 1300), bicgstabl + jacobi */
+    snprintf(o, sizeof o, "%ssolver=bicgstab precond=ssor", prefix);
+    add(adv, o);
+    if (prefix[0]) {
+        snprintf(o, sizeof o, "%sscale=matching solver=bicgstab precond=ssor", prefix);
+        add(adv, o);
+    }
+    snprintf(o, sizeof o, "%ssolver=bicgstabl precond=jacobi", prefix);
+    add(adv, o);
     snprintf(o, sizeof o, "%ssolver=bicgstab precond=jacobi", prefix);
     add(adv, o);
     snprintf(o, sizeof o, "%ssolver=bicgstab precond=none", prefix);

@@ -5,7 +5,7 @@
 
 #include "la/analyze.h"
 
-enum { HPLS_ADVICE_MAX = 8, HPLS_ADVICE_WHY = 3 };
+enum { HPLS_ADVICE_MAX = 12, HPLS_ADVICE_WHY = 3 };
 typedef struct hpls_advice {
     int n;                          /* candidates, the first the advice */
     char opts[HPLS_ADVICE_MAX][80]; /* each as solver options: "solver=cg precond=dic" */
