@@ -45,8 +45,12 @@ for f in "${files[@]}"; do
     m=${m%.mtx}
     advice=$("$hpls" info "$f" | sed -n 's/^advice *//p')
     advice=${advice%% (*} # "--solver hisa (or bhisa ...)": the first choice
-    # shellcheck disable=SC2086
-    read -r aok ait ams astat <<<"$(solve "$f" $advice)"
+    if [[ $advice == none:* ]]; then # no candidate converged in hpls info's own trials
+        aok=no ait=- ams=- astat=none_of_the_advice_converged
+    else
+        # shellcheck disable=SC2086
+        read -r aok ait ams astat <<<"$(solve "$f" $advice)"
+    fi
     best="" bit="" bms=""
     for c in $menu; do
         read -r ok it ms _ <<<"$(solve "$f" --solver "${c%:*}" --precond "${c#*:}")"
@@ -76,7 +80,7 @@ done
 {
     echo "# hpls info's advice against the fastest of a menu"
     echo
-    echo "For every matrix of ../shared/data/matrices: the method \`hpls info\` advises (its first choice), and every method of the menu ($(echo "$menu" | sed 's/:/+/g; s/ /, /g')), each solved by \`hpls solve A --threads 1 --tol 1e-8 --maxiter 2000 --json\` (b = A 1, x0 = 0).  Times are setup + solve in ms.  *advised / best*: the advised method's time over the fastest converged method of the menu (the advice itself may be in the menu).  Advice that needs an option this build does not have (\`--reorder matching\`, from the matching work of issue 15) is listed as not run."
+    echo "For every matrix of ../shared/data/matrices: the method \`hpls info\` advises (the first of its ranked candidates that converged in its own trials on b = A 1, tol 1e-8, maxiter 2000; none when no candidate did), and every method of the menu ($(echo "$menu" | sed 's/:/+/g; s/ /, /g')), each solved by \`hpls solve A --threads 1 --tol 1e-8 --maxiter 2000 --json\` (b = A 1, x0 = 0).  Times are setup + solve in ms.  *advised / best*: the advised method's time over the fastest converged method of the menu (the advice itself may be in the menu).  Advice that needs an option this build does not have (\`--reorder matching\`, from the matching work of issue 15) is listed as not run."
     echo
     echo "Of $nadv matrices: the advice converged on $nconv, was within 10% of the fastest on $nbest, and could not run on $nmissing (option unknown to this build)."
     echo

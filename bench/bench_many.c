@@ -5,7 +5,7 @@
  *       prints the Markdown rows of bench/results/many_rhs.md
  *
  * Per matrix, thread count and nrhs, the median of R timings of
- *   - the block residual R = B - A X (A read once per 8 columns),
+ *   - the block residual R = B - A X (A read once per block of up to 8 columns),
  *   - solve_many with jacobi, M iterations (tol 0): native, block residuals,
  *   - solve_many with bicgstab, M iterations: columns one after another
  *     (the control: its ratio stays ~1, there is no block Krylov method yet). */

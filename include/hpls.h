@@ -251,6 +251,12 @@ HPLS_API const char *hpls_solver_trisolve(const hpls_solver *s);
  * reorder=rcm asked for it ("qtree d=2048 (auto, Eq. 17), ... 12345 leaves",
  * "csr (auto: x fits in L2 ...)", "rcm: bandwidth 900 -> 31"); NULL otherwise. */
 HPLS_API const char *hpls_solver_format(const hpls_solver *s);
+/* solver=auto: what the advice chose for the matrix of the last setup and why
+ * (the evidence hpls info prints), and, after a solve that did not converge,
+ * the fallback to the next advice; NULL when the solver is not solver=auto
+ * or not set up.  hpls_solver_get_option(s, "solver") then names the method
+ * in use; setting an option or setting up again chooses afresh. */
+HPLS_API const char *hpls_solver_auto(const hpls_solver *s);
 
 /* Help of every option with its default, and of every method and preconditioner. */
 HPLS_API const char *hpls_solver_help(void);

@@ -156,6 +156,12 @@ const hpls_method hpls_methods[] = {
      .solve = hpls_solve_tridiag,
      .solve_block = hpls_solve_tridiag_block,
      .destroy = hpls_destroy_tridiag},
+    {.name = "auto",
+     .help = "hpls info's advice for A, chosen at setup (matching, cg + dic, hisa, bicgstab + "
+             "ilu0 ...; the choice and why: hpls_solver_auto, the command's stderr); a solve "
+             "that does not converge falls back once to the next advice",
+     .flags = HPLS_M_AUTO,
+     .nwork = 1},
 };
 const int hpls_nmethods = sizeof hpls_methods / sizeof hpls_methods[0];
 

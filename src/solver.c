@@ -2,6 +2,8 @@
  * setup (work vectors, diagonal, preconditioner), solve, info, history. */
 #include "options.h"
 
+#include "advice.h"
+
 #include "la/matching.h"
 #include "la/qtree.h"
 #include "la/rcm.h"
@@ -23,11 +25,23 @@ hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ..
     return hpls_fail(st, "%s", text);
 }
 
+/* solver=auto (setup_auto below): the user's options again where a candidate's are in effect:
+ * before any option is set and any setup, so solver=auto chooses afresh. */
+static void auto_restore(hpls_solver *s)
+{
+    if (!s->auto_on)
+        return;
+    s->opt = s->auto_opt;
+    s->os = s->auto_os;
+    s->auto_on = 0;
+}
+
 hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue)
 {
     if (!s || !keyvalue)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_option: NULL argument");
     s->ready = 0;
+    auto_restore(s);
     return hpls_optset_set(&s->os, keyvalue);
 }
 
@@ -36,6 +50,7 @@ hpls_status hpls_solver_set_options(hpls_solver *s, const char *options)
     if (!s || !options)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_options: NULL argument");
     s->ready = 0;
+    auto_restore(s);
     return hpls_optset_set_list(&s->os, options);
 }
 
@@ -117,6 +132,7 @@ void hpls_solver_destroy(hpls_solver *s)
     hpls_free(s->hist_t);
     hpls_free(s->part_ptr);
     hpls_free(s->part_idx);
+    hpls_free(s->adv);
     hpls_free(s);
 }
 
@@ -417,11 +433,9 @@ static hpls_status setup_transform(hpls_solver *s, const hpls_csr *A)
     return HPLS_OK;
 }
 
-hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
+/* The setup of A (CSR) with the options in effect. */
+static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
 {
-    if (!s || !A)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup: NULL argument");
-    double t0 = hpls_wtime();
     teardown(s);
     s->msg[0] = '\0';
     hpls_status st = check_options(s);
@@ -443,6 +457,91 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
     s->A = s->Aperm ? s->Aperm : A;
     s->Auser = A;
     return setup_common(s, A->nrows, t0);
+}
+
+/* ---- solver=auto: hpls info's advice (advice.c), chosen at setup -------- */
+/* Sets A up with the user's options and candidate k's (solver, precond, reorder). */
+static hpls_status auto_use(hpls_solver *s, const hpls_csr *A, int k, double t0)
+{
+    s->opt = s->auto_opt;
+    s->os = s->auto_os;
+    s->auto_on = 1;
+    s->auto_pick = k;
+    hpls_status st = hpls_optset_set_list(&s->os, s->adv->opts[k]);
+    return st == HPLS_OK ? setup_csr(s, A, t0) : st;
+}
+
+/* solver=auto: the advice for A, then the first candidate that sets up; what
+ * was chosen and why in auto_msg. */
+static hpls_status setup_auto(hpls_solver *s, const hpls_csr *A, double t0)
+{
+    teardown(s);
+    s->msg[0] = s->auto_msg[0] = '\0';
+    hpls_status st = check_options(s);
+    if (st != HPLS_OK)
+        return st;
+    int reorder = hpls_optset_is_set(&s->os, "reorder"),
+        scale = hpls_optset_is_set(&s->os, "scale");
+    if (reorder || scale || s->ext_pc)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "solver=auto chooses reorder, scale and "
+                                "the preconditioner itself (%s was given)",
+                                s->ext_pc ? "a preconditioner object"
+                                : reorder ? "reorder"
+                                          : "scale");
+    if (A->nrows != A->ncols)
+        return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
+                                (long long)A->nrows, (long long)A->ncols);
+    if ((st = hpls_csr_check(A)) != HPLS_OK)
+        return hpls_solver_fail(s, st, "%s", hpls_last_error());
+    if (!s->adv && !(s->adv = hpls_malloc(1, sizeof *s->adv)))
+        return HPLS_ERR_NOMEM;
+    hpls_props p;
+    hpls_matrix_props(A, &p);
+    if ((st = hpls_advise(A, &p, s->adv)) != HPLS_OK)
+        return hpls_solver_fail(s, st, "solver=auto: %s", hpls_last_error());
+    s->auto_opt = s->opt;
+    s->auto_os = s->os;
+    s->auto_fell = 0;
+    char flags[160], failed[sizeof s->auto_msg] = "";
+    st = HPLS_ERR_OPTION;
+    for (int k = 0; k < s->adv->n && st != HPLS_OK; k++) {
+        if ((st = auto_use(s, A, k, t0)) == HPLS_OK)
+            break;
+        hpls_advice_flags(s->adv->opts[k], flags, sizeof flags);
+        size_t used = strlen(failed);
+        snprintf(failed + used, sizeof failed - used, "; %s did not set up: %s", flags, s->msg);
+    }
+    if (st != HPLS_OK) {
+        auto_restore(s);
+        return hpls_solver_fail(s, st, "solver=auto: no advice sets up%s", failed);
+    }
+    hpls_advice_flags(s->adv->opts[s->auto_pick], flags, sizeof flags);
+    int used = snprintf(s->auto_msg, sizeof s->auto_msg, "solver=auto chose %s", flags);
+    for (int k = 0; k < HPLS_ADVICE_WHY; k++)
+        if (s->adv->why[k][0] && used >= 0 && (size_t)used < sizeof s->auto_msg)
+            used += snprintf(s->auto_msg + used, sizeof s->auto_msg - (size_t)used, "%s%s",
+                             k ? "; " : ": ", s->adv->why[k]);
+    if (failed[0] && used >= 0 && (size_t)used < sizeof s->auto_msg)
+        snprintf(s->auto_msg + used, sizeof s->auto_msg - (size_t)used, "%s", failed);
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
+{
+    if (!s || !A)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup: NULL argument");
+    double t0 = hpls_wtime();
+    auto_restore(s);
+    if (s->opt.method->flags & HPLS_M_AUTO)
+        return setup_auto(s, A, t0);
+    s->auto_msg[0] = '\0';
+    return setup_csr(s, A, t0);
+}
+
+const char *hpls_solver_auto(const hpls_solver *s)
+{
+    return s && s->auto_on && s->ready ? s->auto_msg : NULL;
 }
 
 /* update_values' part: the new values through every piece set up from them. */
@@ -540,6 +639,7 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
     if (!s || !A || (A->nrows * A->ncols > 0 && !A->data))
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dense: NULL argument");
     double t0 = hpls_wtime();
+    auto_restore(s);
     teardown(s);
     s->msg[0] = '\0';
     hpls_status st = check_options(s);
@@ -574,6 +674,7 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_shell: %s",
                          n < 0 ? "negative n" : "NULL solver or apply");
     double t0 = hpls_wtime();
+    auto_restore(s);
     teardown(s);
     s->msg[0] = '\0';
     hpls_status st = check_options(s);
@@ -802,18 +903,9 @@ static hpls_status solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x
     return st;
 }
 
-hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+/* One solve with the method set up (hpls_solver_solve checks the arguments). */
+static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
 {
-    if (!s || !b || !x)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_solve: NULL argument");
-    if (!s->ready)
-        return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_solve called before a successful "
-                                                   "hpls_solver_setup (or after an option changed)");
-    hpls_int n = s->op.n;
-    if (b->n != n || x->n != n)
-        return hpls_solver_fail(s, HPLS_ERR_SIZE,
-                                "the matrix has %lld rows but b has %lld and x has %lld entries",
-                                (long long)n, (long long)b->n, (long long)x->n);
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     s->hist_len = 0;
@@ -841,6 +933,71 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     }
     s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
     return HPLS_OK;
+}
+
+/* solver=auto: a solve that did not converge is done again, once, with the
+ * next candidate of the advice (set up on the same A, from the same initial
+ * guess); auto_msg says so.  A candidate that does not set up leaves the
+ * first one in place. */
+static hpls_status auto_fall_back(hpls_solver *s, const hpls_vec *b, hpls_vec *x,
+                                  const hpls_real *x0)
+{
+    hpls_info first = s->info;
+    char flags[160], next[160], why[sizeof s->msg];
+    memcpy(why, s->msg, sizeof why);
+    int pick = s->auto_pick;
+    hpls_advice_flags(s->adv->opts[pick], flags, sizeof flags);
+    hpls_advice_flags(s->adv->opts[pick + 1], next, sizeof next);
+    size_t used = strlen(s->auto_msg);
+    s->auto_fell = 1;
+    hpls_status st = auto_use(s, s->Auser, pick + 1, hpls_wtime());
+    if (st != HPLS_OK) { /* back to the first candidate, its result kept */
+        snprintf(s->auto_msg + used, sizeof s->auto_msg - used,
+                 "; %s: %s after %lld iterations, and %s did not set up: %s", flags,
+                 hpls_reason_str(first.reason), (long long)first.iterations, next, s->msg);
+        if ((st = auto_use(s, s->Auser, pick, hpls_wtime())) != HPLS_OK)
+            return st;
+        s->info = first;
+        memcpy(s->msg, why, sizeof why);
+        return HPLS_OK;
+    }
+    snprintf(s->auto_msg + used, sizeof s->auto_msg - used,
+             "; %s: %s after %lld iterations, so it fell back to %s", flags,
+             hpls_reason_str(first.reason), (long long)first.iterations, next);
+    for (hpls_int i = 0; x0 && i < x->n; i++)
+        x->data[i] = x0[i];
+    double setup_s = s->info.setup_s + first.setup_s;
+    st = solve_once(s, b, x);
+    s->info.setup_s = setup_s;
+    s->info.solve_s += first.solve_s;
+    return st;
+}
+
+hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+{
+    if (!s || !b || !x)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_solve: NULL argument");
+    if (!s->ready)
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "hpls_solver_solve called before a successful "
+                                "hpls_solver_setup (or after an option changed)");
+    hpls_int n = s->op.n;
+    if (b->n != n || x->n != n)
+        return hpls_solver_fail(s, HPLS_ERR_SIZE,
+                                "the matrix has %lld rows but b has %lld and x has %lld entries",
+                                (long long)n, (long long)b->n, (long long)x->n);
+    int may_fall = s->auto_on && !s->auto_fell && s->auto_pick + 1 < s->adv->n;
+    hpls_real *x0 = NULL; /* the initial guess, for the fallback */
+    if (may_fall && s->opt.initial_guess) {
+        if (!(x0 = hpls_malloc(n, sizeof *x0)))
+            return HPLS_ERR_NOMEM;
+        memcpy(x0, x->data, (size_t)n * sizeof *x0);
+    }
+    hpls_status st = solve_once(s, b, x);
+    if (st == HPLS_OK && may_fall && !hpls_reason_converged(s->info.reason))
+        st = auto_fall_back(s, b, x, x0);
+    hpls_free(x0);
+    return st;
 }
 
 void hpls_block_norms(const hpls_solver *s, hpls_int k, const hpls_real *V, double *nrm)
@@ -1006,6 +1163,7 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
         p[k] = ptr[k];
     for (hpls_int k = 0; q && k < ptr[nblocks]; k++)
         q[k] = idx[k];
+    auto_restore(s);
     hpls_free(s->part_ptr);
     hpls_free(s->part_idx);
     s->part_ptr = p;

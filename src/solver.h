@@ -85,7 +85,8 @@ enum {
     HPLS_M_QTREE = 32768u,  /* format=qtree always (qtbicgstab) */
     HPLS_M_DILU = 65536u,   /* uses dilu_order (dilu, dic) */
     HPLS_M_ELL = 131072u,    /* uses ell (bicgstabl) */
-    HPLS_M_DEVICE = 262144u /* runs on a device backend (opencl): only vector ops and A x */
+    HPLS_M_DEVICE = 262144u, /* runs on a device backend (opencl): only vector ops and A x */
+    HPLS_M_AUTO = 524288u    /* solver=auto: hpls info's advice chooses at setup (advice.c) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -242,6 +243,14 @@ struct hpls_solver {
     double *dr, *dc;       /* scale: row and column factors of A's rows, columns (or NULL) */
     hpls_real *pb, *px, *pr; /* reorder, scale: b, x of Aperm's system; r of A's (host) */
     char fmt[160];         /* what the operator is (hpls_solver_format), "" if plain CSR */
+    /* solver=auto: the user's options (restored before anything else), the
+     * advice, the candidate in use, whether it fell back, and what it said */
+    int auto_on; /* the options in effect are candidate auto_pick's */
+    hpls_options auto_opt;
+    hpls_optset auto_os;
+    struct hpls_advice *adv;
+    int auto_pick, auto_fell;
+    char auto_msg[1024];
     char msg[512];
 };
 

@@ -401,6 +401,8 @@ int cmd_solve(int argc, char **argv)
         goto cleanup;
     }
     hpls_solver_get_info(s, &info);
+    if (hpls_solver_auto(s)) /* what solver=auto chose, and why: one line */
+        fprintf(stderr, "hpls: %s\n", hpls_solver_auto(s));
     if (cli_interrupted()) {
         char when[64], outcome[PATH_MAX + 64];
         snprintf(when, sizeof when, "after %lld iterations", (long long)info.iterations);
@@ -437,6 +439,10 @@ int cmd_solve(int argc, char **argv)
         }
         if (hpls_solver_trisolve(s))
             printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
+        if (hpls_solver_auto(s)) {
+            printf(",\"reorder\":\"%s\",\"auto\":", hpls_solver_get_option(s, "reorder"));
+            cli_json_string(hpls_solver_auto(s));
+        }
         printf("}\n");
     } else {
         if (!quiet)

@@ -55,7 +55,8 @@ void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);
 /* r = b - A x (fused: one pass); returns sum r_i^2 */
 double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
                        hpls_real *r);
-/* Columns of a block product read together (A once per this many). */
+/* Columns of a block product read together at most (A once per block; fewer
+ * where they do not fit the last-level cache: spmm.c). */
 #define HPLS_SPMM_COLS 8
 /* Many right-hand sides: R = B - A X (B == NULL: R = A X) for k columns, column
  * j at j*ld; ss[j] = the sum of the squares of R's column j (unreduced). */

@@ -2,11 +2,18 @@
  * matrix, to put nonzeros (and large ones) on the diagonal of A Q.
  *
  * Maximum transversal (Duff, "On algorithms for obtaining a maximum
- * transversal", ACM TOMS 7(3), 1981: MC21): for each row in turn, a
- * depth-first search for an augmenting path, rows entered through the column
- * they are matched to, with a look-ahead: a row first looks for a column not
- * matched yet (a cheap assignment; each row's look-ahead pointer only moves
- * forward, so all look-aheads together read A once).  O(n nnz) worst case.
+ * transversal", ACM TOMS 7(3), 1981: MC21's depth-first search with a
+ * look-ahead, in phases as Pothen & Fan's PF+, "Computing the block
+ * triangular form of a sparse matrix", ACM TOMS 16(4), 1990; Duff, Kaya &
+ * Ucar, ACM TOMS 38(2), 2011): in a phase, one depth-first search from each
+ * row still free, rows entered through the column they are matched to; a
+ * row first looks for a column not matched yet (each row's look-ahead
+ * pointer only moves forward, so all look-aheads together read A once); a
+ * column seen in a phase is not entered again in it by any search, so a
+ * phase reads A at most once; phases alternate the direction in which rows
+ * are scanned (PF+'s fairness) until one augments nothing.  MC21's
+ * per-search marks made a search re-read what earlier searches had ruled
+ * out: 19 s (54 s under load) for n = 2e5 scrambled columns.
  *
  * Weighted matching (Duff & Koster, "On algorithms for permuting large
  * entries to the diagonal of a sparse matrix", SIMAX 22(4), 2001: MC64 job 5):
@@ -25,6 +32,13 @@
 #include <math.h>
 #include <string.h>
 
+/* The k-th entry of row i's scan in a phase of direction dir: forward in
+ * even phases, backward in odd ones (PF+'s fairness). */
+static hpls_int scan_entry(const hpls_int *rp, hpls_int i, hpls_int k, int dir)
+{
+    return dir ? rp[i + 1] - 1 - k : rp[i] + k;
+}
+
 hpls_status hpls_match_transversal(const hpls_csr *A, hpls_int *colof, hpls_int *unmatched)
 {
     if (!A || !colof || !unmatched || A->nrows != A->ncols)
@@ -33,8 +47,8 @@ hpls_status hpls_match_transversal(const hpls_csr *A, hpls_int *colof, hpls_int 
     const hpls_int *rp = A->rowptr;
     hpls_int *rowof = hpls_malloc(n, sizeof *rowof);     /* row matched to column j, or -1 */
     hpls_int *cheap = hpls_malloc(n, sizeof *cheap);     /* look-ahead pointer of each row */
-    hpls_int *next = hpls_malloc(n, sizeof *next);       /* DFS pointer of each row on the path */
-    hpls_int *visited = hpls_malloc(n, sizeof *visited); /* column seen in search `stamp` */
+    hpls_int *next = hpls_malloc(n, sizeof *next);       /* entries a row on the path has tried */
+    hpls_int *visited = hpls_malloc(n, sizeof *visited); /* phase in which column j was seen */
     hpls_int *rows = hpls_malloc(n, sizeof *rows);       /* the path: rows ... */
     hpls_int *cols = hpls_malloc(n, sizeof *cols);       /* ... and the column leading on */
     hpls_status st = HPLS_OK;
@@ -46,49 +60,58 @@ hpls_status hpls_match_transversal(const hpls_csr *A, hpls_int *colof, hpls_int 
         rowof[k] = colof[k] = visited[k] = -1;
         cheap[k] = rp[k];
     }
-    *unmatched = 0;
-    for (hpls_int root = 0; root < n; root++) {
-        hpls_int top = 0, found = -1;
-        rows[0] = root;
-        next[root] = rp[root];
-        while (top >= 0 && found < 0) {
-            hpls_int i = rows[top];
-            while (cheap[i] < rp[i + 1] && found < 0) { /* look-ahead */
-                hpls_int p = cheap[i]++;
-                if (A->val[p] != 0.0 && rowof[A->colind[p]] < 0)
-                    found = A->colind[p];
-            }
-            if (found >= 0)
-                break;
-            /* every column of row i is matched: descend through one not seen */
-            hpls_int deeper = -1;
-            while (next[i] < rp[i + 1] && deeper < 0) {
-                hpls_int p = next[i]++;
-                hpls_idx j = A->colind[p];
-                if (A->val[p] != 0.0 && visited[j] != root) {
-                    visited[j] = root;
-                    deeper = j;
-                }
-            }
-            if (deeper < 0) {
-                top--; /* dead end: back to the previous row */
+    hpls_int augmented = 1;
+    for (hpls_int phase = 0; augmented; phase++) {
+        augmented = 0;
+        int dir = (int)(phase & 1);
+        for (hpls_int root = 0; root < n; root++) {
+            if (colof[root] >= 0)
                 continue;
+            hpls_int top = 0, found = -1;
+            rows[0] = root;
+            next[root] = 0;
+            while (top >= 0 && found < 0) {
+                hpls_int i = rows[top];
+                while (cheap[i] < rp[i + 1] && found < 0) { /* look-ahead */
+                    hpls_int p = cheap[i]++;
+                    if (A->val[p] != 0.0 && rowof[A->colind[p]] < 0)
+                        found = A->colind[p];
+                }
+                if (found >= 0)
+                    break;
+                /* every column of row i is matched: descend through one not
+                 * seen in this phase (by any root: each column once a phase) */
+                hpls_int deeper = -1;
+                while (next[i] < rp[i + 1] - rp[i] && deeper < 0) {
+                    hpls_int p = scan_entry(rp, i, next[i]++, dir);
+                    hpls_int j = A->colind[p];
+                    if (A->val[p] != 0.0 && visited[j] != phase) {
+                        visited[j] = phase;
+                        deeper = j;
+                    }
+                }
+                if (deeper < 0) {
+                    top--; /* dead end: back to the previous row */
+                    continue;
+                }
+                cols[top] = deeper;
+                rows[++top] = rowof[deeper];
+                next[rows[top]] = 0;
             }
-            cols[top] = deeper;
-            rows[++top] = rowof[deeper];
-            next[rows[top]] = rp[rows[top]];
-        }
-        if (found < 0) {
-            ++*unmatched;
-            continue;
-        }
-        /* flip the path: rows[top] takes `found`, rows[k] takes cols[k] */
-        for (hpls_int k = top; k >= 0; k--) {
-            hpls_int j = k == top ? found : cols[k];
-            colof[rows[k]] = j;
-            rowof[j] = rows[k];
+            if (found < 0)
+                continue;
+            augmented++;
+            /* flip the path: rows[top] takes `found`, rows[k] takes cols[k] */
+            for (hpls_int k = top; k >= 0; k--) {
+                hpls_int j = k == top ? found : cols[k];
+                colof[rows[k]] = j;
+                rowof[j] = rows[k];
+            }
         }
     }
+    *unmatched = 0;
+    for (hpls_int i = 0; i < n; i++)
+        *unmatched += colof[i] < 0;
 done:
     hpls_free(rowof);
     hpls_free(cheap);

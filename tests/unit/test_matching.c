@@ -99,6 +99,26 @@ static void check_scaling(const hpls_csr *A, const hpls_int *colof, const double
     }
 }
 
+/* n = 300763 scrambled columns: a complete transversal, every matched entry a
+ * nonzero.  MC21 with a search's own marks (each search re-reading what
+ * earlier ones had ruled out) took 14-54 s at n = 2e5 and over 15 s here; in
+ * phases with shared marks (PF+) about 1 s: CTest's TIMEOUT of test_matching
+ * (tests/CMakeLists.txt) stops the slow one. */
+static void transversal_is_complete_on_3e5_scrambled_columns(void **state)
+{
+    (void)state;
+    hpls_csr *B = scrambled_gen("convdiff3d:nx=67", 11u);
+    hpls_int n = B->nrows, unmatched = -1;
+    assert_true(n >= 100000);
+    hpls_int *colof = malloc((size_t)n * sizeof *colof);
+    assert_non_null(colof);
+    assert_int_equal(hpls_match_transversal(B, colof, &unmatched), HPLS_OK);
+    assert_int_equal(unmatched, 0);
+    check_zero_free(B, colof);
+    free(colof);
+    hpls_csr_destroy(B);
+}
+
 static void transversal_puts_nonzeros_on_a_scrambled_diagonal(void **state)
 {
     (void)state;
@@ -507,6 +527,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(transversal_puts_nonzeros_on_a_scrambled_diagonal),
+        cmocka_unit_test(transversal_is_complete_on_3e5_scrambled_columns),
         cmocka_unit_test(product_matching_is_the_best_of_all_permutations),
         cmocka_unit_test(real_zero_diagonals_are_matched_and_scaled),
         cmocka_unit_test(structurally_singular_matrix_is_a_clear_error),
