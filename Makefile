@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind tsan fuzz install bench clean
+.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind install bench clean
 
 all: build
 
@@ -40,6 +40,13 @@ tsan: deps
 FUZZ_SECONDS ?= 60
 fuzz:
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+# Every opencl kernel under Oclgrind --data-races, and a removed barrier that
+# it must report (tests/oclgrind/run.sh).
+oclgrind:
+	@scripts/deps.sh --opencl
+	@$(MAKE) --no-print-directory build CMAKE_FLAGS="-DHPLS_OPENCL=ON"
+	tests/oclgrind/run.sh $(BUILD)
 
 # make install PREFIX=$HOME/.local: under a prefix of your own (default: CMake's, /usr/local)
 install: build

@@ -239,8 +239,8 @@ static hpls_status device_check(const hpls_solver *s)
     const char *be = s->be->name;
     if (!(o->method->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "solver %s has no %s version (on %s: jacobi and "
-                         "the Krylov methods; use backend=cpu)",
+                         "solver %s has no %s version (on %s: jacobi, hisa, "
+                         "bhisa and the Krylov methods; use backend=cpu)",
                          o->method->name, be, be);
     if (!s->ext_pc && (o->method->flags & HPLS_M_PRECOND) && o->pc_type->setup &&
         !(o->pc_type->flags & HPLS_M_DEVICE))
@@ -934,7 +934,7 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
-    if (s->opt.method->solve_block && s->A && !s->dr && s->be->host_arrays) {
+    if (s->opt.method->solve_block && s->A && !s->dr && !s->be->d) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;

@@ -136,8 +136,15 @@ typedef struct hpls_kernels {
 /* A CSR matrix in a device backend's memory (opaque). */
 typedef struct hpls_dmat hpls_dmat;
 
+/* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
+typedef struct hpls_dtri hpls_dtri;
+/* Rows of a tridiagonal block a device solves in local memory at most
+ * (kernels/device/tridiag.cl's TB: 5 x 512 doubles = 20 KiB a work-group). */
+#define HPLS_DEVICE_TRI_MAX 512
+
 /* The operator's kernels of a device backend, whose vectors are not host
- * arrays: A is uploaded once (setup) and multiplied there (src/operator.c). */
+ * arrays: A is uploaded once (setup) and multiplied there (src/operator.c);
+ * and the kernels of the methods that run there (HISA's T solve). */
 typedef struct hpls_devops {
     /* A's copy on the device; variant 0 picks the SpMV by mean row length,
      * 1 a row per work-item, 2 a group of lanes per row (tests force each) */
@@ -147,6 +154,12 @@ typedef struct hpls_devops {
     /* r = b - A x; returns sum r_i^2 (not reduced: the caller's be->reduce) */
     double (*residual)(hpls_backend *be, const hpls_dmat *A, const hpls_dvec *b, const hpls_dvec *x,
                        hpls_dvec *r);
+    /* T (no coupling between its blocks of block <= HPLS_DEVICE_TRI_MAX rows)
+     * on the device, and x = T^-1 b by cyclic reduction, a work-group a block */
+    hpls_status (*tri_upload)(hpls_backend *be, const hpls_tridiag *T, hpls_int block,
+                              hpls_dtri **dT);
+    void (*tri_release)(hpls_backend *be, hpls_dtri *dT); /* accepts NULL */
+    void (*tri_solve)(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, hpls_dvec *x);
 } hpls_devops;
 
 struct hpls_backend {

@@ -16,12 +16,18 @@
 
 #include "direct/block_tridiag.h"
 #include "la/split.h"
+#include "options.h"
 
 #include <math.h>
 
 typedef struct hisa_data {
     hpls_csr *S;
     hpls_btri *T; /* the factors of T */
+    /* on a device backend instead: S and T there, T solved by cyclic
+     * reduction a block per work-group (kernels/device/tridiag.cl) */
+    hpls_backend *be;
+    hpls_dmat *dS;
+    hpls_dtri *dT;
 } hisa_data;
 
 void hpls_destroy_hisa(void *mdata)
@@ -31,6 +37,10 @@ void hpls_destroy_hisa(void *mdata)
         return;
     hpls_csr_destroy(H->S);
     hpls_btri_free(H->T);
+    if (H->be) {
+        H->be->d->csr_release(H->be, H->dS);
+        H->be->d->tri_release(H->be, H->dT);
+    }
     hpls_free(H);
 }
 
@@ -43,8 +53,8 @@ hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, doubl
     hpls_status st = hpls_split_tridiag(A, block, nthreads, &T, S);
     if (st != HPLS_OK)
         return st;
-    const hpls_tridiag_opts o = {.partitions = gspike_p, .delta = gspike_delta,
-                                 .threads = nthreads};
+    const hpls_tridiag_opts o = {
+        .partitions = gspike_p, .delta = gspike_delta, .threads = nthreads};
     st = hpls_btri_factor(T, block, (hpls_tridiag_method)method, &o, B);
     hpls_tridiag_destroy(T);
     if (st != HPLS_OK) {
@@ -54,13 +64,47 @@ hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, doubl
     return st;
 }
 
+/* The device's setup: T's blocks must fit a work-group's local memory
+ * (HPLS_DEVICE_TRI_MAX rows; HISA's one block of n rows too), and are
+ * solved by CR whatever the host would use, so tridiag= may only say cr. */
+static hpls_status setup_device(hpls_solver *s, hisa_data *H, hpls_int block)
+{
+    hpls_backend *be = s->be;
+    hpls_int n = s->op.n;
+    const char *m = s->opt.method->name;
+    if (hpls_optset_is_set(&s->os, "tridiag") && s->opt.tridiag != HPLS_TRIDIAG_CR)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "%s on %s solves T by cyclic reduction "
+                         "(tridiag=cr), not by the tridiag given",
+                         m, be->name);
+    hpls_int rows = block > 0 && block < n ? block : n;
+    if (rows > HPLS_DEVICE_TRI_MAX)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "%s on %s: T's blocks of %lld rows exceed the %d "
+                         "a work-group solves in local memory (%s)",
+                         m, be->name, (long long)rows, HPLS_DEVICE_TRI_MAX,
+                         block > 0 ? "set block <= 512" : "use bhisa");
+    hpls_tridiag *T = NULL;
+    hpls_status st = hpls_split_tridiag(s->A, block, be->nthreads, &T, &H->S);
+    H->be = be;
+    if (st == HPLS_OK)
+        st = be->d->csr_upload(be, H->S, 0, &H->dS);
+    if (st == HPLS_OK)
+        st = be->d->tri_upload(be, T, rows, &H->dT);
+    hpls_tridiag_destroy(T);
+    hpls_csr_destroy(H->S); /* the device has it */
+    H->S = NULL;
+    return st;
+}
+
 static hpls_status setup(hpls_solver *s, hpls_int block)
 {
     hisa_data *H = hpls_calloc(1, sizeof *H);
     if (!H)
         return HPLS_ERR_NOMEM;
-    hpls_status st = hpls_hisa_build(s->A, block, s->opt.tridiag, s->opt.gspike_delta,
-                                     s->opt.gspike_p, s->be->nthreads, &H->S, &H->T);
+    hpls_status st = s->be->d ? setup_device(s, H, block)
+                              : hpls_hisa_build(s->A, block, s->opt.tridiag, s->opt.gspike_delta,
+                                                s->opt.gspike_p, s->be->nthreads, &H->S, &H->T);
     if (st != HPLS_OK) {
         hpls_destroy_hisa(H);
         return st;
@@ -69,7 +113,10 @@ static hpls_status setup(hpls_solver *s, hpls_int block)
     return HPLS_OK;
 }
 
-hpls_status hpls_setup_hisa(hpls_solver *s) { return setup(s, 0); }
+hpls_status hpls_setup_hisa(hpls_solver *s)
+{
+    return setup(s, 0);
+}
 
 hpls_int hpls_bhisa_block(hpls_int n, hpls_int block, int nthreads)
 {
@@ -83,7 +130,10 @@ hpls_status hpls_setup_bhisa(hpls_solver *s)
 {
     if (s->opt.tridiag != HPLS_TRIDIAG_THOMAS && s->opt.tridiag != HPLS_TRIDIAG_CR)
         return hpls_fail(HPLS_ERR_OPTION, "bhisa solves its blocks by tridiag=thomas or cr");
-    return setup(s, hpls_bhisa_block(s->op.n, s->opt.block, s->be->nthreads));
+    /* on a device: blocks as large as local memory holds (fewer cuts, fewer
+     * iterations; the paper took 64 on a K20c) */
+    hpls_int dflt = s->be->d && s->opt.block <= 0 ? HPLS_DEVICE_TRI_MAX : s->opt.block;
+    return setup(s, hpls_bhisa_block(s->op.n, dflt, s->be->nthreads));
 }
 
 /* Growth over this many consecutive iterations, to a residual above the best
@@ -91,20 +141,29 @@ hpls_status hpls_setup_bhisa(hpls_solver *s)
 #define GROW_RUN 5
 #define GROW_FACTOR 10.0
 
-/* y = S x on the backend (a host kernel) */
-static void s_product(hpls_solver *s, const hpls_csr *S, const hpls_dvec *x, hpls_dvec *y)
+/* y = S x on the backend (a host kernel, or the device's SpMV) */
+static void s_product(hpls_solver *s, const hisa_data *H, const hpls_dvec *x, hpls_dvec *y)
 {
     hpls_backend *be = s->be;
+    if (H->dS) {
+        be->d->spmv(be, H->dS, x, y);
+        return;
+    }
+    const hpls_csr *S = H->S;
     const hpls_real *xp = hpls_v_host(be, x);
     hpls_real *yp = hpls_v_host(be, y);
     if (xp && yp) /* else a refused handle, recorded: the test stops */
         be->k->spmv(be->nthreads, S, xp, yp);
 }
 
-/* T x = b' on the backend (a host kernel) */
-static hpls_status t_solve(hpls_solver *s, const hpls_btri *T, const hpls_dvec *bp,
-                           hpls_dvec *x)
+/* T x = b' on the backend (a host kernel, or the device's CR) */
+static hpls_status t_solve(hpls_solver *s, const hisa_data *H, const hpls_dvec *bp, hpls_dvec *x)
 {
+    if (H->dT) {
+        s->be->d->tri_solve(s->be, H->dT, bp, x);
+        return s->be->err;
+    }
+    const hpls_btri *T = H->T;
     const hpls_real *b = hpls_v_host(s->be, bp);
     hpls_real *xp = hpls_v_host(s->be, x);
     return b && xp ? hpls_btri_solve(T, b, xp) : s->be->err;
@@ -119,17 +178,17 @@ hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     double rnorm = hpls_op_residual(s, b, x, bp); /* r0 = b - A x0 */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
-    s_product(s, H->S, x, y);                          /* y = S x0 */
+    s_product(s, H, x, y);                            /* y = S x0 */
     hpls_v_axpbypcz(be, n, 1.0, b, -1.0, y, 0.0, bp); /* b' = b - y */
     double best = rnorm, prev = rnorm;
     int growing = 0;
     for (hpls_int it = 1;; it++) {
         if (s->opt.xtol > 0)
             hpls_v_copy(be, n, x, xold);
-        hpls_status st = t_solve(s, H->T, bp, x); /* T x = b' */
+        hpls_status st = t_solve(s, H, bp, x); /* T x = b' */
         if (st != HPLS_OK)
             return st;
-        s_product(s, H->S, x, ynew);                          /* y' = S x */
+        s_product(s, H, x, ynew);                          /* y' = S x */
         rnorm = hpls_v_hisa_update(be, n, b, y, ynew, bp); /* ||y - y'||, b' = b - y' */
         hpls_dvec *t = y;
         y = ynew;
@@ -149,10 +208,12 @@ hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         best = fmin(best, rnorm);
         if (growing >= GROW_RUN && rnorm > GROW_FACTOR * best) {
             s->info.reason = HPLS_DIVERGED_GROWTH;
-            return hpls_solver_fail(s, HPLS_OK, "the residual grew for %d iterations: "
+            return hpls_solver_fail(s, HPLS_OK,
+                                    "the residual grew for %d iterations: "
                                     "rho(T^-1 S) >= 1, so %s cannot converge on this matrix; "
                                     "use T as a preconditioner instead (e.g. --solver bicgstab "
-                                    "--precond tridiag)", GROW_RUN, s->opt.method->name);
+                                    "--precond tridiag)",
+                                    GROW_RUN, s->opt.method->name);
         }
     }
 }

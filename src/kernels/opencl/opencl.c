@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <threads.h>
 
 extern const char hpls_device_src[]; /* dialect.h + the kernel files (generated) */
 
@@ -29,12 +30,14 @@ enum { RED_SUM, RED_MAX, RED_MIN }; /* vector.cl's */
  * below it most of a row's lanes would idle (Bell & Garland's rule of thumb) */
 enum { VECTOR_MIN_ROW = 16 };
 
-#define KERNELS(X)                                                                                 \
-    X(red_final)                                                                                   \
-    X(dot_part) X(amax_part) X(sscaled_part) X(finite_part) X(v_set) X(v_scale) X(v_axpy)          \
-        X(v_axpby) X(v_xpay) X(v_waxpy) X(v_axpbypcz) X(v_pmult) X(v_diag_axpy) X(v_axpy2)         \
-            X(v_maxpy2_end) X(v_bicgstab_p) X(v_bicgstab_xr) X(hisa_update_part)                   \
-                X(csr_spmv_scalar) X(csr_residual_scalar) X(csr_spmv_vector) X(b_minus_part)
+/* clang-format off */
+#define KERNELS(X)                                                                            \
+    X(red_final) X(dot_part) X(amax_part) X(sscaled_part) X(finite_part)                      \
+    X(v_set) X(v_scale) X(v_axpy) X(v_axpby) X(v_xpay) X(v_waxpy) X(v_axpbypcz) X(v_pmult)    \
+    X(v_diag_axpy) X(v_axpy2) X(v_maxpy2_end) X(v_bicgstab_p) X(v_bicgstab_xr)              \
+    X(hisa_update_part) X(csr_spmv_scalar) X(csr_residual_scalar) X(csr_spmv_vector)        \
+    X(b_minus_part) X(tri_cr)
+/* clang-format on */
 #define K_ENUM(k) K_##k,
 #define K_NAME(k) #k,
 enum { KERNELS(K_ENUM) K_COUNT };
@@ -42,7 +45,6 @@ static const char *const kernel_names[] = {KERNELS(K_NAME)};
 
 /* The process's device, context and program (built once, kept until exit). */
 static struct {
-    int tried;
     hpls_status st;
     char msg[200];
     cl_device_id dev;
@@ -97,6 +99,25 @@ static int bad(hpls_backend *be, cl_int e, const char *what)
     return 1;
 }
 
+/* Why the kernels cannot run on dev (NULL: they can): doubles, work-groups
+ * of WG, local memory for tri_cr's five arrays of HPLS_DEVICE_TRI_MAX doubles. */
+static const char *unusable(cl_device_id dev)
+{
+    cl_device_fp_config fp = 0;
+    size_t wg = 0;
+    cl_ulong lmem = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    if (!fp)
+        return "no double precision";
+    if (wg < WG)
+        return "work-groups smaller than 128";
+    if (lmem < 5 * HPLS_DEVICE_TRI_MAX * sizeof(double))
+        return "local memory under 20 KiB";
+    return NULL;
+}
+
 /* The first device of the first platform that has one, its context and the
  * program (once per process; a failure is kept and told every time). */
 static hpls_status global_init(void)
@@ -121,15 +142,9 @@ static hpls_status global_init(void)
                  (unsigned)np);
         return HPLS_ERR_UNSUPPORTED;
     }
-    cl_device_fp_config fp = 0;
-    clGetDeviceInfo(G.dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
-    size_t maxwg = 0;
-    clGetDeviceInfo(G.dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL);
-    if (!fp || maxwg < WG) {
-        snprintf(G.msg, sizeof G.msg,
-                 "opencl backend: the device has %s and work-groups of "
-                 "%zu (needs doubles and %d)",
-                 fp ? "doubles" : "no doubles", maxwg, WG);
+    const char *why = unusable(G.dev);
+    if (why) {
+        snprintf(G.msg, sizeof G.msg, "opencl backend: the first device is not usable: %s", why);
         return HPLS_ERR_UNSUPPORTED;
     }
     G.ctx = clCreateContext(NULL, 1, &G.dev, NULL, NULL, &e);
@@ -139,8 +154,11 @@ static hpls_status global_init(void)
     }
     const char *src = hpls_device_src;
     G.prog = clCreateProgramWithSource(G.ctx, 1, &src, NULL, &e);
-    if (e == CL_SUCCESS)
-        e = clBuildProgram(G.prog, 1, &G.dev, "-cl-std=CL1.2", NULL, NULL);
+    if (e == CL_SUCCESS) {
+        char opts[96]; /* the sizes the kernels and this file share */
+        snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DWG=%d -DTB=%d", WG, HPLS_DEVICE_TRI_MAX);
+        e = clBuildProgram(G.prog, 1, &G.dev, opts, NULL, NULL);
+    }
     if (e != CL_SUCCESS) {
         char log[120] = "";
         if (G.prog)
@@ -152,13 +170,15 @@ static hpls_status global_init(void)
     return HPLS_OK;
 }
 
+static void global_once(void)
+{
+    G.st = global_init();
+}
+
 static hpls_status global_get(void)
 {
-#pragma omp critical(hpls_opencl_init)
-    if (!G.tried) {
-        G.st = global_init();
-        G.tried = 1;
-    }
+    static once_flag once = ONCE_FLAG_INIT;
+    call_once(&once, global_once);
     return G.st == HPLS_OK ? HPLS_OK : hpls_fail(G.st, "%s", G.msg);
 }
 
@@ -365,7 +385,7 @@ static void v_download(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_re
  * preconditioner not on the device (refused at setup; this is the guard). */
 static hpls_real *v_host(hpls_backend *be, const hpls_dvec *v)
 {
-    hpls_be_fail(be, HPLS_ERR_INTERNAL,
+    hpls_be_fail(be, HPLS_ERR_UNSUPPORTED,
                  "opencl backend: a host kernel asked for the host array "
                  "of device vector %p",
                  (const void *)v);
@@ -626,17 +646,21 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x, doubl
 const hpls_vops hpls_opencl_vops = HPLS_VOPS_OF(v_);
 
 /* ---- CSR on the device -------------------------------------------------- */
+/* the buffers of a matrix (NULL: never made) */
+static void release3(cl_mem a, cl_mem b, cl_mem c)
+{
+    const cl_mem m[3] = {a, b, c};
+    for (int i = 0; i < 3; i++)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+}
+
 static void csr_release(hpls_backend *be, hpls_dmat *A)
 {
     (void)be;
     if (!A)
         return;
-    if (A->rp)
-        clReleaseMemObject(A->rp);
-    if (A->ci)
-        clReleaseMemObject(A->ci);
-    if (A->val)
-        clReleaseMemObject(A->val);
+    release3(A->rp, A->ci, A->val);
     hpls_free(A);
 }
 
@@ -702,10 +726,63 @@ static double csr_residual(hpls_backend *be, const hpls_dmat *A, const hpls_dvec
     return ss;
 }
 
+/* ---- tridiagonal blocks on the device ------------------------------------ */
+struct hpls_dtri {
+    cl_mem dl, d, du;
+    hpls_int n, block;
+};
+
+static void tri_release(hpls_backend *be, hpls_dtri *T)
+{
+    (void)be;
+    if (!T)
+        return;
+    release3(T->dl, T->d, T->du);
+    hpls_free(T);
+}
+
+static hpls_status tri_upload(hpls_backend *be, const hpls_tridiag *T, hpls_int block,
+                              hpls_dtri **out)
+{
+    *out = NULL;
+    if (block < 1 || block > HPLS_DEVICE_TRI_MAX)
+        return hpls_fail(HPLS_ERR_ARG, "opencl backend: tridiagonal blocks of %lld rows (1 to %d)",
+                         (long long)block, HPLS_DEVICE_TRI_MAX);
+    hpls_dtri *D = hpls_calloc(1, sizeof *D);
+    if (!D)
+        return HPLS_ERR_NOMEM;
+    cl_int e = CL_SUCCESS;
+    size_t bytes = (size_t)T->n * sizeof(double);
+    *D = (hpls_dtri){.n = T->n, .block = block};
+    D->dl = buffer_of(T->dl, bytes, &e);
+    D->d = buffer_of(T->d, bytes, &e);
+    D->du = buffer_of(T->du, bytes, &e);
+    if (e != CL_SUCCESS) {
+        tri_release(be, D);
+        return hpls_fail(e == CL_MEM_OBJECT_ALLOCATION_FAILURE ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL,
+                         "opencl backend: a tridiagonal matrix of %lld rows: %s (%d)",
+                         (long long)T->n, cl_err(e), (int)e);
+    }
+    *out = D;
+    return HPLS_OK;
+}
+
+static void tri_solve(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, hpls_dvec *x)
+{
+    cl_long nn = T->n, bs = T->block;
+    hpls_int nb = (T->n + T->block - 1) / T->block; /* a work-group a block (strided beyond) */
+    size_t groups = nb < 1 ? 1 : nb > 4 * NGMAX ? 4 * NGMAX : (size_t)nb;
+    RUN(be, K_tri_cr, groups, ARG(nn), ARG(bs), ARG(T->dl), ARG(T->d), ARG(T->du), ARG(MEM(b)),
+        ARG(MEM(x)));
+}
+
 const hpls_devops hpls_opencl_devops = {.csr_upload = csr_upload,
                                         .csr_release = csr_release,
                                         .spmv = csr_spmv,
-                                        .residual = csr_residual};
+                                        .residual = csr_residual,
+                                        .tri_upload = tri_upload,
+                                        .tri_release = tri_release,
+                                        .tri_solve = tri_solve};
 
 /* ---- hpls info --devices -------------------------------------------------- */
 hpls_status hpls_opencl_devices(FILE *out)
@@ -731,20 +808,13 @@ hpls_status hpls_opencl_devices(FILE *out)
             char dn[128] = "";
             cl_uint cu = 0;
             cl_ulong mem = 0;
-            cl_device_fp_config fp = 0;
-            size_t wg = 0;
             clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof dn - 1, dn, NULL);
             clGetDeviceInfo(devs[d], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
             clGetDeviceInfo(devs[d], CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
-            clGetDeviceInfo(devs[d], CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
-            clGetDeviceInfo(devs[d], CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-            int usable = fp && wg >= WG;
+            const char *why = unusable(devs[d]);
             fprintf(out, "  device %u: %s, %u compute units, %.1f GiB, %s%s\n", (unsigned)d, dn,
                     (unsigned)cu, (double)mem / (1024.0 * 1024 * 1024),
-                    usable ? "usable" : "not usable: ",
-                    usable ? ""
-                    : fp   ? "work-groups"
-                           : "no fp64");
+                    why ? "not usable: " : "usable", why ? why : "");
         }
         if (nd == 0)
             fprintf(out, "  no device\n");
