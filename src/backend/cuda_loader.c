@@ -18,12 +18,12 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #include <unistd.h>
 
 #define MODULE_FILE "libhpls_cuda.so"
 
 static struct {
-    int tried;
     hpls_status st;
     char msg[PATH_MAX + 600];
     char path[PATH_MAX + 64]; /* the module loaded */
@@ -99,14 +99,16 @@ static hpls_status load(void)
     return r == 1 ? HPLS_OK : HPLS_ERR_UNSUPPORTED;
 }
 
+static void load_once(void)
+{
+    M.st = load();
+}
+
 /* The module (loaded once per process; a failure is kept and told every time). */
 static hpls_status module_get(void)
 {
-#pragma omp critical(hpls_cuda_load)
-    if (!M.tried) {
-        M.st = load();
-        M.tried = 1;
-    }
+    static once_flag once = ONCE_FLAG_INIT;
+    call_once(&once, load_once);
     return M.st == HPLS_OK ? HPLS_OK : hpls_fail(M.st, "%s", M.msg);
 }
 

@@ -326,7 +326,7 @@ static void v_download(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_re
  * preconditioner not on the device (refused at setup; this is the guard). */
 static hpls_real *v_host(hpls_backend *be, const hpls_dvec *v)
 {
-    hpls_be_fail(be, HPLS_ERR_INTERNAL,
+    hpls_be_fail(be, HPLS_ERR_UNSUPPORTED,
                  "cuda backend: a host kernel asked for the host array of device vector %p",
                  (const void *)v);
     return NULL;
@@ -753,10 +753,67 @@ static double csr_residual(hpls_backend *be, const hpls_dmat *A, const hpls_dvec
     return ss;
 }
 
+/* ---- tridiagonal blocks on the device ------------------------------------ */
+struct hpls_dtri {
+    double *dl, *d, *du;
+    hpls_int n, block;
+};
+
+static void tri_release(hpls_backend *be, hpls_dtri *T)
+{
+    (void)be;
+    if (!T)
+        return;
+    cudaFree(T->dl);
+    cudaFree(T->d);
+    cudaFree(T->du);
+    hpls_free(T);
+}
+
+static hpls_status tri_upload(hpls_backend *be, const hpls_tridiag *T, hpls_int block,
+                              hpls_dtri **out)
+{
+    *out = NULL;
+    if (block < 1 || block > HPLS_DEVICE_TRI_MAX)
+        return hpls_fail(HPLS_ERR_ARG, "cuda backend: tridiagonal blocks of %lld rows (1 to %d)",
+                         (long long)block, HPLS_DEVICE_TRI_MAX);
+    hpls_dtri *D = hpls_calloc(1, sizeof *D);
+    if (!D)
+        return HPLS_ERR_NOMEM;
+    size_t bytes = (size_t)T->n * sizeof(double);
+    *D = (hpls_dtri){.n = T->n, .block = block};
+    cudaError_t e = device_copy(T->dl, bytes, (void **)&D->dl);
+    if (e == cudaSuccess)
+        e = device_copy(T->d, bytes, (void **)&D->d);
+    if (e == cudaSuccess)
+        e = device_copy(T->du, bytes, (void **)&D->du);
+    if (e != cudaSuccess) {
+        tri_release(be, D);
+        return hpls_fail(e == cudaErrorMemoryAllocation ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL,
+                         "cuda backend: a tridiagonal matrix of %lld rows: %s", (long long)T->n,
+                         cudaGetErrorString(e));
+    }
+    *out = D;
+    return HPLS_OK;
+}
+
+/* x = T^-1 b: a block of threads a block of T (strided beyond 4 NGMAX blocks) */
+static void tri_solve(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, hpls_dvec *x)
+{
+    long long nn = T->n, bs = T->block;
+    double *dl = T->dl, *d = T->d, *du = T->du;
+    hpls_int nb = (T->n + T->block - 1) / T->block;
+    unsigned groups = nb < 1 ? 1 : nb > 4 * NGMAX ? 4 * NGMAX : (unsigned)nb;
+    RUN(be, K_tri_cr, groups, &nn, &bs, &dl, &d, &du, &MEM(b), &MEM(x));
+}
+
 static const hpls_devops cuda_devops = {.csr_upload = csr_upload,
                                         .csr_release = csr_release,
                                         .spmv = csr_spmv,
-                                        .residual = csr_residual};
+                                        .residual = csr_residual,
+                                        .tri_upload = tri_upload,
+                                        .tri_release = tri_release,
+                                        .tri_solve = tri_solve};
 
 /* ---- hpls info --devices -------------------------------------------------- */
 static void cu_devices(FILE *out)
