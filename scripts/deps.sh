@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
 # needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka and python3.
-# Usage: scripts/deps.sh [--bench | --valgrind | --opencl]   (also the benchmark peers /
-# valgrind / the opencl backend: loader, headers, PoCL's CPU device and Oclgrind)
+# Usage: scripts/deps.sh [--bench | --valgrind | --opencl | --cuda]   (also the benchmark
+# peers / valgrind / the opencl backend: loader, headers, PoCL's CPU device and Oclgrind /
+# the cuda module's toolkit, which only says what is missing: see below)
 set -euo pipefail
 
 need_pkgs=()
@@ -25,6 +26,16 @@ if [ "${1:-}" = "--opencl" ]; then
   compgen -G '/usr/lib/*/libOpenCL.so' >/dev/null || need_pkgs+=(ocl-icd-opencl-dev)
   compgen -G '/etc/OpenCL/vendors/pocl*.icd' >/dev/null || need_pkgs+=(pocl-opencl-icd)
   command -v oclgrind >/dev/null 2>&1 || need_pkgs+=(oclgrind)
+fi
+if [ "${1:-}" = "--cuda" ]; then
+  # The cuda module needs NVIDIA's CUDA toolkit (nvcc, NVRTC, cuSPARSE, cuBLAS; 12 or
+  # later for sm_100), which is NVIDIA's download, not a Debian package of that
+  # version: checked, never installed.  Without it the build skips the module.
+  if ! command -v nvcc >/dev/null 2>&1; then
+    echo "the cuda module needs nvcc on PATH: install NVIDIA's CUDA toolkit" \
+      "(https://developer.nvidia.com/cuda-downloads), then PATH=/usr/local/cuda/bin:\$PATH" >&2
+    exit 1
+  fi
 fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)
