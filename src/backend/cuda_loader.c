@@ -48,7 +48,7 @@ static int try_module(const char *path)
         const char *why = dlerror();
         if (!strchr(path, '/') && why && strstr(why, MODULE_FILE ": cannot open"))
             return 0; /* the loader's search found nothing */
-        snprintf(M.msg, sizeof M.msg, "cuda backend: %s cannot be loaded (%s)", path,
+        snprintf(M.msg, sizeof M.msg, "cuda backend: %.2000s cannot be loaded (%.1000s)", path,
                  why ? why : "dlopen failed");
         return -1;
     }
@@ -57,12 +57,12 @@ static int try_module(const char *path)
     M.m = entry ? entry(HPLS_CUDA_ABI, sizeof(hpls_backend), sizeof(hpls_vops), &host) : NULL;
     if (!M.m) {
         snprintf(M.msg, sizeof M.msg,
-                 "cuda backend: %s was built from another version of hpls (this is %d.%d.%d)", path,
-                 HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
+                 "cuda backend: %.2000s was built from another version of hpls (this is %d.%d.%d)",
+                 path, HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
         dlclose(so);
         return -1;
     }
-    snprintf(M.path, sizeof M.path, "%s", path);
+    snprintf(M.path, sizeof M.path, "%.3900s", path);
     return 1;
 }
 
@@ -72,7 +72,8 @@ static hpls_status load(void)
     if (env && *env) {
         int r = try_module(env);
         if (r == 0)
-            snprintf(M.msg, sizeof M.msg, "cuda backend: HPLS_CUDA_MODULE=%s: no such file", env);
+            snprintf(M.msg, sizeof M.msg, "cuda backend: HPLS_CUDA_MODULE=%.2000s: no such file",
+                     env);
         return r == 1 ? HPLS_OK : HPLS_ERR_UNSUPPORTED;
     }
     char dir[PATH_MAX] = ".", path[PATH_MAX + 64];
@@ -82,7 +83,7 @@ static hpls_status load(void)
     const char *const rel[] = {"", "/../lib", "/../" HPLS_LIBDIR};
     int nrel = strcmp(HPLS_LIBDIR, "lib") == 0 ? 2 : 3;
     for (int i = 0; i < nrel; i++) {
-        snprintf(path, sizeof path, "%s%s/" MODULE_FILE, dir, rel[i]);
+        snprintf(path, sizeof path, "%.3900s%s/" MODULE_FILE, dir, rel[i]);
         int r = try_module(path);
         if (r != 0)
             return r == 1 ? HPLS_OK : HPLS_ERR_UNSUPPORTED;
@@ -90,7 +91,7 @@ static hpls_status load(void)
     int r = try_module(MODULE_FILE);
     if (r == 0) {
         snprintf(M.msg, sizeof M.msg,
-                 "cuda backend: no " MODULE_FILE " in %s, %s/../%s or the library path "
+                 "cuda backend: no " MODULE_FILE " in %.1500s, %.1500s/../%s or the library path "
                  "(hpls was built without it: cmake -DHPLS_CUDA=ON with the CUDA "
                  "toolkit; or set HPLS_CUDA_MODULE)",
                  dir, dir, nrel == 2 ? "lib" : "{lib," HPLS_LIBDIR "}");
