@@ -68,7 +68,7 @@ static const opt_def opts[] = {
      .choices = "serial,levels,syncfree,auto",
      .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
              "flags), auto (time the first applies, keep the fastest; a parallel one is dropped "
-             "once its trial passes 2x serial's time)"},
+             "once its trial passes 2x serial's time; on opencl: syncfree)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
     {"dilu_order", OPT_CHOICE, "rows", HPLS_M_DILU, OFF(dilu_order), .choices = "rows,faces",
@@ -92,9 +92,9 @@ static const opt_def opts[] = {
     {"backend", OPT_CHOICE, "cpu", OFF(backend), .choices = HPLS_BACKEND_NAMES, .exec = 1,
      .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "
              "checks every vector a method hands it), or opencl (device memory and kernels: "
-             "jacobi, hisa, bhisa and the Krylov methods; see hpls info --devices), or cuda "
-             "(the same on an NVIDIA GPU, through the optional module "
-             "libhpls_cuda.so; where it cannot run, hpls solve says why and uses cpu)"},
+             "jacobi, hisa, bhisa and the Krylov methods, precond jacobi, dilu, dic, ilu0; see "
+             "hpls info --devices), or cuda (the same on an NVIDIA GPU, through the optional "
+             "module libhpls_cuda.so; where it cannot run, hpls solve says why and uses cpu)"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
              "panel by panel, Xu et al. 2015)"},

@@ -184,15 +184,15 @@ const hpls_pc_type hpls_pc_types[] = {
     {.name = "dilu",
      .help = "diagonal ILU (OpenFOAM; Wang, Liu 2022): M = (E+L) E^-1 (E+U), diag(M) = diag(A); "
              "sweeps by `trisolve`; `dilu_order=faces`: OpenFOAM's order of operations",
-     .flags = HPLS_M_TRISOLVE | HPLS_M_DILU,
+     .flags = HPLS_M_TRISOLVE | HPLS_M_DILU | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_dilu},
     {.name = "dic",
      .help = "diagonal incomplete Cholesky, DILU of a symmetric A (for cg; E_ii <= 0 is an error)",
-     .flags = HPLS_M_TRISOLVE | HPLS_M_DILU,
+     .flags = HPLS_M_TRISOLVE | HPLS_M_DILU | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_dic},
     {.name = "ilu0",
      .help = "ILU(0): incomplete LU on A's pattern (IKJ); sweeps by `trisolve`",
-     .flags = HPLS_M_TRISOLVE,
+     .flags = HPLS_M_TRISOLVE | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_ilu0},
 };
 const int hpls_npc_types = sizeof hpls_pc_types / sizeof hpls_pc_types[0];

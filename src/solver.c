@@ -246,7 +246,7 @@ static hpls_status device_check(const hpls_solver *s)
         !(o->pc_type->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "precond %s has no %s version (on %s: none, "
-                         "jacobi; use backend=cpu)",
+                         "jacobi, dilu, dic, ilu0; use backend=cpu)",
                          o->pc_type->name, be, be);
     if (!s->A)
         return hpls_fail(HPLS_ERR_UNSUPPORTED,

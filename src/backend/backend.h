@@ -136,6 +136,9 @@ typedef struct hpls_kernels {
 /* A CSR matrix in a device backend's memory (opaque). */
 typedef struct hpls_dmat hpls_dmat;
 
+/* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
+struct hpls_sweep;
+typedef struct hpls_dsweep hpls_dsweep;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
 typedef struct hpls_dtri hpls_dtri;
 /* Rows of a tridiagonal block a device solves in local memory at most
@@ -160,6 +163,15 @@ typedef struct hpls_devops {
                               hpls_dtri **dT);
     void (*tri_release)(hpls_backend *be, hpls_dtri *dT); /* accepts NULL */
     void (*tri_solve)(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, hpls_dvec *x);
+    /* a sweep of dilu/dic/ilu0 (its level sets if built) on the device, and
+     * x = the sweep of b (x may be b) by strategy, precond/trisolve.h's order:
+     * 0 serial (one work-group takes the rows in order), 1 levels (a launch
+     * per level), 2 syncfree (rows from an atomic ticket, ready flags); the
+     * device's x has the host's bits */
+    hpls_status (*sweep_upload)(hpls_backend *be, const struct hpls_sweep *w, hpls_dsweep **dw);
+    void (*sweep_release)(hpls_backend *be, hpls_dsweep *dw); /* accepts NULL */
+    void (*sweep)(hpls_backend *be, hpls_dsweep *dw, int strategy, const hpls_dvec *b,
+                  hpls_dvec *x);
 } hpls_devops;
 
 struct hpls_backend {

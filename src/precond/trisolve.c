@@ -49,8 +49,11 @@ void hpls_trifac_destroy(void *ctx)
     hpls_levels_free(&F->fwd_t.lev);
     hpls_levels_free(&F->bwd_t.lev);
     hpls_sync_free(&F->sync);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         hpls_free(F->vec[k]);
+        if (F->be->d)
+            F->be->d->sweep_release(F->be, F->dev[k]);
+    }
     hpls_free(F);
 }
 
@@ -84,6 +87,12 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
     F->chosen = F->strategy == HPLS_TRI_AUTO ? HPLS_TRI_SERIAL : F->strategy;
     if (F->strategy == HPLS_TRI_AUTO && F->nt == 1) {
         /* one thread: nothing runs beside serial, whose sweeps do the least work */
+        F->trials = 3 * AUTO_TRIALS;
+    }
+    if (F->strategy == HPLS_TRI_AUTO && be->d) {
+        /* a device: the sweeps run there, syncfree (one launch, every row in
+         * parallel as its rows allow); the construction stays on the host */
+        F->chosen = HPLS_TRI_SYNCFREE;
         F->trials = 3 * AUTO_TRIALS;
     }
     hpls_status st = HPLS_OK;
@@ -212,6 +221,11 @@ static void auto_next(hpls_trifac *F)
 static hpls_status apply_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_dvec *zv)
 {
     hpls_trifac *F = pc->ctx;
+    if (F->dev[0]) { /* on the device (kernels/device/sweep.cl) */
+        F->be->d->sweep(F->be, F->dev[0], F->chosen, rv, zv);
+        F->be->d->sweep(F->be, F->dev[1], F->chosen, zv, zv);
+        return F->be->err;
+    }
     const hpls_real *r = hpls_v_host(F->be, rv); /* the sweeps are host kernels */
     hpls_real *z = hpls_v_host(F->be, zv);
     if (!r || !z)
@@ -239,6 +253,11 @@ static hpls_status apply_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_dve
 static hpls_status apply_t_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_dvec *zv)
 {
     hpls_trifac *F = pc->ctx;
+    if (F->dev[2]) {
+        F->be->d->sweep(F->be, F->dev[2], F->chosen, rv, zv);
+        F->be->d->sweep(F->be, F->dev[3], F->chosen, zv, zv);
+        return F->be->err;
+    }
     const hpls_real *r = hpls_v_host(F->be, rv);
     hpls_real *z = hpls_v_host(F->be, zv);
     if (!r || !z)
@@ -248,15 +267,32 @@ static hpls_status apply_t_trifac(const hpls_pc *pc, const hpls_dvec *rv, hpls_d
     return HPLS_OK;
 }
 
+/* The sweeps (with M^-T's) copied to a device backend, replacing older copies. */
+static hpls_status upload_sweeps(hpls_trifac *F)
+{
+    hpls_backend *be = F->be;
+    const hpls_sweep *w[4] = {&F->fwd, &F->bwd, &F->fwd_t, &F->bwd_t};
+    hpls_status st = HPLS_OK;
+    for (int k = 0; k < 4; k++) {
+        be->d->sweep_release(be, F->dev[k]);
+        F->dev[k] = NULL;
+        if (st == HPLS_OK && (k < 2 || F->at.A))
+            st = be->d->sweep_upload(be, w[k], &F->dev[k]);
+    }
+    return st;
+}
+
 /* Values changed, same pattern: the split, the copies' layout, the level sets
- * and the strategy (trisolve=auto's choice) stay; only the numbers are redone. */
+ * and the strategy (trisolve=auto's choice) stay; only the numbers are redone
+ * (and copied to the device again). */
 static hpls_status update_trifac(hpls_pc *pc, const hpls_csr *A, const hpls_csr *At)
 {
     hpls_trifac *F = pc->ctx;
     F->a.A = A;
     if (F->at.A)
         F->at.A = At;
-    return F->numeric(F);
+    hpls_status st = F->numeric(F);
+    return st == HPLS_OK && F->be->d ? upload_sweeps(F) : st;
 }
 
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
@@ -270,6 +306,11 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
             if (st != HPLS_OK)
                 return st;
         }
+    }
+    if (F->be->d) {
+        hpls_status st = upload_sweeps(F);
+        if (st != HPLS_OK)
+            return st;
     }
     *pc = (hpls_pc){.ctx = F,
                     .be = F->be,

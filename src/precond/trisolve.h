@@ -46,6 +46,7 @@ typedef struct hpls_trifac {
     hpls_sweep fwd, bwd;   /* z = M^-1 r: forward sweep r -> z, backward z -> z */
     hpls_sweep fwd_t, bwd_t; /* z = M^-T r, over A^T */
     hpls_sync sync;        /* ready flags of the syncfree strategies (allocated only for them) */
+    hpls_dsweep *dev[4];   /* fwd, bwd, fwd_t, bwd_t on a device backend (be->d), else NULL */
     hpls_real *vec[4];     /* numbers owned (E, 1/E, factor values ...), freed by destroy */
     double shift;          /* the diagonal shift option */
     int symmetric;         /* dic */

@@ -3,6 +3,7 @@
  * --data-races (tests/oclgrind/run.sh).  It checks no numbers: test_opencl
  * does; exit 77 without an OpenCL platform. */
 #include "backend/backend.h"
+#include "kernels/cpu/sptrsv.h"
 #include "hpls.h"
 
 #include <stdio.h>
@@ -75,6 +76,19 @@ int main(void)
     be->d->tri_solve(be, D, v[0], v[7]);
     be->d->tri_release(be, D);
     hpls_tridiag_destroy(T);
+    hpls_int lowend[N], upbeg[N]; /* the sweeps of A's lower and upper part */
+    hpls_k_tri_split(1, A, lowend, upbeg);
+    for (int upper = 0; upper < 2; upper++) {
+        hpls_sweep w = {.T = hpls_tri_of(A, upper, lowend, upbeg, A->val), .dinv = h};
+        hpls_dsweep *W;
+        if (hpls_levels_build(&w.T, 1, &w.lev) != HPLS_OK ||
+            be->d->sweep_upload(be, &w, &W) != HPLS_OK)
+            return 1;
+        for (int strategy = 0; strategy < 3; strategy++)
+            be->d->sweep(be, W, strategy, v[0], v[7]);
+        be->d->sweep_release(be, W);
+        hpls_levels_free(&w.lev);
+    }
     st = be->err;
     if (st != HPLS_OK)
         fprintf(stderr, "%s\n", be->msg);

@@ -12,6 +12,10 @@
  *                            and global size, in dimension 0, as idx_t
  *   atomic_add_u64(p, v)     64-bit atomic add on device memory, returns the old value
  *   atomic_load_u64(p)       a 64-bit value another work-group writes
+ *   atomic_load_f64(p), atomic_store_f64(p, v)   a double other work-groups
+ *                            read or write while this one runs (through its bits)
+ *   GLOBAL_FENCE()           orders this item's device-memory accesses (a store
+ *                            before the flag that publishes it)
  *   idx_t, u64_t             64-bit signed and unsigned integers
  *
  * Floating point: contraction into FMA is off (OpenCL's FP_CONTRACT; nvcc
@@ -37,6 +41,9 @@ typedef long idx_t;
 typedef ulong u64_t;
 #define atomic_add_u64(p, v) atom_add((volatile GLOBAL u64_t *)(p), (u64_t)(v))
 #define atomic_load_u64(p) atom_add((volatile GLOBAL u64_t *)(p), (u64_t)0)
+#define atomic_load_f64(p) as_double(atomic_load_u64(p))
+#define atomic_store_f64(p, v) atom_xchg((volatile GLOBAL u64_t *)(p), as_ulong(v))
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #elif defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define KERNEL extern "C" __global__
 #define DEVICE __device__
@@ -54,6 +61,9 @@ typedef long long idx_t;
 typedef unsigned long long u64_t;
 #define atomic_add_u64(p, v) atomicAdd((u64_t *)(p), (u64_t)(v))
 #define atomic_load_u64(p) (*(volatile u64_t *)(p))
+#define atomic_load_f64(p) __longlong_as_double(atomicAdd((u64_t *)(p), 0ull))
+#define atomic_store_f64(p, v) atomicExch((u64_t *)(p), (u64_t)__double_as_longlong(v))
+#define GLOBAL_FENCE() __threadfence()
 #define isfinite(x) ::isfinite(x)
 #else
 #error "dialect.h: compile as OpenCL C or CUDA"

@@ -56,8 +56,7 @@ KERNEL void red_final(int ng, int ncol, int op, GLOBAL const double *part, GLOBA
 /* m <= 3 dot products in one pass: column ci of part gets (ai, bi) */
 KERNEL void dot_part(idx_t n, int m, GLOBAL const double *a0, GLOBAL const double *b0,
                      GLOBAL const double *a1, GLOBAL const double *b1, GLOBAL const double *a2,
-                     GLOBAL const double *b2, GLOBAL double *part, int ncol, int c0, int c1,
-                     int c2)
+                     GLOBAL const double *b2, GLOBAL double *part, int ncol, int c0, int c1, int c2)
 {
     LOCAL_ARRAY(double, s, WG);
     double s0 = 0.0, s1 = 0.0, s2 = 0.0;
@@ -157,8 +156,8 @@ KERNEL void v_waxpy(idx_t n, double a, GLOBAL const double *x, GLOBAL const doub
     w[i] = y[i] + a * x[i];
 }
 
-KERNEL void v_axpbypcz(idx_t n, double a, GLOBAL const double *x, double b,
-                       GLOBAL const double *y, double c, GLOBAL double *z)
+KERNEL void v_axpbypcz(idx_t n, double a, GLOBAL const double *x, double b, GLOBAL const double *y,
+                       double c, GLOBAL double *z)
 {
     FOR_ALL(i, n)
     z[i] = a * x[i] + b * y[i] + c * z[i];
@@ -208,8 +207,8 @@ KERNEL void v_bicgstab_p(idx_t n, GLOBAL const double *r, double beta, double om
 
 /* x += alpha phat + omega shat; r = s - omega t (the dots follow in dot_part) */
 KERNEL void v_bicgstab_xr(idx_t n, double alpha, GLOBAL const double *phat, double omega,
-                          GLOBAL const double *shat, GLOBAL const double *s,
-                          GLOBAL const double *t, GLOBAL double *x, GLOBAL double *r)
+                          GLOBAL const double *shat, GLOBAL const double *s, GLOBAL const double *t,
+                          GLOBAL double *x, GLOBAL double *r)
 {
     FOR_ALL(i, n)
     {

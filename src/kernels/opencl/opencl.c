@@ -15,6 +15,7 @@
  * host arrays (the user's residual of scale=); a method whose kernels are not
  * on the device yet is refused at setup (solver.c, HPLS_M_DEVICE). */
 #include "backend/backend.h"
+#include "kernels/cpu/sptrsv.h"
 
 #include <CL/cl.h>
 #include <math.h>
@@ -36,7 +37,7 @@ enum { VECTOR_MIN_ROW = 16 };
     X(v_set) X(v_scale) X(v_axpy) X(v_axpby) X(v_xpay) X(v_waxpy) X(v_axpbypcz) X(v_pmult)    \
     X(v_diag_axpy) X(v_axpy2) X(v_maxpy2_end) X(v_bicgstab_p) X(v_bicgstab_xr)              \
     X(hisa_update_part) X(csr_spmv_scalar) X(csr_residual_scalar) X(csr_spmv_vector)        \
-    X(b_minus_part) X(tri_cr)
+    X(b_minus_part) X(tri_cr) X(sweep_level) X(sweep_syncfree)
 /* clang-format on */
 #define K_ENUM(k) K_##k,
 #define K_NAME(k) #k,
@@ -82,7 +83,7 @@ static const char *cl_err(cl_int e)
     case CL_INVALID_KERNEL_ARGS: return "kernel arguments not set";
     case CL_INVALID_WORK_GROUP_SIZE: return "work-group size not supported";
     case -1001: /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no platform */
-        return "no OpenCL platform (is an ICD such as pocl-opencl-icd installed?)";
+        return "the ICD loader found none";
     default: return "OpenCL error";
     }
 }
@@ -230,12 +231,13 @@ typedef struct karg {
     {                                                                                              \
         sizeof(x), &(x)                                                                            \
     }
-#define RUN(be, kid, groups, ...)                                                                  \
-    run(be, kid, groups, (const karg[]){__VA_ARGS__},                                              \
+#define RUN(be, kid, groups, ...) RUNL(be, kid, groups, WG, __VA_ARGS__)
+#define RUNL(be, kid, groups, local, ...)                                                          \
+    run(be, kid, groups, local, (const karg[]){__VA_ARGS__},                                       \
         sizeof((const karg[]){__VA_ARGS__}) / sizeof(karg))
 
-/* kernel kid on groups work-groups of WG items (nothing after a failure) */
-static void run(hpls_backend *be, int kid, size_t groups, const karg *a, size_t na)
+/* kernel kid on groups work-groups of local items (nothing after a failure) */
+static void run(hpls_backend *be, int kid, size_t groups, size_t local, const karg *a, size_t na)
 {
     ocl_state *S = be->impl;
     if (be->err != HPLS_OK)
@@ -243,7 +245,7 @@ static void run(hpls_backend *be, int kid, size_t groups, const karg *a, size_t 
     cl_int e = CL_SUCCESS;
     for (size_t i = 0; e == CL_SUCCESS && i < na; i++)
         e = clSetKernelArg(S->k[kid], (cl_uint)i, a[i].size, a[i].p);
-    size_t global = groups * WG, local = WG;
+    size_t global = groups * local;
     if (e == CL_SUCCESS)
         e = clEnqueueNDRangeKernel(S->q, S->k[kid], 1, NULL, &global, &local, 0, NULL, NULL);
     if (e != CL_SUCCESS) {
@@ -776,13 +778,130 @@ static void tri_solve(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, 
         ARG(MEM(x)));
 }
 
+/* ---- triangular sweeps (dilu, dic, ilu0) -------------------------------- */
+struct hpls_dsweep {
+    cl_mem lo, hi, col, val, row, order, bscale, dinv; /* row, order, bscale, dinv: optional */
+    cl_mem flag, ticket;    /* syncfree: ready flags (sweeps done per row), the row ticket */
+    hpls_int n, nlev, *off; /* off: the level sets' nlev + 1 offsets, on the host */
+    int upper, scaled;      /* scaled: 1 bscale, 2 dinv (sweep.cl) */
+    cl_ulong epoch;         /* sweeps started */
+};
+
+static void sweep_release(hpls_backend *be, hpls_dsweep *W)
+{
+    (void)be;
+    if (!W)
+        return;
+    release3(W->lo, W->hi, W->col);
+    release3(W->val, W->row, W->order);
+    release3(W->bscale, W->dinv, W->flag);
+    release3(W->ticket, NULL, NULL);
+    hpls_free(W->off);
+    hpls_free(W);
+}
+
+/* A buffer of n values of size each from h, or NULL when h is (not used) */
+static cl_mem optional_buffer(const void *h, size_t n, size_t size, cl_int *e)
+{
+    return h ? buffer_of(h, n * size, e) : NULL;
+}
+
+static hpls_status sweep_upload(hpls_backend *be, const hpls_sweep *w, hpls_dsweep **out)
+{
+    const hpls_tri *T = &w->T;
+    hpls_int n = T->n;
+    *out = NULL;
+    hpls_dsweep *W = hpls_calloc(1, sizeof *W);
+    if (!W)
+        return HPLS_ERR_NOMEM;
+    hpls_int nnz = 0; /* the entries' extent: col and val are read below it */
+    for (hpls_int k = 0; k < n; k++)
+        nnz = T->hi[k] > nnz ? T->hi[k] : nnz;
+    *W =
+        (hpls_dsweep){.n = n, .upper = T->upper, .scaled = (w->bscale ? 1 : 0) | (w->dinv ? 2 : 0)};
+    cl_int e = CL_SUCCESS;
+    W->lo = buffer_of(T->lo, (size_t)n * sizeof *T->lo, &e);
+    W->hi = buffer_of(T->hi, (size_t)n * sizeof *T->hi, &e);
+    W->col = buffer_of(T->col, (size_t)nnz * sizeof *T->col, &e);
+    W->val = buffer_of(T->val, (size_t)nnz * sizeof *T->val, &e);
+    W->row = optional_buffer(T->row, n, sizeof *T->row, &e);
+    W->bscale = optional_buffer(w->bscale, n, sizeof *w->bscale, &e);
+    W->dinv = optional_buffer(w->dinv, n, sizeof *w->dinv, &e);
+    if (w->lev.nlev > 0) {
+        W->order = buffer_of(w->lev.order, (size_t)n * sizeof *w->lev.order, &e);
+        W->nlev = w->lev.nlev;
+        W->off = hpls_malloc(W->nlev + 1, sizeof *W->off);
+        for (hpls_int l = 0; W->off && l <= W->nlev; l++)
+            W->off[l] = w->lev.off[l];
+    }
+    if (e == CL_SUCCESS) {
+        W->flag = clCreateBuffer(G.ctx, CL_MEM_READ_WRITE,
+                                 (size_t)(n > 0 ? n : 1) * sizeof(cl_ulong), NULL, &e);
+        cl_ulong zero = 0;
+        if (e == CL_SUCCESS)
+            e = clEnqueueFillBuffer(((ocl_state *)be->impl)->q, W->flag, &zero, sizeof zero, 0,
+                                    (size_t)(n > 0 ? n : 1) * sizeof zero, 0, NULL, NULL);
+        if (e == CL_SUCCESS)
+            W->ticket = clCreateBuffer(G.ctx, CL_MEM_READ_WRITE, sizeof(cl_ulong), NULL, &e);
+    }
+    if (e != CL_SUCCESS || (W->nlev > 0 && !W->off)) {
+        sweep_release(be, W);
+        return e == CL_SUCCESS
+                   ? HPLS_ERR_NOMEM
+                   : hpls_fail(e == CL_MEM_OBJECT_ALLOCATION_FAILURE ? HPLS_ERR_NOMEM
+                                                                     : HPLS_ERR_INTERNAL,
+                               "opencl backend: a triangular sweep of %lld rows: %s (%d)",
+                               (long long)n, cl_err(e), (int)e);
+    }
+    *out = W;
+    return HPLS_OK;
+}
+
+/* Work-groups of one item that run the syncfree sweep: enough to keep every
+ * compute unit busy; serial: one, which then takes the rows in order. */
+enum { SYNCFREE_GROUPS = 64 };
+
+static void sweep_run(hpls_backend *be, hpls_dsweep *W, int strategy, const hpls_dvec *b,
+                      hpls_dvec *x)
+{
+    ocl_state *S = be->impl;
+    cl_mem bm = MEM(b), xm = MEM(x);
+    /* an absent optional buffer is passed as lo, never read (scaled says so) */
+    cl_mem row = W->row ? W->row : W->lo, bscale = W->bscale ? W->bscale : W->lo;
+    cl_mem dinv = W->dinv ? W->dinv : W->lo;
+    int has_row = W->row != NULL;
+    if (W->n == 0 || be->err != HPLS_OK)
+        return;
+    if (strategy == 1 && W->nlev > 0) { /* HPLS_TRI_LEVELS: a launch a level */
+        for (hpls_int l = 0; l < W->nlev; l++) {
+            cl_long first = W->off[l], count = W->off[l + 1] - W->off[l];
+            RUN(be, K_sweep_level, groups_for(count), ARG(first), ARG(count), ARG(has_row),
+                ARG(W->order), ARG(W->lo), ARG(W->hi), ARG(W->col), ARG(W->val), ARG(bscale),
+                ARG(dinv), ARG(W->scaled), ARG(bm), ARG(xm));
+        }
+        return;
+    }
+    cl_ulong zero = 0, epoch = ++W->epoch;
+    cl_long nn = W->n;
+    if (bad(be,
+            clEnqueueFillBuffer(S->q, W->ticket, &zero, sizeof zero, 0, sizeof zero, 0, NULL, NULL),
+            "the sweep's ticket"))
+        return;
+    RUNL(be, K_sweep_syncfree, strategy == 2 ? SYNCFREE_GROUPS : 1, 1, ARG(nn), ARG(W->upper),
+         ARG(has_row), ARG(row), ARG(W->lo), ARG(W->hi), ARG(W->col), ARG(W->val), ARG(bscale),
+         ARG(dinv), ARG(W->scaled), ARG(bm), ARG(xm), ARG(W->flag), ARG(W->ticket), ARG(epoch));
+}
+
 const hpls_devops hpls_opencl_devops = {.csr_upload = csr_upload,
                                         .csr_release = csr_release,
                                         .spmv = csr_spmv,
                                         .residual = csr_residual,
                                         .tri_upload = tri_upload,
                                         .tri_release = tri_release,
-                                        .tri_solve = tri_solve};
+                                        .tri_solve = tri_solve,
+                                        .sweep_upload = sweep_upload,
+                                        .sweep_release = sweep_release,
+                                        .sweep = sweep_run};
 
 /* ---- hpls info --devices -------------------------------------------------- */
 hpls_status hpls_opencl_devices(FILE *out)
