@@ -17,6 +17,7 @@
  * Each backend has its own stream (its launches run in order), its cuSPARSE
  * and cuBLAS handles bound to it and its reduction buffers, on device 0
  * (CUDA_VISIBLE_DEVICES picks another). */
+#include "kernels/cpu/sptrsv.h"
 #include "kernels/cuda/kernels.h"
 #include "kernels/cuda/module.h"
 
@@ -179,14 +180,14 @@ static hpls_status cu_init(hpls_backend *be)
 }
 
 /* ---- launching ---------------------------------------------------------- */
-/* kernel kid on groups blocks of WG threads; args: the address of each
- * argument, of the kernel's exact type (nothing after a failure) */
-static void run(hpls_backend *be, int kid, unsigned groups, void **args)
+/* kernel kid on groups blocks of threads threads; args: the address of
+ * each argument, of the kernel's exact type (nothing after a failure) */
+static void run(hpls_backend *be, int kid, unsigned groups, unsigned threads, void **args)
 {
     cu_state *S = be->impl;
     if (be->err != HPLS_OK)
         return;
-    dim3 grid = {groups, 1, 1}, block = {WG, 1, 1};
+    dim3 grid = {groups, 1, 1}, block = {threads, 1, 1};
     cudaError_t e = cudaLaunchKernel(hpls_cuda_kernel[kid], grid, block, args, 0, S->q);
     if (e != cudaSuccess) {
         char what[64];
@@ -194,7 +195,8 @@ static void run(hpls_backend *be, int kid, unsigned groups, void **args)
         bad(be, e, what);
     }
 }
-#define RUN(be, kid, groups, ...) run(be, kid, groups, (void *[]){__VA_ARGS__})
+#define RUN(be, kid, groups, ...) run(be, kid, groups, WG, (void *[]){__VA_ARGS__})
+#define RUNL(be, kid, groups, threads, ...) run(be, kid, groups, threads, (void *[]){__VA_ARGS__})
 
 /* blocks of an element-wise kernel (each thread strides over the rest) */
 static unsigned groups_for(hpls_int n)
@@ -807,13 +809,131 @@ static void tri_solve(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, 
     RUN(be, K_tri_cr, groups, &nn, &bs, &dl, &d, &du, &MEM(b), &MEM(x));
 }
 
+/* ---- triangular sweeps (dilu, dic, ilu0) -------------------------------- */
+struct hpls_dsweep {
+    long long *lo, *hi, *row, *order; /* row, order: optional */
+    int *col;
+    double *val, *bscale, *dinv;       /* bscale, dinv: optional */
+    unsigned long long *flag, *ticket; /* syncfree: ready flags (sweeps done per row), ticket */
+    hpls_int n, nlev, *off;            /* off: the level sets' nlev + 1 offsets, on the host */
+    int upper, scaled;                 /* scaled: 1 bscale, 2 dinv (sweep.cl) */
+    unsigned long long epoch;          /* sweeps started */
+};
+
+static void sweep_release(hpls_backend *be, hpls_dsweep *W)
+{
+    (void)be;
+    if (!W)
+        return;
+    void *const mem[] = {W->lo,  W->hi,     W->row,  W->order, W->col,
+                         W->val, W->bscale, W->dinv, W->flag,  W->ticket};
+    for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
+        cudaFree(mem[k]);
+    hpls_free(W->off);
+    hpls_free(W);
+}
+
+/* a device copy of n values of size each from h, or nothing when h is NULL (not used) */
+static cudaError_t optional_copy(const void *h, size_t n, size_t size, void **d)
+{
+    return h ? device_copy(h, n * size, d) : cudaSuccess;
+}
+
+static hpls_status sweep_upload(hpls_backend *be, const hpls_sweep *w, hpls_dsweep **out)
+{
+    cu_state *S = be->impl;
+    const hpls_tri *T = &w->T;
+    hpls_int n = T->n;
+    *out = NULL;
+    hpls_dsweep *W = hpls_calloc(1, sizeof *W);
+    if (!W)
+        return HPLS_ERR_NOMEM;
+    hpls_int nnz = 0; /* the entries' extent: col and val are read below it */
+    for (hpls_int k = 0; k < n; k++)
+        nnz = T->hi[k] > nnz ? T->hi[k] : nnz;
+    *W =
+        (hpls_dsweep){.n = n, .upper = T->upper, .scaled = (w->bscale ? 1 : 0) | (w->dinv ? 2 : 0)};
+    size_t nb = (size_t)n * sizeof(long long), flags = (size_t)(n > 0 ? n : 1) * sizeof *W->flag;
+    cudaError_t e = device_copy(T->lo, nb, (void **)&W->lo);
+    if (e == cudaSuccess)
+        e = device_copy(T->hi, nb, (void **)&W->hi);
+    if (e == cudaSuccess)
+        e = device_copy(T->col, (size_t)nnz * sizeof *T->col, (void **)&W->col);
+    if (e == cudaSuccess)
+        e = device_copy(T->val, (size_t)nnz * sizeof *T->val, (void **)&W->val);
+    if (e == cudaSuccess)
+        e = optional_copy(T->row, n, sizeof *T->row, (void **)&W->row);
+    if (e == cudaSuccess)
+        e = optional_copy(w->bscale, n, sizeof *w->bscale, (void **)&W->bscale);
+    if (e == cudaSuccess)
+        e = optional_copy(w->dinv, n, sizeof *w->dinv, (void **)&W->dinv);
+    if (e == cudaSuccess && w->lev.nlev > 0) {
+        e = device_copy(w->lev.order, nb, (void **)&W->order);
+        W->nlev = w->lev.nlev;
+        W->off = hpls_malloc(W->nlev + 1, sizeof *W->off);
+        for (hpls_int l = 0; W->off && l <= W->nlev; l++)
+            W->off[l] = w->lev.off[l];
+    }
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&W->flag, flags);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(W->flag, 0, flags, S->q);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&W->ticket, sizeof *W->ticket);
+    if (e != cudaSuccess || (W->nlev > 0 && !W->off)) {
+        sweep_release(be, W);
+        return e == cudaSuccess
+                   ? HPLS_ERR_NOMEM
+                   : hpls_fail(e == cudaErrorMemoryAllocation ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL,
+                               "cuda backend: a triangular sweep of %lld rows: %s", (long long)n,
+                               cudaGetErrorString(e));
+    }
+    *out = W;
+    return HPLS_OK;
+}
+
+/* Blocks of one thread that run the syncfree sweep (sweep.cl says why one):
+ * enough to keep the SMs busy; serial: one, which then takes the rows in order. */
+enum { SYNCFREE_GROUPS = 64 };
+
+static void sweep_run(hpls_backend *be, hpls_dsweep *W, int strategy, const hpls_dvec *b,
+                      hpls_dvec *x)
+{
+    cu_state *S = be->impl;
+    /* an absent optional array is passed as another of its type, never read
+     * (has_row and scaled say so) */
+    long long *row = W->row ? W->row : W->lo;
+    double *bscale = W->bscale ? W->bscale : W->val, *dinv = W->dinv ? W->dinv : W->val;
+    int has_row = W->row != NULL;
+    if (W->n == 0 || be->err != HPLS_OK)
+        return;
+    if (strategy == 1 && W->nlev > 0) { /* HPLS_TRI_LEVELS: a launch a level */
+        for (hpls_int l = 0; l < W->nlev; l++) {
+            long long first = W->off[l], count = W->off[l + 1] - W->off[l];
+            RUN(be, K_sweep_level, groups_for(count), &first, &count, &has_row, &W->order, &W->lo,
+                &W->hi, &W->col, &W->val, &bscale, &dinv, &W->scaled, &MEM(b), &MEM(x));
+        }
+        return;
+    }
+    unsigned long long epoch = ++W->epoch;
+    long long nn = W->n;
+    if (bad(be, cudaMemsetAsync(W->ticket, 0, sizeof *W->ticket, S->q), "the sweep's ticket"))
+        return;
+    RUNL(be, K_sweep_syncfree, strategy == 2 ? SYNCFREE_GROUPS : 1, 1, &nn, &W->upper, &has_row,
+         &row, &W->lo, &W->hi, &W->col, &W->val, &bscale, &dinv, &W->scaled, &MEM(b), &MEM(x),
+         &W->flag, &W->ticket, &epoch);
+}
+
 static const hpls_devops cuda_devops = {.csr_upload = csr_upload,
                                         .csr_release = csr_release,
                                         .spmv = csr_spmv,
                                         .residual = csr_residual,
                                         .tri_upload = tri_upload,
                                         .tri_release = tri_release,
-                                        .tri_solve = tri_solve};
+                                        .tri_solve = tri_solve,
+                                        .sweep_upload = sweep_upload,
+                                        .sweep_release = sweep_release,
+                                        .sweep = sweep_run};
 
 /* ---- hpls info --devices -------------------------------------------------- */
 static void cu_devices(FILE *out)
