@@ -924,6 +924,10 @@ static void sweep_run(hpls_backend *be, hpls_dsweep *W, int strategy, const hpls
          &W->flag, &W->ticket, &epoch);
 }
 
+/* hpls_devops has no HPLS_VOPS_OF: a member added there must be added here,
+ * or a method would call NULL on a GPU (nothing here runs one) */
+_Static_assert(sizeof(hpls_devops) == 10 * sizeof(void (*)(void)),
+               "hpls_devops changed: give the cuda backend its new entries");
 static const hpls_devops cuda_devops = {.csr_upload = csr_upload,
                                         .csr_release = csr_release,
                                         .spmv = csr_spmv,
