@@ -68,7 +68,7 @@ static const opt_def opts[] = {
      .choices = "serial,levels,syncfree,auto",
      .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
              "flags), auto (time the first applies, keep the fastest; a parallel one is dropped "
-             "once its trial passes 2x serial's time; on opencl: syncfree)"},
+             "once its trial passes 2x serial's time; on opencl: syncfree on a GPU, levels on a CPU device)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
     {"dilu_order", OPT_CHOICE, "rows", HPLS_M_DILU, OFF(dilu_order), .choices = "rows,faces",

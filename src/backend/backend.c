@@ -15,15 +15,17 @@ hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
         return HPLS_ERR_NOMEM;
     hpls_status st = HPLS_OK;
     if (which == 0) {
-        *be = (hpls_backend){.name = "cpu", .v = &hpls_cpu_vops, .k = &hpls_cpu_kernels,
+        *be = (hpls_backend){.name = "cpu",
+                             .v = &hpls_cpu_vops,
+                             .k = &hpls_cpu_kernels,
                              .nthreads = nthreads > 0 ? nthreads : hpls_default_threads(),
                              .host_arrays = 1};
         if (be->nthreads > HPLS_MAX_THREADS)
             be->nthreads = HPLS_MAX_THREADS;
         st = hpls_cpu_init(be);
     } else if (which == 1) {
-        *be = (hpls_backend){.name = "ref", .v = &hpls_ref_vops, .k = &hpls_ref_kernels,
-                             .nthreads = 1};
+        *be = (hpls_backend){
+            .name = "ref", .v = &hpls_ref_vops, .k = &hpls_ref_kernels, .nthreads = 1};
         st = hpls_ref_init(be);
 #ifdef HPLS_HAVE_OPENCL
     } else if (which == 2) { /* host kernels (be->k) only ever see host arrays */
@@ -33,6 +35,11 @@ hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
                              .d = &hpls_opencl_devops,
                              .nthreads = 1};
         st = hpls_opencl_init(be);
+#else
+    } else if (which == 2) {
+        st = hpls_fail(HPLS_ERR_NOT_COMPILED,
+                       "backend opencl is not built into this library "
+                       "(cmake -DHPLS_OPENCL=ON, with OpenCL headers and loader)");
 #endif
     } else if (which == HPLS_BACKEND_CUDA) { /* be->v and be->d: the module's */
         *be = (hpls_backend){.name = "cuda", .k = &hpls_cpu_kernels, .nthreads = 1};

@@ -172,6 +172,8 @@ typedef struct hpls_devops {
     void (*sweep_release)(hpls_backend *be, hpls_dsweep *dw); /* accepts NULL */
     void (*sweep)(hpls_backend *be, hpls_dsweep *dw, int strategy, const hpls_dvec *b,
                   hpls_dvec *x);
+    /* the strategy trisolve=auto takes on this device (same numbering) */
+    int (*auto_sweep)(hpls_backend *be);
 } hpls_devops;
 
 struct hpls_backend {

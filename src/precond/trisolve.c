@@ -90,9 +90,9 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
         F->trials = 3 * AUTO_TRIALS;
     }
     if (F->strategy == HPLS_TRI_AUTO && be->d) {
-        /* a device: the sweeps run there, syncfree (one launch, every row in
-         * parallel as its rows allow); the construction stays on the host */
-        F->chosen = HPLS_TRI_SYNCFREE;
+        /* a device: the sweeps run there, by the device's choice (syncfree on
+         * a GPU, levels on a CPU); the construction stays on the host */
+        F->chosen = be->d->auto_sweep(be);
         F->trials = 3 * AUTO_TRIALS;
     }
     hpls_status st = HPLS_OK;
