@@ -20,6 +20,7 @@
 #include "kernels/cpu/sptrsv.h"
 #include "kernels/cuda/kernels.h"
 #include "kernels/cuda/module.h"
+#include "precond/trisolve.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -924,9 +925,17 @@ static void sweep_run(hpls_backend *be, hpls_dsweep *W, int strategy, const hpls
          &W->flag, &W->ticket, &epoch);
 }
 
+/* trisolve=auto's sweep on a CUDA device, a GPU: syncfree (its blocks stay
+ * resident, so a ticket holder is never preempted as a CPU thread can be) */
+static int auto_sweep(hpls_backend *be)
+{
+    (void)be;
+    return HPLS_TRI_SYNCFREE;
+}
+
 /* hpls_devops has no HPLS_VOPS_OF: a member added there must be added here,
  * or a method would call NULL on a GPU (nothing here runs one) */
-_Static_assert(sizeof(hpls_devops) == 10 * sizeof(void (*)(void)),
+_Static_assert(sizeof(hpls_devops) == 11 * sizeof(void (*)(void)),
                "hpls_devops changed: give the cuda backend its new entries");
 static const hpls_devops cuda_devops = {.csr_upload = csr_upload,
                                         .csr_release = csr_release,
@@ -937,7 +946,8 @@ static const hpls_devops cuda_devops = {.csr_upload = csr_upload,
                                         .tri_solve = tri_solve,
                                         .sweep_upload = sweep_upload,
                                         .sweep_release = sweep_release,
-                                        .sweep = sweep_run};
+                                        .sweep = sweep_run,
+                                        .auto_sweep = auto_sweep};
 
 /* ---- hpls info --devices -------------------------------------------------- */
 static void cu_devices(FILE *out)
