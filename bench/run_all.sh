@@ -6,8 +6,8 @@
 #       script of bench/ without .sh (default: all of them, in this order):
 #       kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded
-#       stagnation advice gpu_model
-#       python.
+#       stagnation advice gpu_model python cuda_resources.  Tables that need a GPU run
+#       only when named (they refuse to run without one): cuda_switch.
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
 # its script, waiting for a quiet machine first); every repetition's Markdown is
@@ -33,7 +33,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
-all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model python"
+all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model python" cuda_resources
+gpu_only="cuda_switch"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}
 quiet_load=${HPLS_BENCH_QUIET_LOAD:-0.5}
@@ -49,7 +50,7 @@ die() {
 [ -n "$python" ] || die "python3 is needed (scripts/deps.sh installs it)"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "HPLS_BENCH_REPS must be a positive integer, not '$reps'"
 for t in $tables; do
-    [[ " $all " == *" $t "* ]] || die "unknown table '$t' (tables: $all)"
+    [[ " $all $gpu_only " == *" $t "* ]] || die "unknown table '$t' (tables: $all $gpu_only)"
 done
 if [ "${HPLS_BENCH_SMOKE:-0}" = 1 ] && [ "$results" = "$(realpath -m "$here/results")" ]; then
     die "HPLS_BENCH_SMOKE=1 needs HPLS_BENCH_RESULTS=DIR: tiny sizes are never published"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
 # needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka and python3.
-# Usage: scripts/deps.sh [--bench | --valgrind | --opencl | --python]   (also the
-# benchmark peers / valgrind / the opencl backend: loader, headers, PoCL's CPU device and
-# Oclgrind / the Python package's venv and headers)
+# Usage: scripts/deps.sh [--bench | --valgrind | --opencl | --python | --cuda]   (also
+# the benchmark peers / valgrind / the opencl backend: loader, headers, PoCL's CPU device
+# and Oclgrind / the Python package's venv and headers / the cuda module's toolkit, which
+# only says what is missing: see below)
 set -euo pipefail
 
 need_pkgs=()
@@ -31,6 +32,16 @@ if [ "${1:-}" = "--python" ] || [ "${1:-}" = "--bench" ]; then
   # python/ (pip install ./python into a venv): venv + ensurepip, and Python.h
   /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_pkgs+=(python3-venv)
   [ -f "$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)/Python.h" ] || need_pkgs+=(python3-dev)
+fi
+if [ "${1:-}" = "--cuda" ]; then
+  # The cuda module needs NVIDIA's CUDA toolkit (nvcc, NVRTC, cuSPARSE, cuBLAS; 12 or
+  # later for sm_100), which is NVIDIA's download, not a Debian package of that
+  # version: checked, never installed.  Without it the build skips the module.
+  if ! command -v nvcc >/dev/null 2>&1; then
+    echo "the cuda module needs nvcc on PATH: install NVIDIA's CUDA toolkit" \
+      "(https://developer.nvidia.com/cuda-downloads), then PATH=/usr/local/cuda/bin:\$PATH" >&2
+    exit 1
+  fi
 fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)

@@ -93,7 +93,8 @@ static const opt_def opts[] = {
      .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "
              "checks every vector a method hands it), or opencl (device memory and kernels: "
              "jacobi, hisa, bhisa and the Krylov methods, precond jacobi, dilu, dic, ilu0; see "
-             "hpls info --devices)"},
+             "hpls info --devices), or cuda (the same on an NVIDIA GPU, through the optional "
+             "module libhpls_cuda.so; where it cannot run, hpls solve says why and uses cpu)"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
              "panel by panel, Xu et al. 2015)"},

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "backend/backend.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -170,6 +172,20 @@ static const char *lis_alias(const char *arg)
         if (strlen(map[k][0]) == len && strncmp(arg, map[k][0], len) == 0)
             return map[k][1];
     return NULL;
+}
+
+/* backend=cuda where CUDA cannot run (no module, no driver, no device): say
+ * why and solve on the cpu backend (through the API, setup fails instead with
+ * HPLS_ERR_NOT_COMPILED or HPLS_ERR_UNSUPPORTED: README "GPUs"). */
+static void cuda_or_cpu(hpls_solver *s)
+{
+    hpls_backend *be = NULL;
+    if (hpls_backend_create(HPLS_BACKEND_CUDA, 1, &be) == HPLS_OK) {
+        hpls_backend_destroy(be);
+        return;
+    }
+    fprintf(stderr, "hpls: %s; solving on the cpu backend instead\n", hpls_last_error());
+    hpls_solver_set_option(s, "backend=cpu");
 }
 
 int cmd_solve(int argc, char **argv)
@@ -364,6 +380,8 @@ int cmd_solve(int argc, char **argv)
     mon.quiet = quiet || json;
     mon.s = s;
     hpls_solver_set_monitor(s, print_progress, &mon);
+    if (strcmp(hpls_solver_get_option(s, "backend"), "cuda") == 0)
+        cuda_or_cpu(s);
     st = pb.A ? hpls_solver_setup(s, pb.A) : hpls_solver_setup_dense(s, pb.Ad);
     if (st != HPLS_OK) {
         rc = cli_fail(st, "setup failed", hpls_solver_message(s));

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
+#include <string.h>
 
 hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
 {
@@ -40,6 +41,9 @@ hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
                        "backend opencl is not built into this library "
                        "(cmake -DHPLS_OPENCL=ON, with OpenCL headers and loader)");
 #endif
+    } else if (which == HPLS_BACKEND_CUDA) { /* be->v and be->d: the module's */
+        *be = (hpls_backend){.name = "cuda", .k = &hpls_cpu_kernels, .nthreads = 1};
+        st = hpls_cuda_init(be);
     } else {
         st = hpls_fail(HPLS_ERR_NOT_COMPILED, "backend %d is not built into this library (%s)",
                        which, HPLS_BACKEND_NAMES);
@@ -58,6 +62,8 @@ void hpls_backend_destroy(hpls_backend *be)
         return;
     if (be->v == &hpls_ref_vops)
         hpls_ref_fini(be);
+    else if (strcmp(be->name, "cuda") == 0)
+        hpls_cuda_fini(be);
 #ifdef HPLS_HAVE_OPENCL
     else if (be->v == &hpls_opencl_vops)
         hpls_opencl_fini(be);
@@ -70,12 +76,14 @@ void hpls_backend_destroy(hpls_backend *be)
 hpls_status hpls_backend_devices(FILE *out)
 {
 #ifdef HPLS_HAVE_OPENCL
-    return hpls_opencl_devices(out);
+    hpls_status st = hpls_opencl_devices(out);
+    if (st != HPLS_OK)
+        return st;
 #else
     fprintf(out, "opencl: not built into this library (cmake -DHPLS_OPENCL=ON with OpenCL "
                  "headers and loader: scripts/deps.sh --opencl)\n");
-    return HPLS_OK;
 #endif
+    return hpls_cuda_devices(out);
 }
 
 int hpls_default_threads(void)

@@ -16,6 +16,8 @@
  *        fails there with HPLS_ERR_INTERNAL
  *   opencl: device buffers and the kernels of kernels/device (kernels/opencl/opencl.c,
  *        built with HPLS_OPENCL); A is multiplied on the device (be->d)
+ *   cuda: the same kernels compiled by nvcc, in a module loaded with dlopen
+ *        (backend/cuda_loader.c, kernels/cuda/cuda.c, built with HPLS_CUDA)
  *
  * Errors: operations on vectors return values, not statuses (a dot returns
  * its number), so a backend records its first failure in be->err (sticky,
@@ -175,7 +177,7 @@ typedef struct hpls_devops {
 } hpls_devops;
 
 struct hpls_backend {
-    const char *name;    /* "cpu", "ref", "opencl" */
+    const char *name;    /* "cpu", "ref", "opencl", "cuda" */
     const hpls_vops *v;
     const hpls_kernels *k;
     const hpls_devops *d; /* a device backend's operator kernels; NULL on host backends */
@@ -191,7 +193,8 @@ struct hpls_backend {
 
 /* Names of the backends, for --help and errors (opencl answers
  * HPLS_ERR_NOT_COMPILED in a library built without it). */
-#define HPLS_BACKEND_NAMES "cpu,ref,opencl"
+#define HPLS_BACKEND_NAMES "cpu,ref,opencl,cuda"
+#define HPLS_BACKEND_CUDA 3 /* cuda's index there */
 
 /* A backend by index into HPLS_BACKEND_NAMES, running on nthreads threads
  * (cpu; 0: OpenMP's default now; ref always runs on one). */
@@ -356,6 +359,11 @@ hpls_status hpls_cpu_init(hpls_backend *be);
 void hpls_cpu_fini(hpls_backend *be);
 hpls_status hpls_ref_init(hpls_backend *be);
 void hpls_ref_fini(hpls_backend *be);
+/* cuda: the optional module libhpls_cuda.so, loaded at the first init
+ * (backend/cuda_loader.c); its init sets be->v and be->d to the module's. */
+hpls_status hpls_cuda_init(hpls_backend *be);
+void hpls_cuda_fini(hpls_backend *be);
+hpls_status hpls_cuda_devices(FILE *out);
 /* opencl (HPLS_HAVE_OPENCL): its queue and kernels; the device, context and
  * program are made at the first init of the process and kept. */
 extern const hpls_vops hpls_opencl_vops;

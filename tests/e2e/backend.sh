@@ -39,7 +39,7 @@ ref=$("$HPLS" solve --gen gas:n=5000,k=3 --precond dilu --backend ref --json | g
 [ -n "$cpu" ] && [ "$cpu" = "$ref" ] && pass=$((pass + 1)) ||
   { echo "FAIL same_iterations: cpu $cpu, ref $ref"; fail=$((fail + 1)); }
 expect ref_one_thread 0 '"threads":1' -- "$HPLS" solve --gen gas:n=500 --backend ref --threads 4 --json
-expect bad_backend 2 'backend: bad value "gpu" \(one of: cpu,ref,opencl\)' -- "$HPLS" solve --gen gas:n=50 --backend gpu
+expect bad_backend 2 'backend: bad value "gpu" \(one of: cpu,ref,opencl,cuda\)' -- "$HPLS" solve --gen gas:n=50 --backend gpu
 expect env_defaults 0 '"backend":"ref"' -- env HPLS_OPTIONS=backend=ref "$HPLS" solve --gen gas:n=500 --json
 
 echo "$pass passed, $fail failed"
