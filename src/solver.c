@@ -5,6 +5,9 @@
 #include "la/matching.h"
 #include "la/qtree.h"
 #include "la/rcm.h"
+#ifdef HPLS_HAVE_MPI
+#include "mpi/dcsr.h"
+#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -99,6 +102,7 @@ static void teardown(hpls_solver *s)
     s->fmt[0] = '\0';
     s->A = s->Auser = NULL;
     s->Ad = NULL;
+    s->dist = NULL;
     hpls_backend_destroy(s->be);
     s->be = NULL;
     s->op = (hpls_op){0};
@@ -238,10 +242,21 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     const hpls_method *m = o->method;
     double nnz = s->A ? (double)s->A->nnz : s->Ad ? (double)n * (double)n : -1;
     int threads = o->threads > 0 ? (int)o->threads : hpls_auto_threads(nnz);
-    hpls_status st = hpls_backend_create(o->backend, threads, &s->be);
+    hpls_status st;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist)
+        st = hpls_backend_create_mpi(s->dist, threads, &s->be);
+    else
+#endif
+        st = hpls_backend_create(o->backend, threads, &s->be);
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist)
+        s->op = hpls_op_dcsr(be, s->dist);
+    else
+#endif
     s->op = s->A    ? hpls_op_csr(be, s->A)
             : s->Ad ? hpls_op_dense(be, s->Ad)
                     : hpls_op_shell(be, n, &s->shell);
@@ -472,9 +487,10 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
 {
     if (!s || !A)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_update_values: NULL argument");
-    if (!s->ready || !s->Auser)
+    if (!s->ready || !s->Auser || s->dist)
         return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_update_values needs a solver "
-                                "set up with a CSR matrix (hpls_solver_setup)");
+                                "set up with a CSR matrix (hpls_solver_setup; a distributed "
+                                "matrix is not updated yet)");
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     hpls_status st = hpls_csr_same_pattern(s->Auser, A, "hpls_solver_update_values");
@@ -786,6 +802,12 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->info.precond_norm = 0;
     s->info.iterations = 0;
     hpls_status st;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist) {
+        hpls_mpi_reset_counts(s->be);
+        s->dist->messages = 0;
+    }
+#endif
     if (s->dr)
         st = solve_scaled(s, b->data, x->data);
     else if (s->Aperm) { /* reordered: the permuted system, x permuted back on success */
@@ -795,6 +817,11 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     } else
         st = solve_on_backend(s, b->data, x->data);
     s->info.solve_s = hpls_wtime() - t0;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist) /* every rank returns the first failing rank's status */
+        st = hpls_mpi_agree(s->dist->comm, st, hpls_mpi_stopped(s->be),
+                            st == HPLS_ERR_VALUE ? s->msg : NULL, sizeof s->msg);
+#endif
     if (st != HPLS_OK) {
         s->info.reason = HPLS_NOT_RUN;
         if (st == HPLS_ERR_VALUE)
@@ -896,7 +923,7 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
-    if (s->opt.method->solve_block && s->A && !s->dr) {
+    if (s->opt.method->solve_block && s->A && !s->dr && !s->dist) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;
@@ -993,3 +1020,65 @@ const char *hpls_solver_format(const hpls_solver *s)
 {
     return s && s->ready && s->fmt[0] ? s->fmt : NULL;
 }
+
+#ifdef HPLS_HAVE_MPI
+/* What runs on a distributed matrix: the methods flagged HPLS_M_DIST on any
+ * number of ranks, every method on one; no reordering, scaling, quad-tree
+ * or preconditioner object yet. */
+static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
+{
+    const hpls_options *o = &s->opt;
+    if (o->reorder || o->scale || o->format || (o->method->flags & HPLS_M_QTREE))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "%s is not distributed yet (MPI): run it "
+                                "without mpirun", o->reorder ? "reorder" : o->scale ? "scale" :
+                                "format=qtree");
+    if (o->backend != 0)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "backend=%s runs in one process: under MPI "
+                                "the backend is mpi", hpls_optset_get(&s->os, "backend"));
+    if (s->ext_pc)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "a preconditioner object is not "
+                                "distributed yet (MPI)");
+    if (D->size > 1 && !(o->method->flags & HPLS_M_DIST))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s is not distributed yet: it runs "
+                                "on 1 MPI rank, not %d (distributed: jacobi and the Krylov "
+                                "methods without A^T)", o->method->name, D->size);
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
+{
+    double t0 = hpls_wtime();
+    teardown(s);
+    s->msg[0] = '\0';
+    hpls_status st = check_options(s);
+    if (st == HPLS_OK)
+        st = check_dist(s, D);
+    if (st == HPLS_OK) {
+        s->A = s->Auser = D->Ad;
+        s->dist = D;
+        st = setup_common(s, D->nlocal, t0);
+        if (st != HPLS_OK && D->first > 0) { /* rows named in my block's numbering */
+            size_t used = strlen(s->msg);
+            snprintf(s->msg + used, sizeof s->msg - used,
+                     " (a row of rank %d's block: its row 1 is row %lld of A)", D->rank,
+                     (long long)D->first + 1);
+        }
+    }
+    st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
+    if (st != HPLS_OK)
+        teardown(s); /* it failed on another rank */
+    return st;
+}
+
+hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,
+                                   long long *messages)
+{
+    if (!s || !s->ready || !s->dist)
+        return hpls_fail(HPLS_ERR_STATE, "hpls_solver_mpi_counts: no distributed solver");
+    long long mine[2] = {hpls_mpi_reductions(s->be), s->dist->messages}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, s->dist->comm);
+    *reductions = all[0] / s->dist->size; /* every rank makes each reduction */
+    *messages = all[1];
+    return HPLS_OK;
+}
+#endif

@@ -30,11 +30,15 @@ typedef struct hpls_op {
     const hpls_csr *At;   /* A^T, or NULL */
     const struct hpls_qtree *qt; /* A as a quad-tree (format=qtree), or NULL */
     const hpls_shell *shell;     /* or the user's functions (then A and Ad are NULL) */
+    struct hpls_dcsr *D; /* or a matrix distributed over MPI ranks (src/mpi); A is then
+                            this rank's diagonal block */
     hpls_status (*apply)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     hpls_status (*apply_t)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     /* r = b - A x, *rnorm = ||r||_2 (one pass) */
     hpls_status (*residual)(const struct hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
                             hpls_dvec *r, double *rnorm);
+    /* optional: || |A| |x| || (the attainable accuracy); NULL: computed from A */
+    double (*abs_norm)(const struct hpls_op *op, const hpls_real *x);
 } hpls_op;
 
 /* The operator of a CSR or a dense matrix on backend be (src/operator.c). */
@@ -79,7 +83,8 @@ enum {
     HPLS_M_FORMAT = 16384u, /* its operator may walk a quad-tree (format, qt_d) */
     HPLS_M_QTREE = 32768u,  /* format=qtree always (qtbicgstab) */
     HPLS_M_DILU = 65536u,   /* uses dilu_order (dilu, dic) */
-    HPLS_M_ELL = 131072u    /* uses ell (bicgstabl) */
+    HPLS_M_ELL = 131072u,   /* uses ell (bicgstabl) */
+    HPLS_M_DIST = 262144u   /* runs on a matrix distributed over MPI ranks (src/mpi) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -229,6 +234,7 @@ struct hpls_solver {
     double *hist_res, *hist_t;
     hpls_int *part_ptr, *part_idx; /* the user's partition (opt.part_* point here) */
     struct hpls_qtree *qt; /* the quad-tree of A (format=qtree) */
+    struct hpls_dcsr *dist; /* the distributed matrix of hpls_solver_setup_dcsr, or NULL */
     hpls_csr *Aperm;       /* reorder, scale: Dr A Dc permuted (s->A is then Aperm) */
     hpls_int *perm;        /* the permutation rp and cp point to (owned) */
     const hpls_int *rp;    /* row k of Aperm is row rp[k] of A (NULL: k) */

@@ -90,6 +90,19 @@ int cli_exit_code(hpls_reason r);
 int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, const char *out,
                    int json, int quiet);
 
+/* ---- MPI (mpi_solve.c, built with HPLS_MPI) ---- */
+/* 1 when started by mpirun / mpiexec (the command then runs distributed). */
+int cli_mpi_launched(void);
+/* `hpls solve` on every rank: MPI_Init_thread (FUNNELED), cmd_solve, MPI_Finalize. */
+int cli_mpi_main(int argc, char **argv);
+/* 1 inside cli_mpi_main. */
+int cli_mpi_active(void);
+/* The distributed solve of cmd_solve with *sp's options (destroyed, set to
+ * NULL): A from matrix (read by rank 0) or spec, b from bfile or A 1; prints
+ * on rank 0, writes x to out.  Returns the exit code, the same on every rank. */
+int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, const char *spec,
+                   const char *out, int json, int quiet);
+
 int cmd_solve(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -245,6 +245,18 @@ int cmd_solve(int argc, char **argv)
         files[1] = files[0];
         files[0] = NULL;
     }
+#ifdef HPLS_HAVE_MPI
+    if (cli_mpi_active()) { /* mpirun: every rank parsed the same arguments */
+        if (x0path || hist)
+            cli_error("%s is not distributed yet (MPI): run without mpirun",
+                      x0path ? "--x0" : "--history");
+        else
+            rc = cli_solve_dist(&s, files[0], files[1],
+                                files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), out, json,
+                                quiet);
+        goto cleanup;
+    }
+#endif
     /* every check that needs no data comes before the (possibly long) read */
     const char *inputs[3] = {files[0], files[1], x0path};
     const char *names[3] = {"matrix", "right-hand side", "initial guess"};
