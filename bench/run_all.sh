@@ -6,7 +6,7 @@
 #       script of bench/ without .sh (default: all of them, in this order):
 #       kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded
-#       stagnation advice.
+#       stagnation advice mpi.
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
 # its script, waiting for a quiet machine first); every repetition's Markdown is
@@ -31,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
-all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice"
+all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice mpi"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}
 quiet_load=${HPLS_BENCH_QUIET_LOAD:-0.5}
