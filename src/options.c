@@ -92,6 +92,11 @@ static const opt_def opts[] = {
     {"backend", OPT_CHOICE, "cpu", OFF(backend), .choices = HPLS_BACKEND_NAMES, .exec = 1,
      .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "
              "checks every vector a method hands it)"},
+    {"reproducible", OPT_INT, "0", OFF(reproducible), .lo = 0, .hi = 1, .exec = 1,
+     .help = "MPI: 1 sums the ranks' partial sums in rank order (MPI_Allgather): the same bits "
+             "on every run for given ranks and threads, whatever the MPI library's reduction "
+             "algorithm (not across rank counts); 0: MPI_Allreduce.  One process is repeatable "
+             "already"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
              "panel by panel, Xu et al. 2015)"},

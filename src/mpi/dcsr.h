@@ -79,8 +79,10 @@ hpls_status hpls_dcsr_halo_finish(hpls_dcsr *D);
 hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D);
 
 /* The mpi backend: the cpu backend on my rows, every reduction one
- * MPI_Allreduce over D's communicator (mpi_backend.c). */
-hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, hpls_backend **be);
+ * MPI_Allreduce over D's communicator, or with ordered = 1 one MPI_Allgather
+ * of the ranks' partials summed in rank order (mpi_backend.c). */
+hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int ordered,
+                                    hpls_backend **be);
 /* Reductions (MPI_Allreduce calls) since the last reset. */
 long long hpls_mpi_reductions(const hpls_backend *be);
 void hpls_mpi_reset_counts(hpls_backend *be);

@@ -18,36 +18,58 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Values per MPI call of a reduction (and the failure flag): a longer one
+ * (GMRES's multi-dots at restart > ~120) goes in pieces, the same on every
+ * rank, so reduce never allocates and cannot fail halfway. */
+enum { RED_CAP = 256 };
+
 typedef struct mpi_state {
-    hpls_vops vops; /* cpu's, with finite made global */
-    MPI_Comm comm;  /* the matrix's (not owned) */
-    hpls_int first; /* global index of my first entry */
-    double *buf;    /* k + 1 values of the reduction under way */
-    int cap;        /* room in buf */
-    long long reductions;
-    int stopped; /* 1: stopped because another rank failed */
+    hpls_vops vops;          /* cpu's, with finite made global */
+    MPI_Comm comm;           /* the matrix's (not owned) */
+    hpls_int first;          /* global index of my first entry */
+    int size;                /* ranks */
+    int ordered;             /* 1: MPI_Allgather, then the ranks' values in rank order */
+    double buf[RED_CAP + 1]; /* the piece under way and the flag */
+    double *all;             /* ordered: every rank's piece, (RED_CAP + 1) x size */
+    long long reductions;    /* MPI calls made for reductions */
+    int stopped;             /* 1: stopped because another rank failed */
 } mpi_state;
+
+/* buf[0 .. c] (c values, then the flag) reduced over the ranks, in place. */
+static int reduce_piece(mpi_state *m, int c, hpls_red_op op)
+{
+    m->reductions++;
+    if (!m->ordered)
+        return MPI_Allreduce(MPI_IN_PLACE, m->buf, c + 1, MPI_DOUBLE,
+                             op == HPLS_RED_SUM ? MPI_SUM : MPI_MAX, m->comm);
+    int rc = MPI_Allgather(m->buf, c + 1, MPI_DOUBLE, m->all, c + 1, MPI_DOUBLE, m->comm);
+    for (int j = 0; j <= c; j++) { /* rank 0's value, then rank 1's ... */
+        double v = m->all[j];
+        for (int q = 1; q < m->size; q++) {
+            double w = m->all[(size_t)q * (size_t)(c + 1) + (size_t)j];
+            v = op == HPLS_RED_SUM ? v + w : (w > v || isnan(w) ? w : v);
+        }
+        m->buf[j] = v;
+    }
+    return rc;
+}
 
 static hpls_status mpi_reduce(hpls_backend *be, double *vals, int k, hpls_red_op op)
 {
     mpi_state *m = be->reduce_ctx;
-    if (k + 1 > m->cap) {
-        double *nb = hpls_malloc(k + 1, sizeof *nb);
-        if (!nb)
-            return HPLS_ERR_NOMEM; /* recorded; the next reduction tells the others */
-        hpls_free(m->buf);
-        m->buf = nb;
-        m->cap = k + 1;
-    }
-    memcpy(m->buf, vals, (size_t)k * sizeof *vals);
-    m->buf[k] = be->err != HPLS_OK && !m->stopped;
-    int rc = MPI_Allreduce(MPI_IN_PLACE, m->buf, k + 1, MPI_DOUBLE,
-                           op == HPLS_RED_SUM ? MPI_SUM : MPI_MAX, m->comm);
-    m->reductions++;
-    if (rc != MPI_SUCCESS)
-        return HPLS_ERR_INTERNAL;
-    memcpy(vals, m->buf, (size_t)k * sizeof *vals);
-    if (m->buf[k] > 0 && be->err == HPLS_OK) {
+    double failed = be->err != HPLS_OK && !m->stopped, anyone = 0;
+    int off = 0;
+    do {
+        int c = k - off < RED_CAP ? k - off : RED_CAP;
+        memcpy(m->buf, vals + off, (size_t)c * sizeof *vals);
+        m->buf[c] = failed;
+        if (reduce_piece(m, c, op) != MPI_SUCCESS)
+            return HPLS_ERR_INTERNAL;
+        memcpy(vals + off, m->buf, (size_t)c * sizeof *vals);
+        anyone += m->buf[c];
+        off += c;
+    } while (off < k);
+    if (anyone > 0 && be->err == HPLS_OK) {
         m->stopped = 1;
         hpls_be_fail(be, HPLS_ERR_INTERNAL, "stopped: another rank failed");
     }
@@ -83,17 +105,23 @@ static void mpi_free(void *ctx)
 {
     mpi_state *m = ctx;
     if (m)
-        hpls_free(m->buf);
+        hpls_free(m->all);
     hpls_free(m);
 }
 
-hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, hpls_backend **out)
+hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int ordered,
+                                    hpls_backend **out)
 {
     hpls_backend *be = NULL;
     hpls_status st = hpls_backend_create(0, nthreads, &be);
     if (st != HPLS_OK)
         return st;
     mpi_state *m = hpls_calloc(1, sizeof *m);
+    if (m && ordered &&
+        !(m->all = hpls_malloc((hpls_int)(RED_CAP + 1) * D->size, sizeof *m->all))) {
+        hpls_free(m);
+        m = NULL;
+    }
     if (!m) {
         hpls_backend_destroy(be);
         return HPLS_ERR_NOMEM;
@@ -102,6 +130,8 @@ hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, hpls_backe
     m->vops.finite = mpi_finite;
     m->comm = D->comm;
     m->first = D->first;
+    m->size = D->size;
+    m->ordered = ordered;
     be->name = "mpi";
     be->v = &m->vops;
     be->reduce = mpi_reduce;
