@@ -83,6 +83,11 @@ const char *cli_flag_value(int argc, char **argv, int *i, const char *flag);
 
 /* Prints text as a JSON string (quotes, backslashes, control bytes escaped). */
 void cli_json_string(const char *text);
+/* A number in JSON, which has no NaN or Inf: those are null. */
+void cli_json_number(double v);
+/* The report's last lines: the final iteration (unless quiet), then the
+ * outcome with the true relative residual and, when x = 1 is known, the error. */
+void cli_summary(const hpls_info *info, int quiet, int known_x, double err);
 /* The exit code of a solve's reason: 0 converged, 1 not converged, 3 numerical. */
 int cli_exit_code(hpls_reason r);
 /* `hpls solve` with an n x k right-hand side Bd (k > 1): sets s up on pb, solves

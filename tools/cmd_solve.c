@@ -107,8 +107,7 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
     return cli_interrupted() != 0;
 }
 
-/* A number in JSON, which has no NaN or Inf: those are null. */
-static void json_number(double v)
+void cli_json_number(double v)
 {
     if (isfinite(v))
         printf("%.6e", v);
@@ -148,6 +147,17 @@ void cli_json_string(const char *text)
             putchar(*c);
     }
     putchar('"');
+}
+
+void cli_summary(const hpls_info *info, int quiet, int known_x, double err)
+{
+    if (!quiet)
+        printf("  %8lld   %.6e\n", (long long)info->iterations, info->relres);
+    printf("%s after %lld iterations: true relative residual %.3e", hpls_reason_str(info->reason),
+           (long long)info->iterations, info->relres);
+    if (known_x)
+        printf(", max error vs x = 1: %.3e", err);
+    putchar('\n');
 }
 
 int cli_exit_code(hpls_reason r)
@@ -257,9 +267,9 @@ int cmd_solve(int argc, char **argv)
             cli_error("%s is not distributed yet (MPI): run without mpirun",
                       x0path ? "--x0" : "--history");
         else
-            rc = cli_solve_dist(&s, files[0], files[1],
-                                files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), out, json,
-                                quiet);
+            rc =
+                cli_solve_dist(&s, files[0], files[1],
+                               files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), out, json, quiet);
         goto cleanup;
     }
 #endif
@@ -446,24 +456,18 @@ int cmd_solve(int argc, char **argv)
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "backend"), threads,
                (long long)info.iterations, rc == 0 ? "true" : "false");
-        json_number(info.relres);
+        cli_json_number(info.relres);
         printf(",\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
                tested_norm(&info), hpls_reason_str(info.reason), info.setup_s, info.solve_s);
         if (known_x) {
             printf(",\"error\":");
-            json_number(err);
+            cli_json_number(err);
         }
         if (hpls_solver_trisolve(s))
             printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
         printf("}\n");
     } else {
-        if (!quiet)
-            printf("  %8lld   %.6e\n", (long long)info.iterations, info.relres);
-        printf("%s after %lld iterations: true relative residual %.3e",
-               hpls_reason_str(info.reason), (long long)info.iterations, info.relres);
-        if (known_x)
-            printf(", max error vs x = 1: %.3e", err);
-        putchar('\n');
+        cli_summary(&info, quiet, known_x, err);
         if (!quiet) { /* --quiet: the summary line above and nothing else */
             printf("setup %.4f s, solve %.4f s, threads %d\n", info.setup_s, info.solve_s, threads);
             if (hpls_solver_trisolve(s))

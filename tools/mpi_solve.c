@@ -214,7 +214,7 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                (long long)D->n, (long long)D->nnz, size, info.threads, (long long)info.iterations,
                rc == 0 ? "true" : "false");
-        isfinite(info.relres) ? printf("%.6e", info.relres) : printf("null");
+        cli_json_number(info.relres);
         printf(",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f,\"reductions\":%lld,"
                "\"halo_messages\":%lld,\"reductions_per_iteration\":%.2f,"
                "\"halo_messages_per_iteration\":%.2f",
@@ -222,17 +222,11 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
                reductions / its, messages / its);
         if (!bfile) {
             printf(",\"error\":");
-            isfinite(err) ? printf("%.6e", err) : printf("null");
+            cli_json_number(err);
         }
         printf("}\n");
     } else {
-        if (!quiet)
-            printf("  %8lld   %.6e\n", (long long)info.iterations, info.relres);
-        printf("%s after %lld iterations: true relative residual %.3e",
-               hpls_reason_str(info.reason), (long long)info.iterations, info.relres);
-        if (!bfile)
-            printf(", max error vs x = 1: %.3e", err);
-        putchar('\n');
+        cli_summary(&info, quiet, !bfile, err);
         if (!quiet)
             printf("setup %.4f s, solve %.4f s, %d ranks x %d threads; %lld reductions, "
                    "%lld halo messages\n",
