@@ -1029,19 +1029,27 @@ static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
 {
     const hpls_options *o = &s->opt;
     if (o->reorder || o->scale || o->format || (o->method->flags & HPLS_M_QTREE))
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "%s is not distributed yet (MPI): run it "
-                                "without mpirun", o->reorder ? "reorder" : o->scale ? "scale" :
-                                "format=qtree");
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "%s is not distributed yet (MPI): run it "
+                                "without mpirun",
+                                o->reorder ? "reorder"
+                                : o->scale ? "scale"
+                                           : "format=qtree");
     if (o->backend != 0)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "backend=%s runs in one process: under MPI "
-                                "the backend is mpi", hpls_optset_get(&s->os, "backend"));
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "backend=%s runs in one process: under MPI "
+                                "the backend is mpi",
+                                hpls_optset_get(&s->os, "backend"));
     if (s->ext_pc)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "a preconditioner object is not "
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "a preconditioner object is not "
                                 "distributed yet (MPI)");
     if (D->size > 1 && !(o->method->flags & HPLS_M_DIST))
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s is not distributed yet: it runs "
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "solver %s is not distributed yet: it runs "
                                 "on 1 MPI rank, not %d (distributed: jacobi and the Krylov "
-                                "methods without A^T)", o->method->name, D->size);
+                                "methods without A^T)",
+                                o->method->name, D->size);
     return HPLS_OK;
 }
 
@@ -1070,8 +1078,7 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
     return st;
 }
 
-hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,
-                                   long long *messages)
+hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions, long long *messages)
 {
     if (!s || !s->ready || !s->dist)
         return hpls_fail(HPLS_ERR_STATE, "hpls_solver_mpi_counts: no distributed solver");
