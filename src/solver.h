@@ -39,6 +39,9 @@ typedef struct hpls_op {
                             hpls_dvec *r, double *rnorm);
     /* optional: || |A| |x| || (the attainable accuracy); NULL: computed from A */
     double (*abs_norm)(const struct hpls_op *op, const hpls_real *x);
+    /* a distributed A only: y += sign (A - Ad) v, the other ranks' entries of v
+     * through the halo (v, y: this rank's host arrays); returns sum y_i^2 here */
+    double (*coupling)(const struct hpls_op *op, const hpls_real *v, double sign, hpls_real *y);
 } hpls_op;
 
 /* The operator of a CSR or a dense matrix on backend be (src/operator.c). */

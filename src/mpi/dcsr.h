@@ -97,7 +97,8 @@ hpls_status hpls_mpi_agree(MPI_Comm comm, hpls_status st, int stopped, char *msg
 
 /* The solver on D (solver_dist.c): methods that reach A only through the
  * operator and its diagonal run on any number of ranks (the Krylov methods
- * without A^T, jacobi); the others on one rank only, and a preconditioner
+ * without A^T, jacobi; gs, sor and ssor sweep each rank's rows with the other
+ * ranks' unknowns explicit, iter/sor.c); the others on one rank only, and a preconditioner
  * is built on Ad, my diagonal block (block Jacobi: coupling between ranks is
  * left out of M, as OpenFOAM's DILU leaves processor boundaries out).  b and
  * x given to hpls_solver_solve are my nlocal entries. */

@@ -106,6 +106,20 @@ static double dcsr_abs_norm(const hpls_op *op, const hpls_real *x)
     return sqrt(ss);
 }
 
+/* y += sign Ao ghost(v): the processor-local sweeps' coupling (sor.c). */
+static double dcsr_coupling(const hpls_op *op, const hpls_real *v, double sign, hpls_real *y)
+{
+    hpls_dcsr *D = op->D;
+    hpls_status st = hpls_dcsr_halo_start(D, v);
+    if (st == HPLS_OK)
+        st = hpls_dcsr_halo_finish(D);
+    if (st != HPLS_OK) {
+        hpls_be_fail(op->be, st, "%s", hpls_last_error());
+        return NAN;
+    }
+    return offdiag(op->be->nthreads, D->Ao, D->ghost, sign, y);
+}
+
 hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D)
 {
     return (hpls_op){.n = D->nlocal,
@@ -114,5 +128,6 @@ hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D)
                      .D = D,
                      .apply = dcsr_apply,
                      .residual = dcsr_residual,
-                     .abs_norm = dcsr_abs_norm};
+                     .abs_norm = dcsr_abs_norm,
+                     .coupling = dcsr_coupling};
 }

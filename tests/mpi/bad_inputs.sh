@@ -38,7 +38,7 @@ once bad_option 2 'tol' --gen gas:n=100 --tol -1
 printf '%%%%MatrixMarket matrix coordinate real general\n6 6 6\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n5 5 1\n6 6 0\n' >"$tmp/zd.mtx"
 if [ "$NP" -gt 1 ]; then
   once zero_diag_last_rank 3 "rank $((NP - 1)): .*zero diagonal" "$tmp/zd.mtx" --solver jacobi
-  once gs_not_distributed 2 "solver gs is not distributed yet" --gen gas:n=1000 --solver gs
+  once pjg_not_distributed 2 "solver pjg is not distributed yet" --gen gas:n=1000 --solver pjg
   once bicg_not_distributed 2 "solver bicg is not distributed yet" --gen gas:n=1000 --solver bicg
   once hisa_not_distributed 2 "solver hisa is not distributed yet" --gen gas:n=1000 --solver hisa
 else
