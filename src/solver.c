@@ -245,7 +245,7 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     hpls_status st;
 #ifdef HPLS_HAVE_MPI
     if (s->dist)
-        st = hpls_backend_create_mpi(s->dist, threads, o->reproducible, &s->be);
+        st = hpls_backend_create_mpi(s->dist, threads, (int)o->reproducible, &s->be);
     else
 #endif
         st = hpls_backend_create(o->backend, threads, &s->be);

@@ -119,7 +119,7 @@ typedef struct hpls_options {
     int initial_guess; /* 1: use x as given */
     hpls_int threads;  /* 0: OpenMP's default at setup */
     int backend;       /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */
-    int reproducible;  /* MPI: reduce the ranks' partials in rank order */
+    hpls_int reproducible; /* MPI: reduce the ranks' partials in rank order (OPT_INT) */
     int format;        /* 0 csr, 1 qtree (Krylov methods) */
     hpls_int qt_d;     /* quad-tree target division length (0: automatic, Eq. 17) */
     int reorder;       /* 0 none, 1 rcm (reverse Cuthill-McKee), 2 matching (every method) */
