@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
-# needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka and python3.
+# needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka, python3
+# and MPI (OpenMPI).
 # Usage: scripts/deps.sh [--bench | --valgrind | --opencl | --python | --cuda]   (also
 # the benchmark peers / valgrind / the opencl backend: loader, headers, PoCL's CPU device
 # and Oclgrind / the Python package's venv and headers / the cuda module's toolkit, which
@@ -19,6 +20,10 @@ have_header zlib.h || need_pkgs+=(zlib1g-dev)
 have_header omp.h || need_pkgs+=(libgomp1)
 compgen -G '/usr/lib/*/liblapack.so' >/dev/null || [ -e /usr/lib/liblapack.so ] || ldconfig -p 2>/dev/null | grep -q 'liblapack\.so ' || need_pkgs+=(liblapack-dev)
 { have_header setjmp.h && printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || need_pkgs+=(libcmocka-dev)
+# MPI (distributed solves, HPLS_MPI; OpenMPI or MPICH): the library and mpiexec
+# for tests/mpi.  A build without it is the one-process library (-DHPLS_MPI=OFF).
+pkg-config --exists ompi-c 2>/dev/null || pkg-config --exists mpich 2>/dev/null || need_pkgs+=(libopenmpi-dev)
+command -v mpiexec >/dev/null 2>&1 || need_pkgs+=(openmpi-bin)
 if [ "${1:-}" = "--valgrind" ]; then
   command -v valgrind >/dev/null 2>&1 || need_pkgs+=(valgrind)
 fi
@@ -46,7 +51,6 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   /usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || need_pkgs+=(python3-scipy)
   pkg-config --exists PETSc 2>/dev/null || [ -d /usr/lib/petsc ] || need_pkgs+=(petsc-dev)
-  command -v mpiexec >/dev/null 2>&1 || need_pkgs+=(openmpi-bin)
   [ -f /usr/include/suitesparse/klu.h ] || need_pkgs+=(libsuitesparse-dev)
   /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need_pkgs+=(python3-matplotlib)
 fi

@@ -22,9 +22,9 @@ typedef struct opt_def {
     opt_kind kind;
     const char *def;
     unsigned needs; /* method flags the option needs (0: any method) */
-    size_t off;     /* field of hpls_options (OPT_REAL: double, OPT_INT: hpls_int, OPT_CHOICE: int) */
-    double lo, hi;  /* accepted range of a number */
-    int open;       /* 1: lo and hi themselves excluded */
+    size_t off; /* field of hpls_options (OPT_REAL: double, OPT_INT: hpls_int, OPT_CHOICE: int) */
+    double lo, hi; /* accepted range of a number */
+    int open;      /* 1: lo and hi themselves excluded */
     const char *help;
     const char *choices; /* OPT_CHOICE */
     int exec;            /* 1: how it runs (threads, backend): a preconditioner object's too */
@@ -68,12 +68,15 @@ static const opt_def opts[] = {
      .choices = "serial,levels,syncfree,auto",
      .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
              "flags), auto (time the first applies, keep the fastest; a parallel one is dropped "
-             "once its trial passes 2x serial's time; on opencl: syncfree on a GPU, levels on a CPU device)"},
+             "once its trial passes 2x serial's time; on opencl: syncfree on a GPU, levels on a "
+             "CPU device)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
-     .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny E_ii"},
+     .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny "
+             "E_ii"},
     {"dilu_order", OPT_CHOICE, "rows", HPLS_M_DILU, OFF(dilu_order), .choices = "rows,faces",
-     .help = "dilu/dic: E_ii = A_ii - sum_j A_ij A_ji / E_jj summed then subtracted (rows), or "
-             "term by term in OpenFOAM's face order, its sweeps' order too (faces: OpenFOAM's bits)"},
+     .help =
+         "dilu/dic: E_ii = A_ii - sum_j A_ij A_ji / E_jj summed then subtracted (rows), or "
+         "term by term in OpenFOAM's face order, its sweeps' order too (faces: OpenFOAM's bits)"},
     {"psize", OPT_INT, "0", HPLS_M_PSIZE, OFF(psize), .lo = 0, .hi = 1e15,
      .help = "pjg block size: 1 is Gauss-Seidel, n is Jacobi (0: from n and the threads)"},
     {"sweeps", OPT_INT, "1", HPLS_M_PSIZE, OFF(sweeps), .lo = 1, .hi = 1000,
@@ -95,6 +98,11 @@ static const opt_def opts[] = {
              "jacobi, hisa, bhisa and the Krylov methods, precond jacobi, dilu, dic, ilu0; see "
              "hpls info --devices), or cuda (the same on an NVIDIA GPU, through the optional "
              "module libhpls_cuda.so; where it cannot run, hpls solve says why and uses cpu)"},
+    {"reproducible", OPT_INT, "0", OFF(reproducible), .lo = 0, .hi = 1, .exec = 1,
+     .help = "MPI: 1 sums the ranks' partial sums in rank order (MPI_Allgather): the same bits "
+             "on every run for given ranks and threads, whatever the MPI library's reduction "
+             "algorithm (not across rank counts); 0: MPI_Allreduce.  One process is repeatable "
+             "already"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
              "panel by panel, Xu et al. 2015)"},
@@ -112,7 +120,8 @@ static const opt_def opts[] = {
 };
 #undef OFF
 enum { NOPTS = sizeof opts / sizeof opts[0] };
-_Static_assert((int)NOPTS <= (int)HPLS_MAX_OPTS, "set_mask and values hold at most HPLS_MAX_OPTS options");
+_Static_assert((int)NOPTS <= (int)HPLS_MAX_OPTS,
+               "set_mask and values hold at most HPLS_MAX_OPTS options");
 
 /* Records a message in the owner's buffer (and thread-locally); returns st. */
 static hpls_status fail(hpls_optset *os, hpls_status st, const char *fmt, ...) HPLS_PRINTF(3, 4);
@@ -199,8 +208,7 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
     if (k == NOPTS) {
         char keys[512];
         list_names(opts, sizeof opts[0], NOPTS, keys, sizeof keys);
-        return fail(os, HPLS_ERR_OPTION, "unknown option \"%s\" (options: %s)", key,
-                                keys);
+        return fail(os, HPLS_ERR_OPTION, "unknown option \"%s\" (options: %s)", key, keys);
     }
     hpls_options *o = os->opt;
     const char *canonical = val; /* what get_option returns: a name as the tables spell it */
@@ -214,8 +222,8 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
         if (!m) {
             char names[512];
             list_names(hpls_methods, sizeof hpls_methods[0], hpls_nmethods, names, sizeof names);
-            return fail(os, HPLS_ERR_OPTION, "option solver: unknown method \"%s\" (%s)",
-                                    val, names);
+            return fail(os, HPLS_ERR_OPTION, "option solver: unknown method \"%s\" (%s)", val,
+                        names);
         }
         o->method = m;
         canonical = m->name;
@@ -226,8 +234,8 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
         if (!p) {
             char names[512];
             list_names(hpls_pc_types, sizeof hpls_pc_types[0], hpls_npc_types, names, sizeof names);
-            return fail(os, HPLS_ERR_OPTION,
-                                    "option precond: unknown preconditioner \"%s\" (%s)", val, names);
+            return fail(os, HPLS_ERR_OPTION, "option precond: unknown preconditioner \"%s\" (%s)",
+                        val, names);
         }
         o->pc_type = p;
         canonical = p->name;
@@ -238,8 +246,8 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
         ok = opts[k].kind == OPT_REAL ? parse_real(val, &d) : parse_int(val, &n);
         if (opts[k].kind == OPT_INT)
             d = (double)n;
-        ok = ok && (opts[k].open ? d > opts[k].lo && d < opts[k].hi
-                                 : d >= opts[k].lo && d <= opts[k].hi);
+        ok = ok &&
+             (opts[k].open ? d > opts[k].lo && d < opts[k].hi : d >= opts[k].lo && d <= opts[k].hi);
         if (ok && opts[k].kind == OPT_REAL)
             *(double *)((char *)o + opts[k].off) = d;
         else if (ok)
@@ -264,14 +272,13 @@ static hpls_status set_one(hpls_optset *os, const char *key, const char *val)
     }
     }
     if (!ok && opts[k].kind == OPT_CHOICE)
-        return fail(os, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (one of: %s)",
-                                key, val, opts[k].choices);
+        return fail(os, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (one of: %s)", key, val,
+                    opts[k].choices);
     if (!ok)
-        return fail(os, HPLS_ERR_OPTION,
-                                "option %s: bad value \"%s\" (expected %s %s %g and %s %g)", key,
-                                val, opts[k].kind == OPT_INT ? "an integer" : "a number",
-                                opts[k].open ? "above" : "from", opts[k].lo,
-                                opts[k].open ? "below" : "to", opts[k].hi);
+        return fail(
+            os, HPLS_ERR_OPTION, "option %s: bad value \"%s\" (expected %s %s %g and %s %g)", key,
+            val, opts[k].kind == OPT_INT ? "an integer" : "a number",
+            opts[k].open ? "above" : "from", opts[k].lo, opts[k].open ? "below" : "to", opts[k].hi);
     snprintf(os->values[k], sizeof os->values[k], "%s", canonical);
     os->set_mask |= UINT64_C(1) << k;
     return HPLS_OK;
@@ -367,14 +374,17 @@ static once_flag help_once = ONCE_FLAG_INIT;
 static void make_help(void)
 {
     size_t len = 0;
-#define ADD(...) len += (size_t)snprintf(help_text + len, len < sizeof help_text ? sizeof help_text - len : 0, __VA_ARGS__)
+#define ADD(...)                                                                                   \
+    len += (size_t)snprintf(help_text + len, len < sizeof help_text ? sizeof help_text - len : 0,  \
+                            __VA_ARGS__)
     ADD("Options (key=value, or --key value on the command line):\n");
     for (int k = 0; k < NOPTS; k++)
         ADD("  %-14s %-10s %s\n", opts[k].key, opts[k].def, opts[k].help);
     ADD("\nSolvers (solver=NAME):\n");
     for (int i = 0; i < hpls_nmethods; i++)
         ADD("  %-14s %s\n", hpls_methods[i].name, hpls_methods[i].help);
-    ADD("\nPreconditioners (precond=NAME, for the Krylov methods, and for hpls_precond objects):\n");
+    ADD("\nPreconditioners (precond=NAME, for the Krylov methods, and for hpls_precond "
+        "objects):\n");
     for (int i = 0; i < hpls_npc_types; i++)
         ADD("  %-14s %s\n", hpls_pc_types[i].name, hpls_pc_types[i].help);
     ADD("\nNames of solvers, preconditioners and choices are case-insensitive (BiCGSTAB is\n"

@@ -7,6 +7,9 @@
 #include "la/matching.h"
 #include "la/qtree.h"
 #include "la/rcm.h"
+#ifdef HPLS_HAVE_MPI
+#include "mpi/dcsr.h"
+#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -115,6 +118,7 @@ static void teardown(hpls_solver *s)
     s->A = s->Auser = NULL;
     s->Ad = NULL;
     hpls_op_release(&s->op);
+    s->dist = NULL;
     hpls_backend_destroy(s->be);
     s->be = NULL;
     s->op = (hpls_op){0};
@@ -203,21 +207,22 @@ static hpls_status setup_format(hpls_solver *s)
             tbest = c.t_cand[k] < tbest ? c.t_cand[k] : tbest;
         if (!s->qt) {
             snprintf(fmt, room,
-                     "%scsr (auto: no quad-tree beat csr by 5%%, d=%lld..%lld (Eq. 17 d=%lld) best %.2fx "
+                     "%scsr (auto: no quad-tree beat csr by 5%%, d=%lld..%lld (Eq. 17 d=%lld) best "
+                     "%.2fx "
                      "csr's SpMV time)",
                      sep, (long long)c.cand[0], (long long)c.cand[c.ncand - 1], (long long)c.d0,
                      tbest / c.t_csr);
             return HPLS_OK;
         }
-        snprintf(fmt, room, "%sqtree d=%lld (auto: Eq. 17 d=%lld, best of %lld..%lld, %.2fx csr's "
-                            "SpMV, built %.2f s)",
+        snprintf(fmt, room,
+                 "%sqtree d=%lld (auto: Eq. 17 d=%lld, best of %lld..%lld, %.2fx csr's "
+                 "SpMV, built %.2f s)",
                  sep, (long long)c.d, (long long)c.d0, (long long)c.cand[0],
                  (long long)c.cand[c.ncand - 1], tbest / c.t_csr, c.t_build);
     }
     hpls_op_set_qtree(&s->op, s->qt);
     used = strlen(s->fmt);
-    snprintf(s->fmt + used, sizeof s->fmt - used,
-             ", side %lld, %lld leaves, panel %lld, %d bands",
+    snprintf(s->fmt + used, sizeof s->fmt - used, ", side %lld, %lld leaves, panel %lld, %d bands",
              (long long)s->qt->side, (long long)s->qt->nleaves, (long long)s->qt->panel,
              s->qt->nbands);
     return HPLS_OK;
@@ -228,18 +233,24 @@ static hpls_status use_precond(hpls_solver *s, hpls_int n)
 {
     const hpls_method *m = s->opt.method;
     if (!(m->flags & HPLS_M_PRECOND))
-        return hpls_fail(HPLS_ERR_OPTION, "solver %s takes no preconditioner (one was given "
-                                          "with hpls_solver_set_precond)", m->name);
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "solver %s takes no preconditioner (one was given "
+                         "with hpls_solver_set_precond)",
+                         m->name);
     if (hpls_optset_is_set(&s->os, "precond"))
-        return hpls_fail(HPLS_ERR_OPTION, "both precond=%s and a preconditioner object "
-                         "(hpls_solver_set_precond) were given", s->opt.pc_type->name);
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "both precond=%s and a preconditioner object "
+                         "(hpls_solver_set_precond) were given",
+                         s->opt.pc_type->name);
     if (hpls_precond_size(s->ext_pc) != n)
-        return hpls_fail(HPLS_ERR_SIZE, "the preconditioner object is %lld x %lld (or not set "
+        return hpls_fail(HPLS_ERR_SIZE,
+                         "the preconditioner object is %lld x %lld (or not set "
                          "up: -1), the matrix has %lld rows",
                          (long long)hpls_precond_size(s->ext_pc),
                          (long long)hpls_precond_size(s->ext_pc), (long long)n);
     if ((m->flags & HPLS_M_TRANSPOSE) && !hpls_precond_has_transpose(s->ext_pc))
-        return hpls_fail(HPLS_ERR_OPTION, "solver %s applies M^-T: set the preconditioner "
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "solver %s applies M^-T: set the preconditioner "
                          "object up with HPLS_PRECOND_TRANSPOSE (or give a shell apply_t)",
                          m->name);
     s->pc = hpls_precond_bridge(s->ext_pc, s->be);
@@ -286,15 +297,26 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     const hpls_method *m = o->method;
     double nnz = s->A ? (double)s->A->nnz : s->Ad ? (double)n * (double)n : -1;
     int threads = o->threads > 0 ? (int)o->threads : hpls_auto_threads(nnz);
-    hpls_status st = hpls_backend_create(o->backend, threads, &s->be);
+    hpls_status st;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist)
+        st = hpls_backend_create_mpi(s->dist, threads, (int)o->reproducible, &s->be);
+    else
+#endif
+        st = hpls_backend_create(o->backend, threads, &s->be);
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;
     if (be->d && (st = device_check(s)) != HPLS_OK)
         goto fail;
-    s->op = s->A    ? hpls_op_csr(be, s->A)
-            : s->Ad ? hpls_op_dense(be, s->Ad)
-                    : hpls_op_shell(be, n, &s->shell);
+#ifdef HPLS_HAVE_MPI
+    if (s->dist)
+        s->op = hpls_op_dcsr(be, s->dist);
+    else
+#endif
+        s->op = s->A    ? hpls_op_csr(be, s->A)
+                : s->Ad ? hpls_op_dense(be, s->Ad)
+                        : hpls_op_shell(be, n, &s->shell);
     if ((m->flags & HPLS_M_TRANSPOSE) && s->A) {
         if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;
@@ -609,9 +631,11 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
 {
     if (!s || !A)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_update_values: NULL argument");
-    if (!s->ready || !s->Auser)
-        return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_update_values needs a solver "
-                                "set up with a CSR matrix (hpls_solver_setup)");
+    if (!s->ready || !s->Auser || s->dist)
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "hpls_solver_update_values needs a solver "
+                                "set up with a CSR matrix (hpls_solver_setup; a distributed "
+                                "matrix is not updated yet)");
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     hpls_status st = hpls_csr_same_pattern(s->Auser, A, "hpls_solver_update_values");
@@ -650,18 +674,21 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "format=qtree, reorder and scale need a CSR matrix");
     if (!(m->flags & HPLS_M_DENSE) || ((m->flags & HPLS_M_PRECOND) && s->opt.pc_type->setup))
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "solver %s%s%s does not run on a dense matrix (dense: pjg, jacobi, gs, "
-                                "sor, ssor, and the Krylov methods without A^T, unpreconditioned)",
-                                m->name, s->opt.pc_type->setup ? " with precond " : "",
-                                s->opt.pc_type->setup ? s->opt.pc_type->name : "");
+        return hpls_solver_fail(
+            s, HPLS_ERR_OPTION,
+            "solver %s%s%s does not run on a dense matrix (dense: pjg, jacobi, gs, "
+            "sor, ssor, and the Krylov methods without A^T, unpreconditioned)",
+            m->name, s->opt.pc_type->setup ? " with precond " : "",
+            s->opt.pc_type->setup ? s->opt.pc_type->name : "");
     if (A->nrows != A->ncols)
         return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
                                 (long long)A->nrows, (long long)A->ncols);
     for (hpls_int k = 0; k < A->nrows * A->ncols; k++)
         if (!isfinite(A->data[k]))
-            return hpls_solver_fail(s, HPLS_ERR_VALUE, "dense matrix: value %g at row %lld, "
-                                    "column %lld", A->data[k], (long long)(k / A->ncols) + 1,
+            return hpls_solver_fail(s, HPLS_ERR_VALUE,
+                                    "dense matrix: value %g at row %lld, "
+                                    "column %lld",
+                                    A->data[k], (long long)(k / A->ncols) + 1,
                                     (long long)(k % A->ncols) + 1);
     s->Ad = A;
     return setup_common(s, A->nrows, t0);
@@ -684,11 +711,12 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
     /* what a method needs beyond y = A x: the entries of A */
     unsigned entries = HPLS_M_DIAG | HPLS_M_DIRECT | HPLS_M_TRIDIAG | HPLS_M_PSIZE | HPLS_M_QTREE;
     if ((m->flags & entries) || !(m->flags & (HPLS_M_DENSE | HPLS_M_TRANSPOSE)))
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s needs the entries of A: a shell "
-                                "operator runs the Krylov methods only", m->name);
-    if ((m->flags & HPLS_M_TRANSPOSE) && !apply_t)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s applies A^T: give apply_t",
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "solver %s needs the entries of A: a shell "
+                                "operator runs the Krylov methods only",
                                 m->name);
+    if ((m->flags & HPLS_M_TRANSPOSE) && !apply_t)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION, "solver %s applies A^T: give apply_t", m->name);
     if (s->opt.format || s->opt.reorder || s->opt.scale || (s->opt.pc_type->setup && !s->ext_pc))
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "%s needs the entries of A: with a shell "
@@ -704,7 +732,8 @@ hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P)
     if (!s)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_precond: NULL solver");
     if (P && hpls_precond_size(P) < 0)
-        return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_set_precond: the preconditioner "
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "hpls_solver_set_precond: the preconditioner "
                                 "object is not set up");
     if (P)
         hpls_precond_retain(P);
@@ -714,7 +743,6 @@ hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P)
     s->ready = 0;
     return HPLS_OK;
 }
-
 
 const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
 {
@@ -751,8 +779,7 @@ void hpls_op_apply_t(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)
         hpls_be_fail(s->be, st, "operator (transpose): %s", hpls_last_error());
 }
 
-double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
-                        hpls_dvec *r)
+double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r)
 {
     double rnorm = NAN;
     hpls_status st = s->op.residual(&s->op, b, x, r, &rnorm);
@@ -916,6 +943,12 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->info.precond_norm = 0;
     s->info.iterations = 0;
     hpls_status st;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist) {
+        hpls_mpi_reset_counts(s->be);
+        s->dist->messages = 0;
+    }
+#endif
     if (s->dr)
         st = solve_scaled(s, b->data, x->data);
     else if (s->Aperm) { /* reordered: the permuted system, x permuted back on success */
@@ -925,6 +958,11 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     } else
         st = solve_on_backend(s, b->data, x->data);
     s->info.solve_s = hpls_wtime() - t0;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist) /* every rank returns the first failing rank's status */
+        st = hpls_mpi_agree(s->dist->comm, st, hpls_mpi_stopped(s->be),
+                            st == HPLS_ERR_VALUE ? s->msg : NULL, sizeof s->msg);
+#endif
     if (st != HPLS_OK) {
         s->info.reason = HPLS_NOT_RUN;
         if (st == HPLS_ERR_VALUE)
@@ -1035,10 +1073,9 @@ static hpls_status solve_block(hpls_solver *s, hpls_int k, const hpls_real *B, h
     hpls_int n = s->op.n;
     for (hpls_int p = 0; p < n * k; p++)
         if (!isfinite(B[p]) || (s->opt.initial_guess && !isfinite(X[p])))
-            return hpls_solver_fail(s, HPLS_ERR_VALUE, "%s[%lld, %lld] = %g",
-                                    isfinite(B[p]) ? "initial guess X" : "B",
-                                    (long long)(p % n) + 1, (long long)(p / n) + 1,
-                                    isfinite(B[p]) ? X[p] : B[p]);
+            return hpls_solver_fail(
+                s, HPLS_ERR_VALUE, "%s[%lld, %lld] = %g", isfinite(B[p]) ? "initial guess X" : "B",
+                (long long)(p % n) + 1, (long long)(p / n) + 1, isfinite(B[p]) ? X[p] : B[p]);
     hpls_real *Bp = hpls_malloc(n * k, sizeof *Bp), *Xp = hpls_malloc(n * k, sizeof *Xp);
     double *bn = hpls_malloc(k, sizeof *bn), *rn = hpls_malloc(k, sizeof *rn);
     hpls_status st = Bp && Xp && bn && rn ? HPLS_OK : HPLS_ERR_NOMEM;
@@ -1078,12 +1115,15 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     if (!s || k < 0 || (k > 0 && (!B || !X)))
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_solve_many: NULL argument or k < 0");
     if (!s->ready)
-        return hpls_solver_fail(s, HPLS_ERR_STATE, "hpls_solver_solve_many called before a "
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "hpls_solver_solve_many called before a "
                                 "successful hpls_solver_setup (or after an option changed)");
     hpls_int n = s->op.n;
     if (n > 0 && k > INT64_MAX / 8 / n)
-        return hpls_solver_fail(s, HPLS_ERR_NOMEM, "%lld right-hand sides of %lld values do not "
-                                "fit in memory", (long long)k, (long long)n);
+        return hpls_solver_fail(s, HPLS_ERR_NOMEM,
+                                "%lld right-hand sides of %lld values do not "
+                                "fit in memory",
+                                (long long)k, (long long)n);
     hpls_info *col = hpls_calloc(k, sizeof *col);
     if (k > 0 && !col)
         return HPLS_ERR_NOMEM;
@@ -1091,7 +1131,7 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
-    if (s->opt.method->solve_block && s->A && !s->dr && !s->be->d) {
+    if (s->opt.method->solve_block && s->A && !s->dr && !s->be->d && !s->dist) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;
@@ -1151,8 +1191,10 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_partition: bad argument");
     for (hpls_int k = 0; k < nblocks; k++)
         if (ptr[k + 1] < ptr[k] || ptr[0] != 0)
-            return hpls_solver_fail(s, HPLS_ERR_ARG, "partition: ptr must start at 0 and not "
-                                                     "decrease (block %lld)", (long long)k + 1);
+            return hpls_solver_fail(s, HPLS_ERR_ARG,
+                                    "partition: ptr must start at 0 and not "
+                                    "decrease (block %lld)",
+                                    (long long)k + 1);
     hpls_int *p = NULL, *q = NULL;
     if (nblocks > 0 && (!(p = hpls_malloc(nblocks + 1, sizeof *p)) ||
                         !(q = hpls_malloc(ptr[nblocks], sizeof *q)))) {
@@ -1183,9 +1225,81 @@ const char *hpls_solver_trisolve(const hpls_solver *s)
     return s && s->ready && !s->ext_pc ? hpls_pc_strategy(&s->pc) : strategy;
 }
 
-const char *hpls_solver_message(const hpls_solver *s) { return s ? s->msg : ""; }
+const char *hpls_solver_message(const hpls_solver *s)
+{
+    return s ? s->msg : "";
+}
 
 const char *hpls_solver_format(const hpls_solver *s)
 {
     return s && s->ready && s->fmt[0] ? s->fmt : NULL;
 }
+
+#ifdef HPLS_HAVE_MPI
+/* What runs on a distributed matrix: the methods flagged HPLS_M_DIST on any
+ * number of ranks, every method on one; no reordering, scaling, quad-tree
+ * or preconditioner object yet. */
+static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
+{
+    const hpls_options *o = &s->opt;
+    if (o->reorder || o->scale || o->format || (o->method->flags & HPLS_M_QTREE))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "%s is not distributed yet (MPI): run it "
+                                "without mpirun",
+                                o->reorder ? "reorder"
+                                : o->scale ? "scale"
+                                           : "format=qtree");
+    if (o->backend != 0)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "backend=%s runs in one process: under MPI "
+                                "the backend is mpi",
+                                hpls_optset_get(&s->os, "backend"));
+    if (s->ext_pc)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "a preconditioner object is not "
+                                "distributed yet (MPI)");
+    if (D->size > 1 && !(o->method->flags & HPLS_M_DIST))
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "solver %s is not distributed yet: it runs "
+                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor and "
+                                "the Krylov methods without A^T)",
+                                o->method->name, D->size);
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
+{
+    double t0 = hpls_wtime();
+    teardown(s);
+    s->msg[0] = '\0';
+    hpls_status st = check_options(s);
+    if (st == HPLS_OK)
+        st = check_dist(s, D);
+    if (st == HPLS_OK) {
+        s->A = s->Auser = D->Ad;
+        s->dist = D;
+        st = setup_common(s, D->nlocal, t0);
+        if (st != HPLS_OK && D->first > 0) { /* rows named in my block's numbering */
+            size_t used = strlen(s->msg);
+            snprintf(s->msg + used, sizeof s->msg - used,
+                     " (a row of rank %d's block: its row 1 is row %lld of A)", D->rank,
+                     (long long)D->first + 1);
+        }
+    }
+    st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
+    if (st != HPLS_OK)
+        teardown(s); /* it failed on another rank */
+    return st;
+}
+
+hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions, long long *messages)
+{
+    if (!s || !s->ready || !s->dist)
+        return hpls_fail(HPLS_ERR_STATE, "hpls_solver_mpi_counts: no distributed solver");
+    long long mine[2] = {hpls_mpi_reductions(s->be), s->dist->messages}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, s->dist->comm);
+    *reductions = all[0] / s->dist->size; /* every rank makes each reduction */
+    *messages = all[1];
+    return HPLS_OK;
+}
+#endif

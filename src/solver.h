@@ -25,17 +25,24 @@ typedef struct hpls_shell {
 typedef struct hpls_op {
     hpls_int n;
     hpls_backend *be;
-    const hpls_csr *A;    /* the matrix in CSR, or NULL */
-    const hpls_dense *Ad; /* or the dense matrix (methods flagged HPLS_M_DENSE) */
-    const hpls_csr *At;   /* A^T, or NULL */
+    const hpls_csr *A;           /* the matrix in CSR, or NULL */
+    const hpls_dense *Ad;        /* or the dense matrix (methods flagged HPLS_M_DENSE) */
+    const hpls_csr *At;          /* A^T, or NULL */
     const struct hpls_qtree *qt; /* A as a quad-tree (format=qtree), or NULL */
     const hpls_shell *shell;     /* or the user's functions (then A and Ad are NULL) */
     hpls_dmat *dA, *dAt;         /* A and A^T on a device backend (hpls_op_upload), or NULL */
+    struct hpls_dcsr *D;         /* or a matrix distributed over MPI ranks (src/mpi); A is then
+                                    this rank's diagonal block */
     hpls_status (*apply)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     hpls_status (*apply_t)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
     /* r = b - A x, *rnorm = ||r||_2 (one pass) */
     hpls_status (*residual)(const struct hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
                             hpls_dvec *r, double *rnorm);
+    /* optional: || |A| |x| || (the attainable accuracy); NULL: computed from A */
+    double (*abs_norm)(const struct hpls_op *op, const hpls_real *x);
+    /* a distributed A only: y += sign (A - Ad) v, the other ranks' entries of v
+     * through the halo (v, y: this rank's host arrays); returns sum y_i^2 here */
+    double (*coupling)(const struct hpls_op *op, const hpls_real *v, double sign, hpls_real *y);
 } hpls_op;
 
 /* The operator of a CSR or a dense matrix on backend be (src/operator.c). */
@@ -67,26 +74,27 @@ typedef struct hpls_pc {
 
 /* Registry entries: adding a method is one file plus one line in registry.c. */
 enum {
-    HPLS_M_PRECOND = 1u, /* takes a preconditioner */
-    HPLS_M_OMEGA = 2u,   /* uses the relaxation weight omega */
-    HPLS_M_DIAG = 4u,    /* needs a nonzero diagonal (checked in setup) */
-    HPLS_M_RESTART = 8u,   /* restarted Krylov method (uses restart) */
-    HPLS_M_TRANSPOSE = 16u, /* applies A^T (and M^-T): A^T is built at setup */
-    HPLS_M_LEFT = 32u,      /* allows left preconditioning (pc_side=left) */
-    HPLS_M_DIRECT = 64u,    /* a direct solver: no iterations, tol only judges the result */
-    HPLS_M_GSPIKE = 128u,   /* uses gspike_p and gspike_delta */
-    HPLS_M_TRIDIAG = 256u,  /* solves with T by the `tridiag` method */
-    HPLS_M_BLOCK = 512u,    /* cuts T into blocks of `block` rows */
-    HPLS_M_XTOL = 1024u,    /* has the step test `xtol` */
+    HPLS_M_PRECOND = 1u,     /* takes a preconditioner */
+    HPLS_M_OMEGA = 2u,       /* uses the relaxation weight omega */
+    HPLS_M_DIAG = 4u,        /* needs a nonzero diagonal (checked in setup) */
+    HPLS_M_RESTART = 8u,     /* restarted Krylov method (uses restart) */
+    HPLS_M_TRANSPOSE = 16u,  /* applies A^T (and M^-T): A^T is built at setup */
+    HPLS_M_LEFT = 32u,       /* allows left preconditioning (pc_side=left) */
+    HPLS_M_DIRECT = 64u,     /* a direct solver: no iterations, tol only judges the result */
+    HPLS_M_GSPIKE = 128u,    /* uses gspike_p and gspike_delta */
+    HPLS_M_TRIDIAG = 256u,   /* solves with T by the `tridiag` method */
+    HPLS_M_BLOCK = 512u,     /* cuts T into blocks of `block` rows */
+    HPLS_M_XTOL = 1024u,     /* has the step test `xtol` */
     HPLS_M_TRISOLVE = 2048u, /* uses trisolve and shift (dilu, dic, ilu0) */
-    HPLS_M_DENSE = 4096u,   /* runs on a dense matrix too (hpls_solver_setup_dense) */
-    HPLS_M_PSIZE = 8192u,   /* uses psize (pjg) */
-    HPLS_M_FORMAT = 16384u, /* its operator may walk a quad-tree (format, qt_d) */
-    HPLS_M_QTREE = 32768u,  /* format=qtree always (qtbicgstab) */
-    HPLS_M_DILU = 65536u,   /* uses dilu_order (dilu, dic) */
+    HPLS_M_DENSE = 4096u,    /* runs on a dense matrix too (hpls_solver_setup_dense) */
+    HPLS_M_PSIZE = 8192u,    /* uses psize (pjg) */
+    HPLS_M_FORMAT = 16384u,  /* its operator may walk a quad-tree (format, qt_d) */
+    HPLS_M_QTREE = 32768u,   /* format=qtree always (qtbicgstab) */
+    HPLS_M_DILU = 65536u,    /* uses dilu_order (dilu, dic) */
     HPLS_M_ELL = 131072u,    /* uses ell (bicgstabl) */
     HPLS_M_DEVICE = 262144u, /* runs on a device backend (opencl): only vector ops and A x */
-    HPLS_M_AUTO = 524288u    /* solver=auto: hpls info's advice chooses at setup (advice.c) */
+    HPLS_M_AUTO = 524288u,   /* solver=auto: hpls info's advice chooses at setup (advice.c) */
+    HPLS_M_DIST = 1048576u   /* runs on a matrix distributed over MPI ranks (src/mpi) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -102,27 +110,28 @@ typedef struct hpls_options {
     double tol, atol, divtol, omega;
     int ref; /* hpls_ref */
     hpls_int maxiter, stag_window, restart;
-    hpls_int ell;        /* bicgstabl: BiCG steps per minimal-residual step */
-    hpls_int gspike_p;   /* g-Spike partitions (0: automatic) */
-    double gspike_delta; /* g-Spike singularity threshold, relative to the block norm */
-    int tridiag;         /* hpls_tridiag_method of hisa, bhisa and precond tridiag */
-    hpls_int block;      /* bhisa / btridiag block rows (0: HPLS_BHISA_BLOCK) */
-    double xtol;         /* hisa step test (0: off) */
-    int trisolve;        /* dilu/dic/ilu0 strategy: serial, levels, syncfree, auto (that order) */
-    double shift;        /* dilu/dic/ilu0: diagonal shift, A_ii + shift sgn(A_ii) max_j |A_ij| */
-    int dilu_order;      /* dilu/dic: 0 rows (sum, then subtract), 1 faces (OpenFOAM's order) */
-    hpls_int psize;      /* pjg block size (0: hpls_pjg_default_psize) */
-    hpls_int sweeps;     /* precond pjg: sweeps per application */
-    int left; /* pc_side=left */
-    int precnorm;      /* norm=preconditioned: left gmres tests ||M^-1 r|| / ||M^-1 b|| */
-    int initial_guess; /* 1: use x as given */
-    hpls_int threads;  /* 0: OpenMP's default at setup */
-    int backend;       /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */
-    int format;        /* 0 csr, 1 qtree (Krylov methods) */
-    hpls_int qt_d;     /* quad-tree target division length (0: automatic, Eq. 17) */
-    int reorder;       /* 0 none, 1 rcm (reverse Cuthill-McKee), 2 matching (every method) */
-    int scale;         /* 0 none, 1 ruiz, 2 matching (the weighted matching's duals) */
-    hpls_int part_nblocks;            /* pjg: the user's partition (hpls_solver_set_partition) */
+    hpls_int ell;          /* bicgstabl: BiCG steps per minimal-residual step */
+    hpls_int gspike_p;     /* g-Spike partitions (0: automatic) */
+    double gspike_delta;   /* g-Spike singularity threshold, relative to the block norm */
+    int tridiag;           /* hpls_tridiag_method of hisa, bhisa and precond tridiag */
+    hpls_int block;        /* bhisa / btridiag block rows (0: HPLS_BHISA_BLOCK) */
+    double xtol;           /* hisa step test (0: off) */
+    int trisolve;          /* dilu/dic/ilu0 strategy: serial, levels, syncfree, auto (that order) */
+    double shift;          /* dilu/dic/ilu0: diagonal shift, A_ii + shift sgn(A_ii) max_j |A_ij| */
+    int dilu_order;        /* dilu/dic: 0 rows (sum, then subtract), 1 faces (OpenFOAM's order) */
+    hpls_int psize;        /* pjg block size (0: hpls_pjg_default_psize) */
+    hpls_int sweeps;       /* precond pjg: sweeps per application */
+    int left;              /* pc_side=left */
+    int precnorm;          /* norm=preconditioned: left gmres tests ||M^-1 r|| / ||M^-1 b|| */
+    int initial_guess;     /* 1: use x as given */
+    hpls_int threads;      /* 0: OpenMP's default at setup */
+    int backend;           /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */
+    hpls_int reproducible; /* MPI: reduce the ranks' partials in rank order (OPT_INT) */
+    int format;            /* 0 csr, 1 qtree (Krylov methods) */
+    hpls_int qt_d;         /* quad-tree target division length (0: automatic, Eq. 17) */
+    int reorder;           /* 0 none, 1 rcm (reverse Cuthill-McKee), 2 matching (every method) */
+    int scale;             /* 0 none, 1 ruiz, 2 matching (the weighted matching's duals) */
+    hpls_int part_nblocks; /* pjg: the user's partition (hpls_solver_set_partition) */
     const hpls_int *part_ptr, *part_idx; /* or NULL */
 } hpls_options;
 
@@ -166,14 +175,14 @@ hpls_int hpls_bhisa_block(hpls_int n, hpls_int block, int nthreads);
 
 /* Convergence state of one solve. */
 typedef struct hpls_conv {
-    double bnorm;    /* ||b|| */
+    double bnorm;      /* ||b|| */
     double test_bnorm; /* the norm the relative test divides by: ||b||, or ||M^-1 b|| */
-    double r0norm;   /* ||b - A x0|| */
-    double target;   /* max(tol * ref, atol) */
-    double band;     /* stagnation: the residual's band is band / (1 + HPLS_STAG_BAND) .. */
-    hpls_int band_it; /* band * (1 + HPLS_STAG_BAND), entered at iteration band_it */
-    double t0;       /* solve start, for the history */
-    int confirms;    /* true-residual confirmations that failed */
+    double r0norm;     /* ||b - A x0|| */
+    double target;     /* max(tol * ref, atol) */
+    double band;       /* stagnation: the residual's band is band / (1 + HPLS_STAG_BAND) .. */
+    hpls_int band_it;  /* band * (1 + HPLS_STAG_BAND), entered at iteration band_it */
+    double t0;         /* solve start, for the history */
+    int confirms;      /* true-residual confirmations that failed */
 } hpls_conv;
 
 /* Stagnation (conv.c): the residual stayed within a factor 1 + HPLS_STAG_BAND of
@@ -192,7 +201,7 @@ typedef struct hpls_optset {
     hpls_options *opt;
     uint64_t set_mask;              /* bit per option: set by the user (not a default) */
     char values[HPLS_MAX_OPTS][32]; /* every option's value as given (defaults too) */
-    char *msg;           /* the owner's message buffer */
+    char *msg;                      /* the owner's message buffer */
     size_t msglen;
 } hpls_optset;
 
@@ -209,21 +218,21 @@ void hpls_precond_retain(hpls_precond *P);
 
 struct hpls_solver {
     hpls_options opt;
-    hpls_optset os;       /* how opt was given (options.h) */
-    const hpls_csr *A;    /* CSR matrix of the setup, or NULL for a dense one */
+    hpls_optset os;        /* how opt was given (options.h) */
+    const hpls_csr *A;     /* CSR matrix of the setup, or NULL for a dense one */
     const hpls_csr *Auser; /* the user's matrix of the setup (A is Aperm under reorder, scale) */
-    const hpls_dense *Ad; /* dense matrix of hpls_solver_setup_dense, or NULL */
-    hpls_backend *be;     /* what the solve runs on (built at setup) */
+    const hpls_dense *Ad;  /* dense matrix of hpls_solver_setup_dense, or NULL */
+    hpls_backend *be;      /* what the solve runs on (built at setup) */
     hpls_op op;
     hpls_pc pc;
-    hpls_precond *ext_pc;  /* the user's preconditioner object (a reference), or NULL */
-    hpls_shell shell;      /* the user's operator (hpls_solver_setup_shell) */
-    hpls_csr *At;          /* A^T (HPLS_M_TRANSPOSE methods) */
-    hpls_int *diagpos;     /* position of A_ii in row i (HPLS_M_DIAG methods on CSR) */
-    hpls_dvec *invdiag;    /* 1 / A_ii (HPLS_M_DIAG methods) */
+    hpls_precond *ext_pc; /* the user's preconditioner object (a reference), or NULL */
+    hpls_shell shell;     /* the user's operator (hpls_solver_setup_shell) */
+    hpls_csr *At;         /* A^T (HPLS_M_TRANSPOSE methods) */
+    hpls_int *diagpos;    /* position of A_ii in row i (HPLS_M_DIAG methods on CSR) */
+    hpls_dvec *invdiag;   /* 1 / A_ii (HPLS_M_DIAG methods) */
     hpls_dvec **work;
     int nwork;
-    void *mdata; /* the method's own setup data (method->setup) */
+    void *mdata;                        /* the method's own setup data (method->setup) */
     void (*mdata_destroy)(void *mdata); /* its destroy, kept: options may change later */
     int ready;
     hpls_conv conv;
@@ -235,14 +244,15 @@ struct hpls_solver {
     hpls_int *hist_it;
     double *hist_res, *hist_t;
     hpls_int *part_ptr, *part_idx; /* the user's partition (opt.part_* point here) */
-    struct hpls_qtree *qt; /* the quad-tree of A (format=qtree) */
-    hpls_csr *Aperm;       /* reorder, scale: Dr A Dc permuted (s->A is then Aperm) */
-    hpls_int *perm;        /* the permutation rp and cp point to (owned) */
-    const hpls_int *rp;    /* row k of Aperm is row rp[k] of A (NULL: k) */
-    const hpls_int *cp;    /* unknown l of Aperm is unknown cp[l] of A (NULL: l) */
-    double *dr, *dc;       /* scale: row and column factors of A's rows, columns (or NULL) */
+    struct hpls_qtree *qt;         /* the quad-tree of A (format=qtree) */
+    struct hpls_dcsr *dist;        /* the distributed matrix of hpls_solver_setup_dcsr, or NULL */
+    hpls_csr *Aperm;               /* reorder, scale: Dr A Dc permuted (s->A is then Aperm) */
+    hpls_int *perm;                /* the permutation rp and cp point to (owned) */
+    const hpls_int *rp;            /* row k of Aperm is row rp[k] of A (NULL: k) */
+    const hpls_int *cp;            /* unknown l of Aperm is unknown cp[l] of A (NULL: l) */
+    double *dr, *dc;         /* scale: row and column factors of A's rows, columns (or NULL) */
     hpls_real *pb, *px, *pr; /* reorder, scale: b, x of Aperm's system; r of A's (host) */
-    char fmt[160];         /* what the operator is (hpls_solver_format), "" if plain CSR */
+    char fmt[160];           /* what the operator is (hpls_solver_format), "" if plain CSR */
     /* solver=auto: the user's options (restored before anything else), the
      * advice, the candidate in use, whether it fell back, and what it said */
     int auto_on; /* the options in effect are candidate auto_pick's */
@@ -263,8 +273,8 @@ typedef struct hpls_pjg_partition {
 } hpls_pjg_partition;
 /* The partition of n unknowns (nnz stored entries) from o's psize or user
  * partition; the default psize depends on the thread count nthreads. */
-hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
-                                     int nthreads, hpls_pjg_partition **P);
+hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o, int nthreads,
+                                     hpls_pjg_partition **P);
 void hpls_pjg_partition_free(hpls_pjg_partition *P);
 hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads);
 
@@ -283,8 +293,7 @@ void hpls_op_apply(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y);
 void hpls_op_apply_t(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y);
 /* r = b - A x, returns ||r||_2: the true residual, whatever A's storage
  * (NaN after a failure, which is recorded). */
-double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
-                        hpls_dvec *r);
+double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r);
 
 /* After the true residual of the final x (host memory, the solved system's
  * ordering) is in info.resnorm: a solve that stopped unconverged (stagnation,
@@ -307,8 +316,8 @@ hpls_reason hpls_conv_check(hpls_solver *s, hpls_int it, double rnorm);
  * recompute r = b - A x.  Returns the reason if the true residual passes too
  * (or after repeated failures, STAGNATION); HPLS_NOT_RUN means "r now holds the
  * true residual, restart the recurrence from it". */
-hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x,
-                              hpls_dvec *r, hpls_int it);
+hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r,
+                              hpls_int it);
 /* The whole test of a method with a recursive residual r of norm rnorm:
  * hpls_conv_check, and the confirmation when it says converged.  Returns 1 to
  * stop (the reason is in info); 0 to go on, with *restart = 1 when r was

@@ -83,12 +83,30 @@ const char *cli_flag_value(int argc, char **argv, int *i, const char *flag);
 
 /* Prints text as a JSON string (quotes, backslashes, control bytes escaped). */
 void cli_json_string(const char *text);
+/* A number in JSON, which has no NaN or Inf: those are null. */
+void cli_json_number(double v);
+/* The report's last lines: the final iteration (unless quiet), then the
+ * outcome with the true relative residual and, when x = 1 is known, the error. */
+void cli_summary(const hpls_info *info, int quiet, int known_x, double err);
 /* The exit code of a solve's reason: 0 converged, 1 not converged, 3 numerical. */
 int cli_exit_code(hpls_reason r);
 /* `hpls solve` with an n x k right-hand side Bd (k > 1): sets s up on pb, solves
  * every column, reports, writes X to out (may be NULL).  Returns the exit code. */
 int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, const char *out,
                    int json, int quiet);
+
+/* ---- MPI (mpi_solve.c, built with HPLS_MPI) ---- */
+/* 1 when started by mpirun / mpiexec (the command then runs distributed). */
+int cli_mpi_launched(void);
+/* `hpls solve` on every rank: MPI_Init_thread (FUNNELED), cmd_solve, MPI_Finalize. */
+int cli_mpi_main(int argc, char **argv);
+/* 1 inside cli_mpi_main. */
+int cli_mpi_active(void);
+/* The distributed solve of cmd_solve with *sp's options (destroyed, set to
+ * NULL): A from matrix (read by rank 0) or spec, b from bfile or A 1; prints
+ * on rank 0, writes x to out.  Returns the exit code, the same on every rank. */
+int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, const char *spec,
+                   const char *out, int json, int quiet);
 
 int cmd_solve(int argc, char **argv);
 int cmd_info(int argc, char **argv);

@@ -40,6 +40,13 @@ static void print_help(void)
            "  Lis's flags:      -i SOLVER, -p PRECOND, -tol T, -maxiter N, -restart M,\n"
            "                    -omega W, -ssor_omega W (= --omega); names in any case\n"
            "                    (-i BiCGSTAB), and Lis's -p ilu is ilu0 (ILU(0))\n"
+           "\nMany machines (an MPI build): `mpirun -np P hpls solve ...` runs on P ranks\n"
+           "(rank 0 reads and prints; --gen builds each rank's rows there).  Distributed:\n"
+           "jacobi, gs/sor/ssor (each rank sweeps its rows, the others' x from the last\n"
+           "sweep) and the Krylov methods without A^T; a preconditioner acts on each rank's\n"
+           "diagonal block (block Jacobi: the coupling between ranks is left out of M, as\n"
+           "OpenFOAM's DILU leaves processor boundaries out).  The other methods, --x0,\n"
+           "--history, reorder, scale and format=qtree: one rank only, for now.\n"
            "\n%s"
            "\nExit status: 0 converged, 1 not converged, 2 bad input or usage,\n"
            "3 numerical failure (breakdown, indefinite, NaN, divergence, zero diagonal),\n"
@@ -103,8 +110,7 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
     return cli_interrupted() != 0;
 }
 
-/* A number in JSON, which has no NaN or Inf: those are null. */
-static void json_number(double v)
+void cli_json_number(double v)
 {
     if (isfinite(v))
         printf("%.6e", v);
@@ -144,6 +150,17 @@ void cli_json_string(const char *text)
             putchar(*c);
     }
     putchar('"');
+}
+
+void cli_summary(const hpls_info *info, int quiet, int known_x, double err)
+{
+    if (!quiet)
+        printf("  %8lld   %.6e\n", (long long)info->iterations, info->relres);
+    printf("%s after %lld iterations: true relative residual %.3e", hpls_reason_str(info->reason),
+           (long long)info->iterations, info->relres);
+    if (known_x)
+        printf(", max error vs x = 1: %.3e", err);
+    putchar('\n');
 }
 
 int cli_exit_code(hpls_reason r)
@@ -261,6 +278,18 @@ int cmd_solve(int argc, char **argv)
         files[1] = files[0];
         files[0] = NULL;
     }
+#ifdef HPLS_HAVE_MPI
+    if (cli_mpi_active()) { /* mpirun: every rank parsed the same arguments */
+        if (x0path || hist)
+            cli_error("%s is not distributed yet (MPI): run without mpirun",
+                      x0path ? "--x0" : "--history");
+        else
+            rc =
+                cli_solve_dist(&s, files[0], files[1],
+                               files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), out, json, quiet);
+        goto cleanup;
+    }
+#endif
     /* every check that needs no data comes before the (possibly long) read */
     const char *inputs[3] = {files[0], files[1], x0path};
     const char *names[3] = {"matrix", "right-hand side", "initial guess"};
@@ -448,12 +477,12 @@ int cmd_solve(int argc, char **argv)
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "backend"), threads,
                (long long)info.iterations, rc == 0 ? "true" : "false");
-        json_number(info.relres);
+        cli_json_number(info.relres);
         printf(",\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
                tested_norm(&info), hpls_reason_str(info.reason), info.setup_s, info.solve_s);
         if (known_x) {
             printf(",\"error\":");
-            json_number(err);
+            cli_json_number(err);
         }
         if (hpls_solver_trisolve(s))
             printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
@@ -463,13 +492,7 @@ int cmd_solve(int argc, char **argv)
         }
         printf("}\n");
     } else {
-        if (!quiet)
-            printf("  %8lld   %.6e\n", (long long)info.iterations, info.relres);
-        printf("%s after %lld iterations: true relative residual %.3e",
-               hpls_reason_str(info.reason), (long long)info.iterations, info.relres);
-        if (known_x)
-            printf(", max error vs x = 1: %.3e", err);
-        putchar('\n');
+        cli_summary(&info, quiet, known_x, err);
         if (!quiet) { /* --quiet: the summary line above and nothing else */
             printf("setup %.4f s, solve %.4f s, threads %d\n", info.setup_s, info.solve_s, threads);
             if (hpls_solver_trisolve(s))

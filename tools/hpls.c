@@ -141,8 +141,13 @@ int main(int argc, char **argv)
         printf("hpls %d.%d.%d\n", HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
         return 0;
     }
-    if (strcmp(cmd, "solve") == 0)
+    if (strcmp(cmd, "solve") == 0) {
+#ifdef HPLS_HAVE_MPI
+        if (cli_mpi_launched())
+            return cli_mpi_main(argc - 1, argv + 1);
+#endif
         return cmd_solve(argc - 1, argv + 1);
+    }
     if (strcmp(cmd, "info") == 0)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "gen") == 0)

@@ -60,6 +60,8 @@ void hpls_backend_destroy(hpls_backend *be)
 {
     if (!be)
         return;
+    if (be->reduce_free)
+        be->reduce_free(be->reduce_ctx);
     if (be->v == &hpls_ref_vops)
         hpls_ref_fini(be);
     else if (strcmp(be->name, "cuda") == 0)

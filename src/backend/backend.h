@@ -186,6 +186,7 @@ struct hpls_backend {
     /* applied to every local partial sum (k values in place); NULL: one process */
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
     void *reduce_ctx;
+    void (*reduce_free)(void *ctx); /* frees reduce_ctx at destroy (NULL: nothing to free) */
     hpls_status err;     /* the first failure (sticky), HPLS_OK if none */
     char msg[256];       /* its message */
     void *impl;          /* the backend's own state (ref: its vector registry) */

@@ -292,6 +292,54 @@ hpls_status hpls_gen_dense(const char *spec, hpls_dense **A, hpls_vec **b)
     return build_dense(&g, A, b);
 }
 
+hpls_status hpls_gen_rows(const char *spec, hpls_int lo, hpls_int hi, hpls_int *n,
+                          hpls_int **rowptr, hpls_int **col, hpls_real **val, hpls_real **b)
+{
+    gen_matrix g;
+    hpls_status st = prepare(spec, &g);
+    if (st != HPLS_OK)
+        return st;
+    *n = g.n;
+    if (hi < 0)
+        return HPLS_OK;
+    if (lo < 0 || hi > g.n || lo > hi)
+        return hpls_fail(HPLS_ERR_ARG, "gen %s: rows %lld .. %lld of %lld", g.name, (long long)lo,
+                         (long long)hi, (long long)g.n);
+    hpls_int m = hi - lo, maxlen = 0;
+    hpls_int *rp = hpls_malloc(m + 1, sizeof *rp);
+    if (!rp)
+        return HPLS_ERR_NOMEM;
+    rp[0] = 0;
+    for (hpls_int i = 0; i < m; i++) {
+        hpls_int len = g.row_len(&g, lo + i);
+        rp[i + 1] = rp[i] + len;
+        maxlen = len > maxlen ? len : maxlen;
+    }
+    hpls_int *c = hpls_malloc(rp[m], sizeof *c);
+    hpls_real *v = hpls_malloc(rp[m], sizeof *v), *bv = hpls_malloc(m, sizeof *bv);
+    hpls_idx *rowcol = hpls_malloc(maxlen, sizeof *rowcol);
+    if (!c || !v || !bv || !rowcol) {
+        hpls_free(rp);
+        hpls_free(c);
+        hpls_free(v);
+        hpls_free(bv);
+        hpls_free(rowcol);
+        return HPLS_ERR_NOMEM;
+    }
+    for (hpls_int i = 0; i < m; i++) { /* 32-bit columns of the row, widened */
+        g.row(&g, lo + i, rowcol, v + rp[i]);
+        for (hpls_int k = 0; k < rp[i + 1] - rp[i]; k++)
+            c[rp[i] + k] = rowcol[k];
+        bv[i] = rhs_entry(&g, v + rp[i], rp[i + 1] - rp[i]);
+    }
+    hpls_free(rowcol);
+    *rowptr = rp;
+    *col = c;
+    *val = v;
+    *b = bv;
+    return HPLS_OK;
+}
+
 static char help_text[8192];
 static once_flag help_once = ONCE_FLAG_INIT;
 

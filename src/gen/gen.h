@@ -83,6 +83,13 @@ enum {
  * fails if the grid has more than 2^31-1 points. */
 hpls_status gen_box_grid(gen_matrix *g, hpls_int nx, hpls_int ny, hpls_int nz);
 
+/* Rows lo .. hi-1 of the matrix spec generates, for a rank of a distributed
+ * solve (src/mpi): *n its order; rowptr (hi - lo + 1 offsets from 0), global
+ * columns col and values val of those rows, and b's entries (hpls_malloc'd,
+ * the caller frees).  hi < 0: only *n (and the spec checked). */
+hpls_status hpls_gen_rows(const char *spec, hpls_int lo, hpls_int hi, hpls_int *n,
+                          hpls_int **rowptr, hpls_int **col, hpls_real **val, hpls_real **b);
+
 /* ---- counter-based random numbers (rng.c) -------------------------------
  * Stream number `stream` of seed `seed` (a row index, or GEN_STREAM_GLOBAL for
  * matrix-wide draws): the k-th number depends only on (seed, stream, k). */

@@ -87,6 +87,8 @@ static int flat(double *band, hpls_int *band_it, hpls_int it, double rnorm, hpls
 static double attainable(const hpls_solver *s, const hpls_real *x)
 {
     double eps = sizeof(hpls_real) < sizeof(double) ? FLT_EPSILON : DBL_EPSILON, ss = 0.0;
+    if (s->op.abs_norm) /* a distributed A: over every rank's rows */
+        return eps * (s->op.abs_norm(&s->op, x) + s->conv.bnorm);
     if (s->A) {
         const hpls_csr *A = s->A;
         for (hpls_int i = 0; i < A->nrows; i++) {

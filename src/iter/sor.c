@@ -4,7 +4,14 @@
  * Traffic per iteration: A once (sweep) + its upper half, x, b, dx, r.
  * The sweeps are host kernels: here too the helpers gs.c and ssor.c share; on a
  * dense A (the PJG paper's Gauss-Seidel baseline, Sec. 6.3) they run over the
- * dense rows (kernels/cpu/dense.c). */
+ * dense rows (kernels/cpu/dense.c).
+ *
+ * On a matrix distributed over MPI ranks each rank sweeps its own rows, the
+ * other ranks' unknowns taken from the previous sweep (OpenFOAM's treatment
+ * of processor boundaries): b - (A - Ad) x through one halo exchange before
+ * each sweep, and the true residual is the local formula's plus (A - Ad)
+ * (x_old - x_new), one more exchange.  On several ranks this is a different
+ * iteration (block Jacobi between ranks, SOR inside): more iterations. */
 #include "solver.h"
 
 #include <math.h>
@@ -17,6 +24,13 @@ void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec 
     hpls_real *xp = hpls_v_host(be, x), *dxp = hpls_v_host(be, dx);
     if (!bp || !dinv || !xp || !dxp) /* a handle was refused: recorded, the test stops */
         return;
+    if (s->op.coupling) { /* distributed: b - (A - Ad) x into dx, the sweep's b (the
+                             kernel reads b_i before it writes dx_i, and no other entry) */
+        for (hpls_int i = 0; i < s->op.n; i++)
+            dxp[i] = bp[i];
+        s->op.coupling(&s->op, xp, -1.0, dxp);
+        bp = dxp;
+    }
     if (s->Ad) /* dense rows: the same sweep by row dots */
         hpls_k_dense_sor_sweep(s->Ad, dinv, omega, backward, bp, xp, dxp);
     else
@@ -34,6 +48,8 @@ double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dv
     double ss = s->Ad
                     ? be->k->dense_triangle(be->nthreads, s->Ad, upper, dscale, dxp, rp)
                     : be->k->triangle_spmv(be->nthreads, s->A, s->diagpos, upper, dscale, dxp, rp);
+    if (s->op.coupling) /* distributed: the other ranks' change, (A - Ad)(x_old - x_new) */
+        ss = s->op.coupling(&s->op, dxp, 1.0, rp);
     hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
     return hpls_be_norm(be, s->op.n, ss, r);
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# mpi.sh: one run of the MPI table: time per BiCGSTAB iteration of hpls on
+# ranks against the same solve without MPI, and against PETSc on 2 ranks,
+# with the reductions and halo messages per iteration counted by hpls; written
+# to $HPLS_BENCH_OUT/mpi.md (bench/run_all.sh repeats it, medians of the runs).
+#   bench/mpi.sh [BUILD_DIR]      (BUILD_DIR an MPI build; BUILD_DIR-nompi is
+#                                  configured beside it with -DHPLS_MPI=OFF)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+build=${1:-./build}
+build_targets "$build" hpls_cmd
+grep -q '^HPLS_MPI:BOOL=ON' "$build/CMakeCache.txt" || bench_die "$build is not an MPI build"
+nompi=$build-nompi
+[ -f "$nompi/CMakeCache.txt" ] ||
+    cmake -S "$root_dir" -B "$nompi" -DCMAKE_BUILD_TYPE=Release -DHPLS_MPI=OFF -DHPLS_TESTS=OFF >/dev/null
+cmake --build "$nompi" --target hpls_cmd -j"$(nproc)" >/dev/null
+hpls=$build/bin/hpls
+petsc=$(peer_petsc "$build")
+specs="gas:n=1000000,k=2 poisson3d:nx=100"
+[ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || specs="gas:n=20000,k=2 poisson3d:nx=20"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hpls_mpi.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+field() { grep -o "\"$1\":[^,}]*" <<<"$2" | head -1 | cut -d: -f2; }
+kv() { sed -n "s/.*[ ^]$1=\([^ ]*\).*/\1/p" <<<" $2"; }
+# ms per iteration of a JSON report
+per_it() { awk -v s="$(field solve_s "$1")" -v i="$(field iterations "$1")" 'BEGIN { printf "%.4f", 1000 * s / (i > 0 ? i : 1) }'; }
+# ranks x threads: each rank on cores of its own (binding off: OpenMP binds inside)
+hrun() {
+    local np=$1 t=$2
+    shift 2
+    env OMP_NUM_THREADS="$t" mpiexec --allow-run-as-root --oversubscribe --bind-to none -n "$np" \
+        "$hpls" solve "$@" --threads "$t" --json
+}
+{
+    echo "# MPI: hpls on ranks against one process and against PETSc"
+    echo
+    echo "BiCGSTAB, no preconditioner, b = A 1, x0 = 0, tol 1e-8, on the Matrix Market file \`hpls gen\` wrote (rank 0 reads it and sends each rank its rows).  ms per iteration = solve seconds (setup excluded) over iterations, one solve each.  *no MPI*: the build with -DHPLS_MPI=OFF, \`hpls solve A.mtx --threads 1\`.  *P x T*: \`mpiexec -n P --bind-to none hpls solve A.mtx --threads T\` (OMP_NUM_THREADS=T).  *PETSc 2 x 1*: \`mpiexec -n 2 petsc_bcgs A.mtx 1 -ksp_rtol 1e-8\` (bench/peers/petsc_bcgs.c, KSPBCGS, MPIAIJ).  reductions and halo messages per iteration: hpls's counts at 2 ranks (all ranks' messages)."
+    echo
+    echo "| matrix | no MPI ms/it | 1 x 1 ms/it | 1 x 1 / no MPI | 1 x 2 ms/it | 2 x 1 ms/it | 2 x 1 / 1 x 2 | PETSc 2 x 1 ms/it | hpls 2 x 1 / PETSc | iterations (no MPI, 2 x 1, PETSc) | reductions / it | halo messages / it |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"
+    for spec in $specs; do
+        "$hpls" gen "$spec" -o "$tmp/A.mtx" >/dev/null
+        one=$(env OMP_NUM_THREADS=1 "$nompi/bin/hpls" solve "$tmp/A.mtx" --threads 1 --json)
+        r11=$(hrun 1 1 "$tmp/A.mtx")
+        r12=$(hrun 1 2 "$tmp/A.mtx")
+        r21=$(hrun 2 1 "$tmp/A.mtx")
+        pm="" pi=""
+        if [ -n "$petsc" ]; then
+            line=$(mpi_run 2 "$petsc" "$tmp/A.mtx" 1 -ksp_rtol 1e-8)
+            pm=$(kv per_it_ms "$line") pi=$(kv iterations "$line")
+        fi
+        awk -v m="$spec" -v a="$(per_it "$one")" -v b="$(per_it "$r11")" -v c="$(per_it "$r12")" \
+            -v d="$(per_it "$r21")" -v pm="$pm" -v i1="$(field iterations "$one")" \
+            -v i2="$(field iterations "$r21")" -v pi="$pi" \
+            -v red="$(field reductions_per_iteration "$r21")" \
+            -v msg="$(field halo_messages_per_iteration "$r21")" 'BEGIN {
+            printf "| %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %s | %s | %s, %s, %s | %s | %s |\n",
+                m, a, b, b / a, c, d, d / c, pm == "" ? "-" : sprintf("%.3f", pm),
+                pm == "" ? "-" : sprintf("%.2f", d / pm), i1, i2, pi == "" ? "-" : pi, red, msg }'
+    done
+    if [ -z "$petsc" ]; then
+        echo
+        echo "PETSc (petsc-dev) was not available: its columns are empty."
+    fi
+} >"$out/mpi.md"
+cat "$out/mpi.md"

@@ -1,0 +1,110 @@
+/* dcsr.h: a CSR matrix distributed by row blocks over the ranks of an MPI
+ * communicator, and what the solver and the command need to run on it
+ * (the layout is PETSc's MPIAIJ idea, written from its description).
+ *
+ * Rank p owns the rows rowstart[p] .. rowstart[p+1]-1 and the same entries
+ * of every vector (x, b, r).  Its rows are stored as two CSR blocks:
+ *   Ad  nlocal x nlocal: the columns it owns, numbered from its first row;
+ *   Ao  nlocal x nghost: the other columns, compressed to the ghosts it needs,
+ *       ghost g being the global column garray[g] (sorted: the ghosts owned
+ *       by one rank are contiguous, and received in one message).
+ * y = A x: start the halo exchange (persistent requests: x's entries others
+ * need, into ghost[] here), y = Ad x_local while the messages travel, wait,
+ * y += Ao ghost.  Global indices are 64-bit; the blocks' are 32-bit.
+ *
+ * Every function here is collective over the communicator: a failure on one
+ * rank (bad input, no memory) is the same status on every rank, with the
+ * failing rank's message (hpls_last_error), so no rank is left waiting. */
+#ifndef HPLS_MPI_DCSR_H
+#define HPLS_MPI_DCSR_H
+
+#include "solver.h"
+
+#include <mpi.h>
+
+typedef struct hpls_dcsr {
+    MPI_Comm comm; /* a duplicate of the caller's: our messages never mix with theirs */
+    int rank, size;
+    hpls_int n;         /* global order */
+    hpls_int first;     /* my first row */
+    hpls_int nlocal;    /* my rows */
+    hpls_int nnz;       /* stored entries of the whole matrix */
+    hpls_int *rowstart; /* size + 1: first row of each rank */
+    hpls_csr *Ad;       /* my rows, my columns (local numbering) */
+    hpls_csr *Ao;       /* my rows, the ghost columns (ghost numbering) */
+    hpls_int nghost;
+    hpls_int *garray; /* nghost global columns, increasing */
+    /* the halo: ghosts recv_ptr[k] .. recv_ptr[k+1]-1 come from rank recv_rank[k];
+     * sendbuf[send_ptr[k] ..] = x[send_idx[..]] goes to rank send_rank[k] */
+    int nrecv, nsend;
+    int *recv_rank, *send_rank;
+    hpls_int *recv_ptr, *send_ptr, *send_idx;
+    hpls_real *ghost, *sendbuf;
+    MPI_Request *req;       /* nrecv receives, then nsend sends (persistent) */
+    const hpls_real *xsent; /* the x of the exchange under way, or NULL */
+    long long messages;     /* halo messages this rank has sent */
+} hpls_dcsr;
+
+/* The matrix from my rows: nlocal rows, row i's entries rowptr[i] ..
+ * rowptr[i+1]-1 at global columns gcol[] (strictly increasing in a row, in
+ * 0 .. n-1), values val[] (finite).  Rows go to ranks in rank order. */
+hpls_status hpls_dcsr_create(MPI_Comm comm, hpls_int n, hpls_int nlocal, const hpls_int *rowptr,
+                             const hpls_int *gcol, const hpls_real *val, hpls_dcsr **D);
+void hpls_dcsr_destroy(hpls_dcsr *D); /* accepts NULL; collective (frees the communicator) */
+
+/* Rank root holds A (the others pass NULL): it cuts A into row blocks of
+ * nearly equal nonzeros and sends each rank its rows. */
+hpls_status hpls_dcsr_scatter(MPI_Comm comm, int root, const hpls_csr *A, hpls_dcsr **D);
+/* A generator spec (hpls gen --help): each rank builds its own rows (row
+ * blocks of equal size: every generator's rows are of nearly equal length),
+ * never the whole matrix; *b: my part of the generator's b (hpls_malloc'd). */
+hpls_status hpls_dcsr_generate(MPI_Comm comm, const char *spec, hpls_dcsr **D, hpls_real **b);
+
+/* My part of the vector v that root holds (n values; others pass NULL). */
+hpls_status hpls_dcsr_scatter_vec(const hpls_dcsr *D, int root, const hpls_real *v,
+                                  hpls_real *mine);
+/* The whole vector at root (v: n values there, NULL elsewhere) from the parts. */
+hpls_status hpls_dcsr_gather_vec(const hpls_dcsr *D, int root, const hpls_real *mine, hpls_real *v);
+
+/* b = A 1, my entries: the row sums (no communication). */
+void hpls_dcsr_row_sums(const hpls_dcsr *D, hpls_real *b);
+
+/* The halo exchange of x (my nlocal values): start sends x's values that
+ * others need and receives the ghosts; finish waits, D->ghost then holds them. */
+hpls_status hpls_dcsr_halo_start(hpls_dcsr *D, const hpls_real *x);
+hpls_status hpls_dcsr_halo_finish(hpls_dcsr *D);
+
+/* The operator of D on backend be (an mpi backend on D's communicator):
+ * y = A x, r = b - A x with ||r||, and || |A| |x| || (dcsr_spmv.c). */
+hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D);
+
+/* The mpi backend: the cpu backend on my rows, every reduction one
+ * MPI_Allreduce over D's communicator, or with ordered = 1 one MPI_Allgather
+ * of the ranks' partials summed in rank order (mpi_backend.c). */
+hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int ordered,
+                                    hpls_backend **be);
+/* Reductions (MPI_Allreduce calls) since the last reset. */
+long long hpls_mpi_reductions(const hpls_backend *be);
+void hpls_mpi_reset_counts(hpls_backend *be);
+
+/* 1 when be stopped because another rank failed (not on its own). */
+int hpls_mpi_stopped(const hpls_backend *be);
+/* Collective agreement on a status: the status and message (msg if given
+ * and not empty, else hpls_last_error) of the lowest rank that failed on its
+ * own (not stopped by another: stopped), put in hpls_last_error and in msg
+ * on every rank. */
+hpls_status hpls_mpi_agree(MPI_Comm comm, hpls_status st, int stopped, char *msg, size_t msglen);
+
+/* The solver on D (solver_dist.c): methods that reach A only through the
+ * operator and its diagonal run on any number of ranks (the Krylov methods
+ * without A^T, jacobi; gs, sor and ssor sweep each rank's rows with the other
+ * ranks' unknowns explicit, iter/sor.c); the others on one rank only, and a preconditioner
+ * is built on Ad, my diagonal block (block Jacobi: coupling between ranks is
+ * left out of M, as OpenFOAM's DILU leaves processor boundaries out).  b and
+ * x given to hpls_solver_solve are my nlocal entries. */
+hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D);
+/* Halo messages sent and reductions made by all ranks during the last solve. */
+hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,
+                                   long long *messages);
+
+#endif /* HPLS_MPI_DCSR_H */

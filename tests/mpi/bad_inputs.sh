@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# bad_inputs.sh NP HPLS MPIEXEC: bad input on one rank is a clean error on all
+# ranks: one message (from rank 0, naming the failing rank where it is not
+# 0), the exit status of one process, and no rank left waiting (each run is
+# bounded by timeout: a hang is exit 124, a failure here).
+set -u
+NP=$1 HPLS=$2 MPIEXEC=$3
+pass=0 fail=0
+B=${HPLS_TEST_DIR:-$(dirname "$0")/..}/bad_inputs
+run=(timeout 60 "$MPIEXEC" --oversubscribe -np "$NP")
+[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+tmp=$(mktemp -d "${HPLS_TMP:-/tmp}/mpibad.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# once NAME CODE PATTERN ARGS...: exit CODE, PATTERN in the one error line
+once() {
+  local name=$1 code=$2 pat=$3
+  shift 3
+  local out rc n
+  out=$("${run[@]}" "$HPLS" solve "$@" 2>&1)
+  rc=$?
+  n=$(grep -c '^hpls: ' <<<"$out")
+  if [ "$rc" -eq "$code" ] && [ "$n" = 1 ] && grep -qE -- "$pat" <<<"$out"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL $name: exit $rc (expected $code), $n lines from hpls, /$pat/:"
+    grep '^hpls: ' <<<"$out"
+    fail=$((fail + 1))
+  fi
+}
+
+once nan_value 2 "value 'nan' is not finite" "$B/mm_value_nan.mtx"
+once missing_file 2 'No such file' "$tmp/none.mtx"
+once truncated 2 'cannot read the matrix' "$B/mm_truncated.mtx.gz"
+once bad_spec 2 'gen gas: n=1 is out of range' --gen gas:n=1
+once bad_option 2 'tol' --gen gas:n=100 --tol -1
+# a zero diagonal in the last row: the last rank's (rows are cut by nonzeros)
+printf '%%%%MatrixMarket matrix coordinate real general\n6 6 6\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n5 5 1\n6 6 0\n' >"$tmp/zd.mtx"
+if [ "$NP" -gt 1 ]; then
+  once zero_diag_last_rank 3 "rank $((NP - 1)): .*zero diagonal" "$tmp/zd.mtx" --solver jacobi
+  once pjg_not_distributed 2 "solver pjg is not distributed yet" --gen gas:n=1000 --solver pjg
+  once bicg_not_distributed 2 "solver bicg is not distributed yet" --gen gas:n=1000 --solver bicg
+  once hisa_not_distributed 2 "solver hisa is not distributed yet" --gen gas:n=1000 --solver hisa
+else
+  once zero_diag 3 "zero diagonal" "$tmp/zd.mtx" --solver jacobi
+fi
+once reorder_not_distributed 2 "reorder is not distributed yet" --gen gas:n=1000 --reorder rcm
+once history_not_distributed 2 "--history is not distributed yet" --gen gas:n=100 --history "$tmp/h.csv"
+printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n' >"$tmp/b3.mtx"
+once b_size 2 'has 3 entries but the matrix has 5 rows' "$B/A5.mtx" "$tmp/b3.mtx"
+printf '%%%%MatrixMarket matrix array real general\n6 1\n1\n1\n1\n1\n1\nnan\n' >"$tmp/bnan.mtx"
+once b_nan 2 "bnan.mtx:8: value 'nan' is not finite" "$tmp/zd.mtx" "$tmp/bnan.mtx"
+once output_over_input 2 'would overwrite an input' "$tmp/zd.mtx" -o "$tmp/zd.mtx"
+# cg on an indefinite matrix: the same numerical stop on every rank
+once indefinite 3 'indefinite' "$B/indefinite.mtx" --solver cg
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
