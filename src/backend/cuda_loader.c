@@ -80,7 +80,7 @@ static hpls_status load(void)
     Dl_info info;
     if (dladdr(&M, &info) && info.dli_fname && realpath(info.dli_fname, dir) && strrchr(dir, '/'))
         *strrchr(dir, '/') = '\0';
-    const char *const rel[] = {"", "/../lib", "/../" HPLS_LIBDIR};
+    const char *const rel[] = {"", "/../lib", ("/../" HPLS_LIBDIR)};
     int nrel = strcmp(HPLS_LIBDIR, "lib") == 0 ? 2 : 3;
     for (int i = 0; i < nrel; i++) {
         snprintf(path, sizeof path, "%.3900s%s/" MODULE_FILE, dir, rel[i]);
