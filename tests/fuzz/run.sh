@@ -48,7 +48,8 @@ rm -f "$build/omp-probe"
 # ---- build: every library source, then one binary per target ----
 flags=(-std=c11 -g -O1 -fopenmp -fno-omit-frame-pointer -fno-sanitize-recover=all -Wall -Wextra
   -I"$src/include" -I"$src/src")
-libflags=("${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined)
+# HPLS_LIBDIR: where backend/cuda_loader.c looks for the cuda module (CMake sets it)
+libflags=("${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -DHPLS_LIBDIR='"lib"')
 mkdir -p "$build/obj" "$build/bin"
 newest_header=$(find "$src/include" "$src/src" "$src/examples/powerflow" -name '*.h' \
   -printf '%T@\n' | sort -n | tail -1)
@@ -57,8 +58,10 @@ stale() { # stale OBJECT SOURCE: the object is missing or older than its source 
     awk -v h="$newest_header" -v o="$(stat -c %Y "$1")" 'BEGIN { exit !(h > o) }'
 }
 jobs=()
-# src/mpi needs MPI's headers and mpirun: the fuzzers run one process
-for f in $(cd "$src" && find src examples/powerflow -name '*.c' ! -name main.c ! -path 'src/mpi/*' | sort); do
+# src/mpi needs MPI's headers and mpirun: the fuzzers run one process; the opencl and
+# cuda backends are optional parts (a library without them refuses backend=opencl|cuda)
+for f in $(cd "$src" && find src examples/powerflow -name '*.c' ! -name main.c ! -path 'src/mpi/*' \
+  ! -path 'src/kernels/opencl/*' ! -path 'src/kernels/cuda/*' | sort); do
   o="$build/obj/$(echo "${f%.c}" | tr / _).o"
   stale "$o" "$src/$f" && jobs+=("$f")
 done
