@@ -19,7 +19,7 @@ venv=${HPLS_BENCH_PYVENV:-${TMPDIR:-/tmp}/hpls_bench/pyvenv}
 if [ ! -x "$venv/bin/python" ]; then
     /usr/bin/python3 -m venv "$venv" >&2 || bench_die "cannot make $venv (scripts/deps.sh --python)"
 fi
-"$venv/bin/pip" install -q --disable-pip-version-check -Cbuild-dir="$venv/build" "$root_dir/python" >&2
+"$venv/bin/pip" install -q --disable-pip-version-check --config-settings=build-dir="$venv/build" "$root_dir/python" >&2
 py=$venv/bin/python
 note_peer "scipy $("$py" -c 'import scipy; print(scipy.__version__)') (PyPI, in a virtual environment), numpy $("$py" -c 'import numpy; print(numpy.__version__)')"
 
