@@ -43,5 +43,22 @@ else
   done
 fi
 
+# Threads the user binds (OMP_PROC_BIND, OMP_PLACES) keep the whole CPU set: the
+# command does not start itself again from a thread the runtime already bound to
+# one core (which would put every thread on that core).
+if [ "$(nproc)" -ge 2 ] && [ -n "$(env OMP_DISPLAY_ENV=verbose "$HPLS" --version 2>&1 | grep GOMP_SPINCOUNT)" ]; then
+  cores=$(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT -u KMP_BLOCKTIME OMP_PROC_BIND=close \
+    OMP_PLACES=cores OMP_DISPLAY_AFFINITY=true OMP_AFFINITY_FORMAT='hpls-aff %A' \
+    "$HPLS" solve --gen gas:n=1000 --threads 2 -q 2>&1 | sed -n 's/^hpls-aff //p' | sort -u | wc -l)
+  if [ "$cores" -ge 2 ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL bound_threads: the 2 bound threads share $cores place(s), expected 2"
+    fail=$((fail + 1))
+  fi
+else
+  echo "skip bound threads check: one CPU, or the OpenMP runtime is not libgomp"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
