@@ -24,17 +24,20 @@ field() { grep -o "\"$1\":[^,}]*" <<<"$2" | head -1 | cut -d: -f2; }
 kv() { sed -n "s/.*[ ^]$1=\([^ ]*\).*/\1/p" <<<" $2"; }
 # ms per iteration of a JSON report
 per_it() { awk -v s="$(field solve_s "$1")" -v i="$(field iterations "$1")" 'BEGIN { printf "%.4f", 1000 * s / (i > 0 ? i : 1) }'; }
-# ranks x threads: each rank on cores of its own (binding off: OpenMP binds inside)
+# ranks x threads: no binding by mpiexec, and none by OpenMP either: with common.sh's
+# OMP_PROC_BIND=close OMP_PLACES=cores every rank binds its first thread to the first
+# core of the whole machine, so all ranks share core 0 (2 x 1 poisson3d: 28.9 ms per
+# iteration instead of 13.2); the OS spreads the ranks and their threads
 hrun() {
     local np=$1 t=$2
     shift 2
-    env OMP_NUM_THREADS="$t" mpiexec --allow-run-as-root --oversubscribe --bind-to none -n "$np" \
+    env -u OMP_PROC_BIND -u OMP_PLACES OMP_NUM_THREADS="$t" mpiexec --allow-run-as-root --oversubscribe --bind-to none -n "$np" \
         "$hpls" solve "$@" --threads "$t" --json
 }
 {
     echo "# MPI: hpls on ranks against one process and against PETSc"
     echo
-    echo "BiCGSTAB, no preconditioner, b = A 1, x0 = 0, tol 1e-8, on the Matrix Market file \`hpls gen\` wrote (rank 0 reads it and sends each rank its rows).  ms per iteration = solve seconds (setup excluded) over iterations, one solve each.  *no MPI*: the build with -DHPLS_MPI=OFF, \`hpls solve A.mtx --threads 1\`.  *P x T*: \`mpiexec -n P --bind-to none hpls solve A.mtx --threads T\` (OMP_NUM_THREADS=T).  *PETSc 2 x 1*: \`mpiexec -n 2 petsc_bcgs A.mtx 1 -ksp_rtol 1e-8\` (bench/peers/petsc_bcgs.c, KSPBCGS, MPIAIJ).  reductions and halo messages per iteration: hpls's counts at 2 ranks (all ranks' messages)."
+    echo "BiCGSTAB, no preconditioner, b = A 1, x0 = 0, tol 1e-8, on the Matrix Market file \`hpls gen\` wrote (rank 0 reads it and sends each rank its rows).  ms per iteration = solve seconds (setup excluded) over iterations, one solve each.  *no MPI*: the build with -DHPLS_MPI=OFF, \`hpls solve A.mtx --threads 1\`.  *P x T*: \`mpiexec -n P --bind-to none hpls solve A.mtx --threads T\` (OMP_NUM_THREADS=T, OMP_PROC_BIND and OMP_PLACES unset: bound by OpenMP, every rank's first thread would sit on core 0).  *PETSc 2 x 1*: \`mpiexec -n 2 petsc_bcgs A.mtx 1 -ksp_rtol 1e-8\` (bench/peers/petsc_bcgs.c, KSPBCGS, MPIAIJ).  reductions and halo messages per iteration: hpls's counts at 2 ranks (all ranks' messages)."
     echo
     echo "| matrix | no MPI ms/it | 1 x 1 ms/it | 1 x 1 / no MPI | 1 x 2 ms/it | 2 x 1 ms/it | 2 x 1 / 1 x 2 | PETSc 2 x 1 ms/it | hpls 2 x 1 / PETSc | iterations (no MPI, 2 x 1, PETSc) | reductions / it | halo messages / it |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"
