@@ -10,8 +10,7 @@ set -euo pipefail
 build=${1:-./build}
 build_targets "$build" hpls_cmd
 hpls=$build/bin/hpls
-data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/matrices
-[ -d "$data" ] || bench_die "no matrices in $data (set HPLS_DATA_DIR)"
+shared_data data matrices required
 menu="cg:jacobi cg:dic bicgstab:none bicgstab:jacobi bicgstab:ilu0 bicgstab:dilu bicgstab:tridiag gmres:ilu0 hisa:none"
 files=("$data"/*.mtx "$data"/*.mtx.gz)
 [ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || files=("$data"/sherman3.mtx "$data"/lis_testmat2.mtx "$data"/west0479.mtx)

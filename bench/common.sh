@@ -64,6 +64,13 @@ peer_petsc() {
     echo "$bin"
 }
 
+# shared_data VAR SUB [required]: VAR = $HPLS_DATA_DIR/SUB (default ../shared/data
+# beside the repository); with "required", stop when that folder is missing
+shared_data() {
+    printf -v "$1" '%s' "${HPLS_DATA_DIR:-$root_dir/../shared/data}/$2"
+    [ "${3:-}" != required ] || [ -d "${!1}" ] || bench_die "no $2 in ${!1} (set HPLS_DATA_DIR)"
+}
+
 # mpi_run NPROCS CMD...: CMD under mpiexec with NPROCS single-threaded processes
 mpi_cmd=(env OMP_NUM_THREADS=1 mpiexec --allow-run-as-root --oversubscribe --bind-to core -n)
 mpi_run() {

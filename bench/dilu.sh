@@ -13,7 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 build=${1:-./build}
 reps=${2:-1}
-data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/matrices
+shared_data data matrices
 work=${TMPDIR:-/tmp}/hpls_dilu
 lock=(flock /tmp/hpls-bench.lock)
 mkdir -p "$work"

@@ -10,7 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 build=${1:-./build}
 build_targets "$build" bench_matching
-data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/matrices
+shared_data data matrices
 names="west0479 west0497 west0989 west1505 bp_1200 impcol_a lns_131 rajat19 nnc1374 orani678
   adder_dcop_05 e05r0000 e05r0500 e20r0000 hangGlider_2 bayer10 gre_115"
 gens="scrambled:gas:n=200000,k=3 weak:gas:n=200000,k=3 scrambled:convdiff3d:nx=40"

@@ -9,7 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 build=${1:-./build}
-data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/powerflow
+shared_data data powerflow
 build_targets "$build" powerflow
 pf="$build/bin/powerflow"
 out="$out/powerflow.md"

@@ -16,7 +16,7 @@ reps=${2:-1}
 spmvs=${3:-30}
 threads=${4:-"1 2"}
 shift $(($# < 4 ? $# : 4))
-data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/matrices
+shared_data data matrices
 build_targets "$build" bench_qtree
 inputs=("$@") big=(random:n=10000000,k=8)
 if [ ${#inputs[@]} -eq 0 ]; then

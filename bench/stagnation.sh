@@ -12,8 +12,7 @@ set -euo pipefail
 build=${1:-./build}
 build_targets "$build" hpls_cmd
 hpls=$build/bin/hpls
-data=${HPLS_DATA_DIR:-$root_dir/../shared/data}/matrices
-[ -d "$data" ] || bench_die "no matrices in $data (set HPLS_DATA_DIR)"
+shared_data data matrices required
 krylov="cg bicgstab bicg cgs tfqmr qmr bicrstab bicgsafe gmres fgmres minres"
 stationary="jacobi gs sor ssor pjg hisa bhisa"
 maxiter=5000
