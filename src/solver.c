@@ -1269,6 +1269,8 @@ static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
 
 hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
 {
+    if (!s || !D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dcsr: NULL argument");
     double t0 = hpls_wtime();
     teardown(s);
     s->msg[0] = '\0';
