@@ -95,5 +95,8 @@ hpls_status hpls_mm_read_entries(hpls_mm_reader *r, const hpls_mm_header *h, hpl
                                  hpls_mm_sink *s, hpls_int *k);
 /* The fault of a file that ends on `line` after k of the entries declared. */
 hpls_status hpls_mm_ends_early(const char *path, long line, const hpls_mm_header *h, hpls_int k);
+/* HPLS_ERR_VALUE naming the first entry of A (rows first, first+1 ... of the
+ * file's matrix) whose duplicates summed to an infinity. */
+hpls_status hpls_mm_check_sums(const char *path, const hpls_csr *A, hpls_int first);
 
 #endif /* HPLS_IO_MM_PARSE_H */

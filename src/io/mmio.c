@@ -703,21 +703,25 @@ static hpls_status read_into_dense(hpls_mm_reader *r, const hpls_mm_header *h, h
 
 /* Duplicates are summed: finite values may add up to an infinity, which no
  * later check of the caller expects from a reader that rejects "inf". */
+hpls_status hpls_mm_check_sums(const char *path, const hpls_csr *A, hpls_int first)
+{
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            if (!isfinite(A->val[p]))
+                return hpls_fail(HPLS_ERR_VALUE,
+                                 "%s: the duplicates of entry (%lld, %lld) sum to an infinity",
+                                 path, (long long)(first + i) + 1, (long long)A->colind[p] + 1);
+    return HPLS_OK;
+}
+
 static hpls_status check_sums(const hpls_mm_reader *r, hpls_csr **A)
 {
-    const hpls_csr *M = *A;
-    for (hpls_int i = 0; i < M->nrows; i++)
-        for (hpls_int p = M->rowptr[i]; p < M->rowptr[i + 1]; p++)
-            if (!isfinite(M->val[p])) {
-                hpls_status st = hpls_fail(HPLS_ERR_VALUE,
-                                           "%s: the duplicates of entry (%lld, %lld) sum to an "
-                                           "infinity",
-                                           r->path, (long long)i + 1, (long long)M->colind[p] + 1);
-                hpls_csr_destroy(*A);
-                *A = NULL;
-                return st;
-            }
-    return HPLS_OK;
+    hpls_status st = hpls_mm_check_sums(r->path, *A, 0);
+    if (st != HPLS_OK) {
+        hpls_csr_destroy(*A);
+        *A = NULL;
+    }
+    return st;
 }
 
 /* Coordinate file -> COO triplets (expanded) -> CSR, duplicates summed and
