@@ -142,8 +142,8 @@ static hpls_status read_root(MPI_Comm comm, const char *path, hpls_dcsr **D)
 static hpls_status read_plan(const char *path, hpls_read_mode mode, int size, plan *p)
 {
     hpls_mm_reader r;
-    hpls_mm_header h;
-    struct stat sb;
+    hpls_mm_header h = {0};
+    struct stat sb = {0};
     hpls_status st = hpls_mm_open(&r, path);
     if (st == HPLS_OK)
         st = hpls_mm_read_header(&r, &h);
