@@ -347,7 +347,7 @@ static void parallel_read_handles_long_headers_lines_and_files(void **state)
 static void gzip_and_array_files_are_read_by_rank_0(void **state)
 {
     (void)state;
-    char path[PATH_MAX + 64], gz[PATH_MAX + 8];
+    char path[PATH_MAX + 64], gz[PATH_MAX + 80];
     mfile f = {.symmetry = "general", .field = "real", .nrows = 50, .ncols = 50, .declared = -1};
     random_entries(&f, 50, 3, 0, 0, 0);
     write_file("plain.mtx", &f, 0, NULL, NULL, path, sizeof path);
