@@ -1,13 +1,3 @@
-if (!s->rows || !s->cols || !s->vals) {
-    st = hpls_fail(HPLS_ERR_NOMEM, "%s: rank %d: no memory for %lld entries", path, rank,
-                   (long long)cap);
-} else {
-    hpls_int k;
-    st = hpls_mm_open_range(&r, path, begin, end, (long)(p->data_line + before[0]));
-    if (st == HPLS_OK)
-        st = hpls_mm_read_entries(&r, h, k0, s, &k);
-    hpls_mm_close(&r);
-}
 /* mmio_dist.c: one Matrix Market file read into a distributed matrix
  * (hpls_dcsr_read, hpls_mpi.h), by rank 0 or by every rank in parallel.
  *
