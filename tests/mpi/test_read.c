@@ -82,7 +82,8 @@ static void add(mfile *f, hpls_int i, hpls_int j, double v)
 static const char *write_file(const char *name, const mfile *f, int nbad, const hpls_int *bad_at,
                               const char *const *bad_text, char *path, size_t len)
 {
-    snprintf(path, len, "%s/%s", dir, name);
+    if (snprintf(path, len, "%s/%s", dir, name) >= (int)len)
+        abort(); /* every rank alike: the same dir and name */
     if (rank == 0) {
         FILE *out = fopen(path, "wb");
         if (!out)
@@ -413,7 +414,8 @@ static void bad_inputs_give_the_serial_message_on_every_rank(void **state)
     qsort(names, (size_t)n, sizeof names[0], by_name);
     int faults = 0;
     for (int k = 0; k < n; k++) {
-        snprintf(path, sizeof path, "%s/%s", bad, names[k]);
+        if (snprintf(path, sizeof path, "%s/%s", bad, names[k]) >= (int)sizeof path)
+            fail_msg("%s: path too long", names[k]);
         hpls_csr *S = NULL;
         hpls_status ss = hpls_mm_read_csr(path, &S);
         hpls_csr_destroy(S);
