@@ -7,16 +7,51 @@
  *         equal blocks (n divisible by P), so one process's bhisa with
  *         block = n / P has the same blocks: the same count and x, bit for bit,
  *         and a divergent case (rho(T^-1 S) >= 1) stops the same way;
- * and every rank reports the same reason and iteration count.  Rank 0 prints
+ * in both, the residual norm the iteration tests (PJG's lagged true residual,
+ * HISA's S x^m - S x^{m+1}) is the same at every iteration to rounding (the
+ * norms are summed in another order); and every rank reports the same reason
+ * and iteration count.  Rank 0 prints
  * one line per case ("ok ..." or "FAIL ..."); every rank exits 1 when any
  * case failed.  The command-level checks are in hisa_pjg.sh. */
 #include "mpi/dcsr.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int rank, size, failed;
+
+/* The residual norms a solve tested, in order (the monitor's), the first
+ * TRACE_MAX of them. */
+enum { TRACE_MAX = 4096 };
+typedef struct trace {
+    hpls_int n;
+    double r[TRACE_MAX];
+} trace;
+
+static int record(void *ctx, hpls_int it, double resnorm, double relres)
+{
+    trace *t = ctx;
+    (void)it;
+    (void)relres;
+    if (t->n < TRACE_MAX)
+        t->r[t->n] = resnorm;
+    t->n++;
+    return 0;
+}
+
+/* The same norms to rounding: the ranks' partial sums are added in another
+ * order than one process's, nothing else differs. */
+static int same_trace(const trace *a, const trace *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (hpls_int k = 0; k < a->n && k < TRACE_MAX; k++)
+        if (!(fabs(a->r[k] - b->r[k]) <= 1e-12 * fabs(b->r[k])))
+            return 0;
+    return 1;
+}
 
 /* One distributed solve of spec with options, x0 = 0, b = A 1: every rank's
  * info; at rank 0 the whole x and b (n values, malloc'd) and the row blocks. */
@@ -26,6 +61,7 @@ typedef struct dist_run {
     hpls_real *x, *b;   /* rank 0: gathered; NULL elsewhere */
     hpls_int *rowstart; /* size + 1 (every rank) */
     char fmt[160];      /* hpls_solver_format, or "" */
+    trace tr;           /* the residual norms tested */
 } dist_run;
 
 static void run_free(dist_run *R)
@@ -63,6 +99,8 @@ static int dist_solve(const char *spec, const char *options, dist_run *R)
     hpls_status st = hpls_solver_create(&s);
     if (st == HPLS_OK)
         st = hpls_solver_set_options(s, options);
+    if (st == HPLS_OK)
+        st = hpls_solver_set_monitor(s, record, &R->tr);
     /* the same options on every rank: a failure here is the same everywhere */
     if (st == HPLS_OK)
         st = hpls_solver_setup_dcsr(s, D);
@@ -98,9 +136,9 @@ static int same_everywhere(const hpls_info *info)
 }
 
 /* Rank 0: the one-process solve of spec's matrix with b, options and the
- * partition (nb > 0); x0 = 0. */
+ * partition (nb > 0); x0 = 0; the norms it tested in *tr. */
 static hpls_info one_solve(const char *spec, const char *options, const hpls_real *b, hpls_int nb,
-                           const hpls_int *ptr, const hpls_int *idx, hpls_vec *x)
+                           const hpls_int *ptr, const hpls_int *idx, hpls_vec *x, trace *tr)
 {
     hpls_csr *A = NULL;
     hpls_vec *bgen = NULL;
@@ -108,6 +146,7 @@ static hpls_info one_solve(const char *spec, const char *options, const hpls_rea
     hpls_info info = {.reason = HPLS_NOT_RUN};
     if (hpls_gen_csr(spec, &A, &bgen) != HPLS_OK || hpls_solver_create(&s) != HPLS_OK ||
         hpls_solver_set_options(s, options) != HPLS_OK ||
+        hpls_solver_set_monitor(s, record, tr) != HPLS_OK ||
         (nb > 0 && hpls_solver_set_partition(s, nb, ptr, idx) != HPLS_OK) ||
         hpls_solver_setup(s, A) != HPLS_OK) {
         printf("FAIL one process %s %s: %s\n", spec, options,
@@ -166,10 +205,14 @@ static void pjg_case(const char *name, const char *spec, hpls_int psize)
                     idx[c++] = i;
             ptr[k + 1] = c;
         }
-        one = one_solve(spec, "solver=pjg tol=1e-8 maxiter=20000", R.b, nb, ptr, idx, x);
+        trace *tr = calloc(1, sizeof *tr);
+        if (!tr)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        one = one_solve(spec, "solver=pjg tol=1e-8 maxiter=20000", R.b, nb, ptr, idx, x, tr);
         ok = ok && hpls_reason_converged(R.info.reason) && R.info.relres <= 1e-8 &&
              one.iterations == R.info.iterations && one.reason == R.info.reason &&
-             memcmp(x->data, R.x, (size_t)n * sizeof *R.x) == 0;
+             memcmp(x->data, R.x, (size_t)n * sizeof *R.x) == 0 && same_trace(&R.tr, tr);
+        free(tr);
         hpls_vec_destroy(x);
         free(ptr);
         free(idx);
@@ -191,12 +234,15 @@ static void hisa_case(const char *name, const char *spec, int converges)
         snprintf(options, sizeof options, "solver=bhisa block=%lld tol=1e-8 maxiter=2000",
                  (long long)(R.n / size));
         hpls_vec *x = NULL;
-        if (R.n % size != 0 || hpls_vec_create(R.n, &x) != HPLS_OK)
+        trace *tr = calloc(1, sizeof *tr);
+        if (R.n % size != 0 || !tr || hpls_vec_create(R.n, &x) != HPLS_OK)
             MPI_Abort(MPI_COMM_WORLD, 2);
-        one = one_solve(spec, options, R.b, 0, NULL, NULL, x);
+        one = one_solve(spec, options, R.b, 0, NULL, NULL, x, tr);
         ok = ok && hpls_reason_converged(R.info.reason) == converges &&
              (!converges || R.info.relres <= 1e-8) && one.iterations == R.info.iterations &&
-             one.reason == R.info.reason && memcmp(x->data, R.x, (size_t)R.n * sizeof *R.x) == 0;
+             one.reason == R.info.reason && memcmp(x->data, R.x, (size_t)R.n * sizeof *R.x) == 0 &&
+             same_trace(&R.tr, tr);
+        free(tr);
         hpls_vec_destroy(x);
     }
     verdict(name, ok, &R, &one);
