@@ -393,6 +393,10 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
             printf(",\"error\":");
             cli_json_number(err);
         }
+        if (hpls_solver_format(s)) { /* how hisa, bhisa, pjg cut their blocks over the ranks */
+            printf(",\"format\":");
+            cli_json_string(hpls_solver_format(s));
+        }
         printf("}\n");
     } else {
         cli_summary(&info, job->quiet, !job->bfile, err);
@@ -400,6 +404,8 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
             printf("setup %.4f s, solve %.4f s, %d ranks x %d threads; %lld reductions, "
                    "%lld halo messages\n",
                    info.setup_s, info.solve_s, size, info.threads, reductions, messages);
+        if (!job->quiet && hpls_solver_format(s))
+            printf("format: %s\n", hpls_solver_format(s));
     }
     /* x after a breakdown, NaN or divergence is no answer: write nothing */
     int keep = rc != EXIT_NUMERICAL;
