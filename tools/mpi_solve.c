@@ -231,6 +231,8 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
             printf("setup %.4f s, solve %.4f s, %d ranks x %d threads; %lld reductions, "
                    "%lld halo messages\n",
                    info.setup_s, info.solve_s, size, info.threads, reductions, messages);
+        if (!quiet && hpls_solver_format(s)) /* reorder, scale, quad-tree: rank 0's */
+            printf("format: %s\n", hpls_solver_format(s));
     }
     if (rc != 0) {
         const char *why = hpls_solver_message(s);
