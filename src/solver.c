@@ -1336,7 +1336,7 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
         s->A = s->dist->Ad;
         s->Auser = D->Ad;
         st = setup_common(s, D->nlocal, t0);
-        if (st != HPLS_OK && D->first > 0) { /* rows named in my block's numbering */
+        if (st != HPLS_OK && st != HPLS_ERR_SIZE && D->first > 0) { /* rows named in my block's numbering */
             size_t used = strlen(s->msg);
             snprintf(s->msg + used, sizeof s->msg - used,
                      " (a row of rank %d's block: its row 1 is row %lld of %s)", D->rank,

@@ -136,7 +136,9 @@ hpls_status hpls_dcsr_scatter_like(const hpls_dcsr *D, int root, const hpls_csr 
     long long nnz = 0; /* of my rows */
     hpls_status st = cnt && disp && ncnt && ndisp ? HPLS_OK : HPLS_ERR_NOMEM;
     if (st == HPLS_OK && D->rank == root) {
-        if (!A || A->nrows != D->n || A->ncols != D->n)
+        if (!A)
+            st = hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_scatter_like: no matrix at rank %d", root);
+        else if (A->nrows != D->n || A->ncols != D->n)
             st = hpls_fail(HPLS_ERR_SIZE, "a %lld x %lld matrix cut into the row blocks of %lld",
                            (long long)A->nrows, (long long)A->ncols, (long long)D->n);
         else if ((st = too_large(D, (long long)A->nnz)) == HPLS_OK &&

@@ -261,6 +261,7 @@ static hpls_status solve(hpls_dcsr *D, const char *options, hpls_precond *P, hpl
 {
     hpls_solver *s = NULL;
     hpls_real *b = hpls_malloc(D->nlocal + 1, sizeof *b);
+    *info = (hpls_info){0};
     hpls_dcsr_row_sums(D, b);
     hpls_status st = hpls_solver_create(&s);
     if (st == HPLS_OK)
@@ -336,10 +337,12 @@ static void test_precond_objects(const char *spec)
     same_solve("shell D^-1 = precond=jacobi (qmr)", D, a, b, P);
     hpls_precond_destroy(P);
 
-    /* the wrong size on rank 1: one status and rank 1 named on every rank */
+    /* the wrong size on rank 1: one status and rank 1 named on every rank
+     * (bicgstab: no M^-T, so no other rank fails for another reason) */
     hpls_real *x = hpls_malloc(D->nlocal + 1, sizeof *x);
     hpls_info info;
     char msg[512];
+    snprintf(b, sizeof b, "solver=bicgstab %s", opt);
     if (nranks > 1) {
         hpls_precond_create_shell(D->nlocal + (rank == 1), shell_jacobi, NULL, &c, &P);
         st = solve(D, b, P, x, &info, msg, sizeof msg);
@@ -352,7 +355,6 @@ static void test_precond_objects(const char *spec)
     /* a shell failing at its 3rd application on the last rank: every rank stops */
     c = (shell_ctx){.d = d, .fail_at = 3};
     hpls_precond_create_shell(D->nlocal, shell_jacobi, NULL, &c, &P);
-    snprintf(b, sizeof b, "solver=bicgstab %s", opt);
     st = solve(D, b, P, x, &info, msg, sizeof msg);
     if (rank == 0)
         printf("(a shell failing on the last rank: %s)\n", msg);
