@@ -1332,10 +1332,16 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
             transform_fail(s, st);
     }
     if (st == HPLS_OK) {
-        s->dist = s->dtr ? s->dtr->T : D; /* the transformed matrix has D's row blocks */
+        /* the transformed matrix has D's row blocks; it is kept out of a teardown
+         * by setup_common failing on this rank only: its communicator is freed
+         * by every rank together, after the agreement below */
+        hpls_dtrans *tr = s->dtr;
+        s->dtr = NULL;
+        s->dist = tr ? tr->T : D;
         s->A = s->dist->Ad;
         s->Auser = D->Ad;
         st = setup_common(s, D->nlocal, t0);
+        s->dtr = tr;
         if (st != HPLS_OK && st != HPLS_ERR_SIZE && D->first > 0) { /* rows named in my block's numbering */
             size_t used = strlen(s->msg);
             snprintf(s->msg + used, sizeof s->msg - used,

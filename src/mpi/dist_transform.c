@@ -14,9 +14,10 @@
  *    values, hpls_dcsr_gather), which runs the one-process transformation
  *    (the same permutation and factors as one process) and sends each rank
  *    its rows of T.  Each solve gathers b and x on rank 0, which permutes and
- *    scales them and sends them back (x returns the same way): 4 vectors of n
- *    through rank 0 per solve, 2 of them (in rounds of scale's confirmation)
- *    per extra round.  Rank 0 holds A whole once at setup, as when it reads
+ *    scales them and scatters them back, and x returns the same way: 6
+ *    transfers of n values through rank 0 per solve (a gather or a scatter
+ *    each), 6 more per extra round of scale's confirmation.  Rank 0 holds A
+ *    whole once at setup, as when it reads
  *    the file, also for a generated matrix (--gen): that is the price of a
  *    global ordering here (no distributed RCM or matching).
  *
