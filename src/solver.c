@@ -773,7 +773,8 @@ const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dv
         return r;
     hpls_status st = s->pc.apply(&s->pc, r, z);
     if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "preconditioner %s: %s", s->opt.pc_type->name, hpls_last_error());
+        hpls_be_fail(s->be, st, "preconditioner %s: %s",
+                     s->ext_pc ? "object" : s->opt.pc_type->name, hpls_last_error());
     return z;
 }
 
@@ -783,8 +784,8 @@ const hpls_dvec *hpls_pc_apply_t(const hpls_solver *s, const hpls_dvec *r, hpls_
         return r;
     hpls_status st = s->pc.apply_t(&s->pc, r, z);
     if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "preconditioner %s (transpose): %s", s->opt.pc_type->name,
-                     hpls_last_error());
+        hpls_be_fail(s->be, st, "preconditioner %s (transpose): %s",
+                     s->ext_pc ? "object" : s->opt.pc_type->name, hpls_last_error());
     return z;
 }
 
@@ -1342,7 +1343,8 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
         s->Auser = D->Ad;
         st = setup_common(s, D->nlocal, t0);
         s->dtr = tr;
-        if (st != HPLS_OK && st != HPLS_ERR_SIZE && D->first > 0) { /* rows named in my block's numbering */
+        /* rows named in my block's numbering (a size error names none) */
+        if (st != HPLS_OK && st != HPLS_ERR_SIZE && D->first > 0) {
             size_t used = strlen(s->msg);
             snprintf(s->msg + used, sizeof s->msg - used,
                      " (a row of rank %d's block: its row 1 is row %lld of %s)", D->rank,
