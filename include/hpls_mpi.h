@@ -23,7 +23,7 @@
  * distributed solver are collective too.  hpls calls MPI from the thread that
  * calls it only (OpenMP threads work inside each rank): initialize MPI with
  * MPI_THREAD_FUNNELED at least.  Methods: jacobi, gs, sor, ssor, pjg, hisa,
- * bhisa and the Krylov methods that do not need A^T, on any number of ranks;
+ * bhisa and the Krylov methods (bicg and qmr too), on any number of ranks;
  * the others on one rank; a preconditioner acts on each rank's diagonal block
  * (block Jacobi).  README.md, "Many machines (MPI)". */
 #ifndef HPLS_MPI_H

@@ -40,10 +40,11 @@ struct hpls_dcsr {
     int *recv_rank, *send_rank;
     hpls_int *recv_ptr, *send_ptr, *send_idx;
     hpls_real *ghost, *sendbuf;
-    MPI_Request *req;       /* nrecv receives, then nsend sends (persistent) */
-    const hpls_real *xsent; /* the x of the exchange under way, or NULL */
-    long long messages;     /* halo messages this rank has sent */
-    hpls_read_mode read;    /* how it was read: ROOT, PARALLEL, or AUTO (not from a file) */
+    MPI_Request *req;          /* nrecv receives, then nsend sends (persistent) */
+    const hpls_real *xsent;    /* the x of the exchange under way, or NULL */
+    long long messages;        /* halo messages this rank has sent */
+    struct hpls_dcsr_rev *rev; /* the reverse halo (dcsr_ops.h), made on first use, or NULL */
+    hpls_read_mode read;       /* how it was read: ROOT, PARALLEL, or AUTO (not from a file) */
 };
 
 /* Public (hpls_mpi.h): hpls_dcsr_create, _scatter, _read, _generate, _destroy,
@@ -63,7 +64,8 @@ hpls_status hpls_dcsr_halo_start(hpls_dcsr *D, const hpls_real *x);
 hpls_status hpls_dcsr_halo_finish(hpls_dcsr *D);
 
 /* The operator of D on backend be (an mpi backend on D's communicator):
- * y = A x, r = b - A x with ||r||, and || |A| |x| || (dcsr_spmv.c). */
+ * y = A x (Ad through op->qt when set), r = b - A x with ||r||, and
+ * || |A| |x| || (dcsr_spmv.c); y = A^T x: hpls_op_dcsr_transpose. */
 hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D);
 
 /* The mpi backend: the cpu backend on my rows, every reduction one
@@ -82,5 +84,17 @@ int hpls_mpi_stopped(const hpls_backend *be);
  * own (not stopped by another: stopped), put in hpls_last_error and in msg
  * on every rank. */
 hpls_status hpls_mpi_agree(MPI_Comm comm, hpls_status st, int stopped, char *msg, size_t msglen);
+
+/* The solver on D (hpls_solver_setup_dcsr, hpls_mpi.h; solver.c): methods
+ * that reach A only through the operator and its diagonal run on any number
+ * of ranks (the Krylov methods, A^T by the reverse halo, dcsr_ops.h; jacobi;
+ * gs, sor and ssor sweep each rank's rows with the other ranks' unknowns
+ * explicit, iter/sor.c); the others on one rank only, and a preconditioner is
+ * built on Ad, my diagonal block (block Jacobi: coupling between ranks is
+ * left out of M, as OpenFOAM's DILU leaves processor boundaries out), as a
+ * preconditioner object given with hpls_solver_set_precond acts on my rows.
+ * reorder and scale transform the system on D's row blocks
+ * (dist_transform.c), format=qtree walks Ad's quad-tree.  b and x given to
+ * hpls_solver_solve are my nlocal entries. */
 
 #endif /* HPLS_MPI_DCSR_H */
