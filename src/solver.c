@@ -1261,8 +1261,8 @@ static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
     if (D->size > 1 && !(o->method->flags & HPLS_M_DIST))
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "solver %s is not distributed yet: it runs "
-                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor and "
-                                "the Krylov methods without A^T)",
+                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor, "
+                                "the Krylov methods without A^T and thomas, cr, gspike, lapack)",
                                 o->method->name, D->size);
     return HPLS_OK;
 }
