@@ -64,6 +64,7 @@ struct hpls_dgspike {
     hpls_real *yall, *work;
     hpls_gspike *reduced;
     hpls_int nsingular; /* blocks found singular, all ranks and levels */
+    hpls_int unrepaired; /* of those, blocks no repair could reach (all ranks) */
     double rcond;       /* min |R_mm| / ||A_j|| of unrepaired blocks and the reduced system */
     double growth;      /* max spike, all ranks and levels */
     int refine;         /* every solve refines (growth > GS_GROWTH_REFINE or a repair) */
@@ -250,10 +251,10 @@ static void repair_right(hpls_dgspike *g, hpls_int next_m, unsigned char *flag, 
  * again with that entry; z = +-1 makes |(A_j)_11| grow, halved when the
  * block before was repaired toward this one with the same sign (P_mu's 2 x 2
  * block at the boundary, [1 z; z' 1], must stay nonsingular).  The blocks
- * that cannot be repaired count in rcond (returned: the min of their
- * |R_mm| / ||A_j||; norm holds the blocks' norms). */
+ * that cannot be repaired (*left counts them) count in rcond (returned: the
+ * min of their |R_mm| / ||A_j||; norm holds the blocks' norms). */
 static double repair_left(hpls_dgspike *g, hpls_int prev_m, const unsigned char *flag,
-                          const hpls_real *norm)
+                          const hpls_real *norm, hpls_int *left)
 {
     const hpls_int *bs = g->bs;
     double rmin = 1.0;
@@ -271,6 +272,7 @@ static double repair_left(hpls_dgspike *g, hpls_int prev_m, const unsigned char 
             g->zl[j + 1] = z;
         } else if (flag[j] || g->G == 1) {
             /* unrepaired, or T is this one block: as a sequential piece of one process */
+            *left += flag[j];
             double rel = norm[j] > 0.0 ? fabs(g->f->r0[e - 1]) / norm[j] : 0.0;
             rmin = rel < rmin ? rel : rmin;
         }
@@ -313,13 +315,24 @@ static hpls_status check_pivots(const hpls_dgspike *g)
         for (hpls_int k = a; k < top; k++)
             if (r0[k] == 0.0 || !isfinite(r0[k]))
                 return hpls_fail(HPLS_ERR_SINGULAR,
-                                 "gspike: R(%lld, %lld) = %g in the partition of rows %lld..%lld: "
-                                 "the matrix is numerically singular",
+                                 "gspike: R(%lld, %lld) = %g in the partition of rows %lld..%lld, "
+                                 "singular and not repaired: the matrix is numerically singular, "
+                                 "or the repair needed a neighbouring partition of two rows or "
+                                 "more (fewer ranks or gspike_p partitions may solve it)",
                                  (long long)(g->D->first + k) + 1, (long long)(g->D->first + k) + 1,
                                  r0[k], (long long)(g->D->first + a) + 1,
                                  (long long)(g->D->first + e));
     }
     return HPLS_OK;
+}
+
+/* My block j is T's singular last block and has one row (a rank of one row,
+ * or a split): its top unknown t_J is its bottom one b_J, so its top row of
+ * the reduced system reads t_J - b_J = 0 (the one-process blocks have two rows
+ * at least: this case is the ranks' own). */
+static int lone_last(const hpls_dgspike *g, hpls_int j)
+{
+    return g->g0 + j == g->G - 1 && g->last_singular && g->bs[j + 1] - g->bs[j] == 1;
 }
 
 /* 3(i): my rows of the reduced system, (sub, diagonal, super) each, gathered
@@ -334,8 +347,8 @@ static hpls_status factor_reduced(hpls_dgspike *g, const hpls_int *info, double 
         if (J > 0) { /* top row: t_J + w b_{J-1} + v t_{J+1} (or v b_J, the singular last) */
             hpls_real *t = rows + 3 * (2 * J - 1 - g->rlo);
             t[0] = 1.0;
-            t[1] = f->w[a];
-            t[2] = f->v[a];
+            t[1] = lone_last(g, j) ? 0.0 : f->w[a];
+            t[2] = lone_last(g, j) ? -1.0 : f->v[a];
         }
         if (J < g->G - 1) { /* bottom row: b_J + v t_{J+1} + w b_{J-1} */
             hpls_real *t = rows + 3 * (2 * J - g->rlo);
@@ -480,7 +493,8 @@ hpls_status hpls_dgspike_factor(hpls_dcsr *D, int nt, hpls_int parts, double del
     double zmine = g->nb > 0 ? g->zr[g->nb] : 0.0;
     MPI_Allgather(&zmine, 1, MPI_DOUBLE, z, 1, MPI_DOUBLE, D->comm);
     g->zr[0] = prev_rank >= 0 ? z[prev_rank] : 0.0;
-    double rmin = repair_left(g, prev_m, flag, g->f->v);
+    hpls_int unrepaired = 0;
+    double rmin = repair_left(g, prev_m, flag, g->f->v, &unrepaired);
     zmine = g->nb > 0 ? g->zl[1] : 0.0;
     MPI_Allgather(&zmine, 1, MPI_DOUBLE, z, 1, MPI_DOUBLE, D->comm);
     g->zl[g->nb + 1] = next_rank >= 0 ? z[next_rank] : 0.0;
@@ -490,13 +504,14 @@ hpls_status hpls_dgspike_factor(hpls_dcsr *D, int nt, hpls_int parts, double del
         goto done;
     /* totals: growth, rcond (as -rcond under MAX), the last block's case; singular blocks */
     double mx[3] = {growth, -rmin, g->last_singular};
-    long long ns = nsing;
+    long long ns[2] = {nsing, unrepaired};
     MPI_Allreduce(MPI_IN_PLACE, mx, 3, MPI_DOUBLE, MPI_MAX, D->comm);
-    MPI_Allreduce(MPI_IN_PLACE, &ns, 1, MPI_LONG_LONG, MPI_SUM, D->comm);
+    MPI_Allreduce(MPI_IN_PLACE, ns, 2, MPI_LONG_LONG, MPI_SUM, D->comm);
     g->growth = mx[0];
     g->rcond = -mx[1];
     g->last_singular = mx[2] > 0;
-    g->nsingular = ns;
+    g->nsingular = ns[0];
+    g->unrepaired = ns[1];
     if (!isfinite(g->growth)) {
         st = hpls_fail(HPLS_ERR_SINGULAR,
                        "gspike: a spike overflowed: the matrix is numerically singular");
@@ -552,7 +567,7 @@ static void solve_once(hpls_dgspike *g, const hpls_real *b, hpls_real *x)
     for (hpls_int j = 0; j < g->nb; j++) { /* my rows of the reduced right-hand side */
         hpls_int J = g0 + j;
         if (J > 0)
-            y[2 * J - 1 - rlo] = x[bs[j]];
+            y[2 * J - 1 - rlo] = lone_last(g, j) ? 0.0 : x[bs[j]];
         if (J < G - 1 || g->last_singular)
             y[(J < G - 1 ? 2 * J : g->nr - 1) - rlo] = x[bs[j + 1] - 1];
     }
@@ -638,6 +653,11 @@ void hpls_dgspike_solve(hpls_dgspike *g, const hpls_real *b, hpls_real *x)
 hpls_int hpls_dgspike_singular_blocks(const hpls_dgspike *g)
 {
     return g ? g->nsingular : 0;
+}
+
+hpls_int hpls_dgspike_unrepaired(const hpls_dgspike *g)
+{
+    return g ? g->unrepaired : 0;
 }
 
 double hpls_dgspike_rcond_bound(const hpls_dgspike *g)

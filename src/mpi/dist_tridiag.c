@@ -98,8 +98,13 @@ hpls_status hpls_setup_tridiag_dist(hpls_solver *s)
         if (!(rcond > DBL_EPSILON)) /* every rank holds the same rcond */
             st = hpls_fail(HPLS_ERR_SINGULAR,
                            "gspike: the matrix is numerically singular (|R(m,m)| / ||D T||, D "
-                           "equilibrating the rows, = %.2g is below the machine epsilon)",
-                           rcond);
+                           "equilibrating the rows, = %.2g is below the machine epsilon)%s",
+                           rcond,
+                           hpls_dgspike_unrepaired(t->gs) > 0
+                               ? ", or a singular partition could not be repaired (a "
+                                 "neighbouring partition of one row, or T reducible beside it: "
+                                 "fewer ranks or gspike_p partitions may solve it)"
+                               : "");
         if (st == HPLS_OK)
             snprintf(t->how, sizeof t->how,
                      "g-Spike on %d ranks: %lld partitions (%lld singular), reduced system of "

@@ -14,7 +14,7 @@
  *     dgtsv's forward error is below 1e-12, and the same count of singular
  *     partitions on every number of ranks (Sec. 4's matrices, kinds 18 and 1);
  *   - singular partitions with no coupling to their right (repaired from the
- *     left), also at rank boundaries;
+ *     left), also at rank boundaries; a singular last partition of one row;
  *   - numerically singular T: HPLS_ERR_SINGULAR on every rank;
  *   - thomas, cr, lapack (T gathered to rank 0): x equal to one process's, bit
  *     for bit.
@@ -55,7 +55,7 @@ static double unif(uint64_t *s)
 }
 
 /* How the rows are dealt: rows[q] for rank q. */
-typedef enum { DEAL_EQUAL, DEAL_UNEVEN, DEAL_EMPTY, DEAL_BLOCKS } deal;
+typedef enum { DEAL_EQUAL, DEAL_UNEVEN, DEAL_EMPTY, DEAL_BLOCKS, DEAL_LAST_ONE } deal;
 
 static void deal_rows(hpls_int n, deal how, hpls_int m, hpls_int *rows)
 {
@@ -75,6 +75,11 @@ static void deal_rows(hpls_int n, deal how, hpls_int m, hpls_int *rows)
             break;
         case DEAL_BLOCKS: /* whole blocks of m rows */
             rows[q] = m * (nb * (q + 1) / size - nb * q / size);
+            break;
+        case DEAL_LAST_ONE: /* the last rank holds T's last row only */
+            rows[q] = size == 1        ? n
+                      : q == size - 1 ? 1
+                                      : (n - 1) * (q + 1) / (size - 1) - (n - 1) * q / (size - 1);
             break;
         }
         total += rows[q];
@@ -307,6 +312,20 @@ static void left_repairs(void)
     hpls_vec_destroy(xt);
 }
 
+/* T's last diagonal entry zero on a rank of its own: a singular last block of
+ * one row (its top and bottom unknowns are one), and the same T on equal
+ * ranks. */
+static void lone_last_row(void)
+{
+    hpls_vec *xt;
+    hpls_tridiag *T = gallery(20, 64, &xt);
+    T->d[63] = 0.0;
+    check_gspike("last row alone, zero diagonal", T, xt->data, DEAL_LAST_ONE, 0, 1, 0);
+    check_gspike("last row zero diagonal", T, xt->data, DEAL_EQUAL, 0, 2, 0);
+    hpls_tridiag_destroy(T);
+    hpls_vec_destroy(xt);
+}
+
 /* T x = b with T's rows (and b's) scaled: by powers of two 2^U(-500, 500),
  * the same x bit for bit (D T is the same); by 10^U(-150, 150), the forward
  * error of the unscaled system's dgtsv, within 100x. */
@@ -457,6 +476,7 @@ int main(int argc, char **argv)
     }
     singular_partitions();
     left_repairs();
+    lone_last_row();
     scaled_rows(1);
     scaled_rows(18);
     singular_matrix();
