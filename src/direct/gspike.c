@@ -71,8 +71,9 @@ static inline double sc(const hpls_real *v, const hpls_real *rs, hpls_int k)
  * rotated row k+1 starts (-s beta + c d_{k+1}, c du_{k+1}).  Returns ||A_j||_inf.
  * The split test (MPI ranks' blocks, which are not cut into irreducible pieces
  * first): at a zero coupling the current diagonal alpha is R_mm of the leading
- * part [a, k]; when it is tiny that part is a singular block coupled to the
- * rest one way only, which no later rotation could repair (gspike.h). */
+ * part [a, k]; when it is tiny (or zero: rows of zeros, whose norm is 0) that
+ * part is a singular block coupled to the rest one way only, which no later
+ * rotation could repair (gspike.h). */
 double hpls_gspike_block_qr(const hpls_real *dl, const hpls_real *d, const hpls_real *du,
                             hpls_int a, hpls_int e, double split, hpls_int *end, hpls_gspike *f)
 {
@@ -82,7 +83,8 @@ double hpls_gspike_block_qr(const hpls_real *dl, const hpls_real *d, const hpls_
     hpls_int k = a;
     for (; k + 1 < e; k++) {
         double low = sc(dl, rs, k + 1), dk = sc(d, rs, k + 1);
-        if (split > 0.0 && (low == 0.0 || du[k] == 0.0) && fabs(alpha) < split * norm)
+        if (split > 0.0 && (low == 0.0 || du[k] == 0.0) &&
+            (fabs(alpha) < split * norm || alpha == 0.0))
             break;
         double up = k + 2 < e ? sc(du, rs, k + 1) : 0.0;
         double r = givens_norm(alpha, low);

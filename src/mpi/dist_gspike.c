@@ -221,7 +221,9 @@ static void factor_partitions(hpls_dgspike *g, hpls_int parts, double delta, uns
     g->bs[g->nb] = m;
     for (hpls_int j = 0; j < g->nb; j++) { /* 2(ii): the test of Sec. 2.2 */
         double rmm = f->r0[g->bs[j + 1] - 1];
-        flag[j] = flag[j] == 2 || fabs(rmm) < delta * norm[j];
+        /* a zero R_mm too when the block's norm is 0 (a row of zeros within the
+         * block: a block of one row sees its own diagonal only) */
+        flag[j] = flag[j] == 2 || fabs(rmm) < delta * norm[j] || (delta > 0.0 && rmm == 0.0);
     }
 }
 
