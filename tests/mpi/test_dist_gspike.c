@@ -20,7 +20,7 @@
  *     for bit.
  * Exit status 0 when every check passed, the same on every rank. */
 #include "direct/direct.h"
-#include "mpi/dcsr.h"
+#include "mpi/dist_gspike.h"
 
 #include <float.h>
 #include <math.h>
@@ -316,6 +316,23 @@ static void left_repairs(void)
         T->du[(cut[k] + 1) * m - 1] = 0.0;
     /* one process cuts T into irreducible pieces first: other partitions */
     check_gspike("left repairs", T, xt->data, DEAL_BLOCKS, m, nb / size, 0);
+    /* the factors themselves: the six found singular, every one repaired (an
+     * unrepaired one whose R_mm is tiny but not zero would pass the solve
+     * above through the refinement) */
+    hpls_int first = m * (nb * rank / size), nloc = m * (nb * (rank + 1) / size) - first;
+    hpls_dcsr *D = NULL;
+    hpls_dgspike *f = NULL;
+    hpls_status st = my_rows(T, first, nloc, &D);
+    if (st == HPLS_OK)
+        st = hpls_dgspike_factor(D, THREADS, nb / size, HPLS_TRIDIAG_DELTA_DEFAULT, &f);
+    if (rank == 0)
+        CHECK(st == HPLS_OK && hpls_dgspike_singular_blocks(f) == 6 &&
+                  hpls_dgspike_unrepaired(f) == 0,
+              "left repairs: %s, %lld singular partitions (6), %lld not repaired (0)",
+              st == HPLS_OK ? "factored" : hpls_last_error(),
+              (long long)hpls_dgspike_singular_blocks(f), (long long)hpls_dgspike_unrepaired(f));
+    hpls_dgspike_free(f);
+    hpls_dcsr_destroy(D);
     hpls_tridiag_destroy(T);
     hpls_vec_destroy(xt);
 }
