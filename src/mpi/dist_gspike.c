@@ -63,14 +63,14 @@ struct hpls_dgspike {
     int *cnt, *disp;
     hpls_real *yall, *work;
     hpls_gspike *reduced;
-    hpls_int nsingular; /* blocks found singular, all ranks and levels */
+    hpls_int nsingular;  /* blocks found singular, all ranks and levels */
     hpls_int unrepaired; /* of those, blocks no repair could reach (all ranks) */
-    double rcond;       /* min |R_mm| / ||A_j|| of unrepaired blocks and the reduced system */
-    double growth;      /* max spike, all ranks and levels */
-    int refine;         /* every solve refines (growth > GS_GROWTH_REFINE or a repair) */
-    double tnorm;       /* ||D T||_inf, for the refinement's backward error */
-    hpls_real *r;       /* the refinement's residual */
-    hpls_int gl, gu;    /* positions of x[first-1], x[first+m] in D->ghost (-1: none) */
+    double rcond;        /* min |R_mm| / ||A_j|| of unrepaired blocks and the reduced system */
+    double growth;       /* max spike, all ranks and levels */
+    int refine;          /* every solve refines (growth > GS_GROWTH_REFINE or a repair) */
+    double tnorm;        /* ||D T||_inf, for the refinement's backward error */
+    hpls_real *r;        /* the refinement's residual */
+    hpls_int gl, gu;     /* positions of x[first-1], x[first+m] in D->ghost (-1: none) */
 };
 
 /* An entry of global row `row` at global column col into l, d or u. */

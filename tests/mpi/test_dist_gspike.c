@@ -77,7 +77,7 @@ static void deal_rows(hpls_int n, deal how, hpls_int m, hpls_int *rows)
             rows[q] = m * (nb * (q + 1) / size - nb * q / size);
             break;
         case DEAL_LAST_ONE: /* the last rank holds T's last row only */
-            rows[q] = size == 1        ? n
+            rows[q] = size == 1       ? n
                       : q == size - 1 ? 1
                                       : (n - 1) * (q + 1) / (size - 1) - (n - 1) * q / (size - 1);
             break;
