@@ -9,6 +9,7 @@
 #include "la/rcm.h"
 #ifdef HPLS_HAVE_MPI
 #include "mpi/dcsr.h"
+#include "mpi/dist.h"
 #endif
 
 #include <math.h>
@@ -310,9 +311,10 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     if (be->d && (st = device_check(s)) != HPLS_OK)
         goto fail;
 #ifdef HPLS_HAVE_MPI
-    if (s->dist)
+    if (s->dist) {
         s->op = hpls_op_dcsr(be, s->dist);
-    else
+        s->op.dk = &hpls_dist_ops; /* HISA's S x and PJG's sweeps over the ranks */
+    } else
 #endif
         s->op = s->A    ? hpls_op_csr(be, s->A)
                 : s->Ad ? hpls_op_dense(be, s->Ad)
@@ -1261,8 +1263,9 @@ static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
     if (D->size > 1 && !(o->method->flags & HPLS_M_DIST))
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "solver %s is not distributed yet: it runs "
-                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor, "
-                                "the Krylov methods without A^T and thomas, cr, gspike, lapack)",
+                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor, pjg, "
+                                "hisa, bhisa, thomas, cr, gspike, lapack and the Krylov methods "
+                                "without A^T)",
                                 o->method->name, D->size);
     return HPLS_OK;
 }
@@ -1289,6 +1292,8 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
     st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
     if (st != HPLS_OK)
         teardown(s); /* it failed on another rank */
+    else
+        hpls_dist_agree(s); /* what hisa and pjg settle over the ranks (mpi/dist.h) */
     return st;
 }
 
