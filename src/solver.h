@@ -273,6 +273,7 @@ struct hpls_solver {
     const hpls_int *cp;            /* unknown l of Aperm is unknown cp[l] of A (NULL: l) */
     double *dr, *dc;         /* scale: row and column factors of A's rows, columns (or NULL) */
     hpls_real *pb, *px, *pr; /* reorder, scale: b, x of Aperm's system; r of A's (host) */
+    struct hpls_dtrans *dtr; /* reorder, scale on a distributed matrix (src/mpi), or NULL */
     char fmt[160];           /* what the operator is (hpls_solver_format), "" if plain CSR */
     /* solver=auto: the user's options (restored before anything else), the
      * advice, the candidate in use, whether it fell back, and what it said */
@@ -298,6 +299,11 @@ hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_option
                                      hpls_pjg_partition **P);
 void hpls_pjg_partition_free(hpls_pjg_partition *P);
 hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads);
+
+/* reorder and scale of A (square, checked) by s's options: s->Aperm, perm,
+ * rp, cp, dr, dc, the buffers pb, px, pr of n values, and s->fmt (solver.c;
+ * src/mpi runs it on rank 0 for a distributed A). */
+hpls_status hpls_solver_transform(hpls_solver *s, const hpls_csr *A);
 
 /* Records a message in the solver (and thread-locally) and returns st. */
 hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)
