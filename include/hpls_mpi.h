@@ -23,9 +23,10 @@
  * distributed solver are collective too.  hpls calls MPI from the thread that
  * calls it only (OpenMP threads work inside each rank): initialize MPI with
  * MPI_THREAD_FUNNELED at least.  Methods: jacobi, gs, sor, ssor, pjg, hisa,
- * bhisa and the Krylov methods (bicg and qmr too), on any number of ranks;
- * the others on one rank; a preconditioner acts on each rank's diagonal block
- * (block Jacobi).  README.md, "Many machines (MPI)". */
+ * bhisa, the Krylov methods and the tridiagonal direct ones (thomas, cr and
+ * lapack on T gathered to rank 0) on any number of ranks, the others on one;
+ * a preconditioner acts on each rank's diagonal block (block Jacobi).
+ * README.md, "Many machines (MPI)". */
 #ifndef HPLS_MPI_H
 #define HPLS_MPI_H
 

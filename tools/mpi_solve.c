@@ -335,17 +335,20 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
     const char *how = !job->matrix                                   ? NULL
                       : hpls_dcsr_read_mode(D) == HPLS_READ_PARALLEL ? "parallel"
                                                                      : "root";
+    /* how a method that is not a backend's runs on the ranks (the direct ones) */
+    const char *note = hpls_solver_dist_note(s);
     if (!mon.quiet)
         printf("hpls solve: %s: n = %lld, nnz = %lld on %d MPI ranks%s%s\n"
                "solver %s, precond %s, tol %s, maxiter %s, threads %d per rank\n"
+               "%s%s%s"
                "  iteration  relative residual\n",
                label, (long long)D->n, (long long)D->nnz, size, how ? ", read by " : "",
                !how                       ? ""
                : strcmp(how, "root") == 0 ? "rank 0"
                                           : "every rank",
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               hpls_solver_get_option(s, "tol"), hpls_solver_get_option(s, "maxiter"),
-               info.threads);
+               hpls_solver_get_option(s, "tol"), hpls_solver_get_option(s, "maxiter"), info.threads,
+               note ? "method: " : "", note ? note : "", note ? "\n" : "");
     hpls_vec bv = {D->nlocal, b}, xv = {D->nlocal, x};
     st = hpls_solver_solve(s, &bv, &xv);
     /* the iterations done, whatever came of them */
@@ -392,6 +395,12 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
         if (!job->bfile) {
             printf(",\"error\":");
             cli_json_number(err);
+        }
+        if (hpls_solver_gspike_singular(s) >= 0)
+            printf(",\"singular_blocks\":%lld", (long long)hpls_solver_gspike_singular(s));
+        if (note) {
+            printf(",\"distributed\":");
+            cli_json_string(note);
         }
         if (hpls_solver_format(s)) { /* how hisa, bhisa, pjg cut their blocks over the ranks */
             printf(",\"format\":");

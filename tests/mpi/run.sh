@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# run.sh NP MPIEXEC PROGRAM [ARGS...]: PROGRAM on NP ranks (--oversubscribe: more
-# ranks than cores), bounded by a timeout so that a hang fails (exit 124).
+# run.sh NP MPIEXEC PROGRAM [ARGS...]: PROGRAM on NP ranks (oversubscribed, as
+# root when the tests run as root), bounded by a timeout: a hang is exit 124,
+# a failure.
 set -u
 NP=$1 MPIEXEC=$2
 shift 2
