@@ -142,6 +142,10 @@ typedef struct hpls_dmat hpls_dmat;
 /* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
 struct hpls_sweep;
 typedef struct hpls_dsweep hpls_dsweep;
+/* dilu/dic's construction on a device: A's pattern, the split and its work
+ * arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
+typedef struct hpls_dfac hpls_dfac;
+struct hpls_trifac;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
 typedef struct hpls_dtri hpls_dtri;
 /* Rows of a tridiagonal block a device solves in local memory at most
@@ -177,6 +181,18 @@ typedef struct hpls_devops {
                   hpls_dvec *x);
     /* the strategy trisolve=auto takes on this device (same numbering) */
     int (*auto_sweep)(hpls_backend *be);
+    /* dilu/dic's construction on the device (kernels/device/factor.cl), after
+     * F's sweeps were uploaded (F->dev[]): E and 1/E from F->a.A's values by
+     * strategy (serial, levels over F->fwd.lev, syncfree), the host's bits;
+     * the scaled copies' values written into F->dev[0] and F->dev[1], 1/E and
+     * E into the sweeps that scale by them (fwd; M^-T's F->dev[2], F->dev[3]),
+     * E and 1/E read back into F->vec[0], F->vec[1].  F->dfac: A's pattern
+     * there, uploaded at the first call, kept until fac_release.  *bad, *asym:
+     * the first row (0-based) whose pivot is unusable, or (dic) whose lower
+     * part does not mirror its column; n when none. */
+    hpls_status (*dilu_build)(hpls_backend *be, struct hpls_trifac *F, int strategy, hpls_int *bad,
+                              hpls_int *asym);
+    void (*fac_release)(hpls_backend *be, hpls_dfac *D); /* accepts NULL */
 } hpls_devops;
 
 /* Every member of hpls_devops, for its one table (kernels/device/devops.c:
@@ -194,7 +210,9 @@ typedef struct hpls_devops {
     X(sweep_upload)                                                                                \
     X(sweep_release)                                                                               \
     X(sweep)                                                                                       \
-    X(auto_sweep)
+    X(auto_sweep)                                                                                  \
+    X(dilu_build)                                                                                  \
+    X(fac_release)
 #define HPLS_DEVOPS_ONE_(m) +1
 _Static_assert(sizeof(hpls_devops) == (0 HPLS_DEVOPS(HPLS_DEVOPS_ONE_)) * sizeof(void (*)(void)),
                "a member of hpls_devops is missing from HPLS_DEVOPS");

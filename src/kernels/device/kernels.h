@@ -45,7 +45,13 @@
     X(sweep_level, "lligggggggigg")                                                                \
     X(sweep_syncfree, "liigggggggiggggu")
 
-#define HPLS_DEVICE_KERNELS(X) HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X)
+#define HPLS_K_FACTOR(X)                                                                           \
+    X(dilu_level, "lllgidggggggggggggggg")                                                         \
+    X(dilu_syncfree, "lidgggggggggggggggggu")                                                      \
+    X(fac_first_part, "lgg")
+
+#define HPLS_DEVICE_KERNELS(X)                                                                     \
+    HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_FACTOR(X)
 /* clang-format on */
 
 #define HPLS_K_ENUM_(name, sig) HPLS_K_##name,
