@@ -209,24 +209,10 @@ static hpls_status check_e(hpls_trifac *F, hpls_int bad, hpls_int asym, hpls_int
 static hpls_status device_dilu(hpls_trifac *F)
 {
     hpls_int bad, asym;
-    hpls_status st = F->be->d->dilu_build(F->be, F, F->chosen, &bad, &asym);
+    double pivot;
+    hpls_status st =
+        F->be->d->fac_build(F->be, F, HPLS_FAC_DILU, F->chosen, &bad, &asym, &pivot);
     return st != HPLS_OK ? st : check_e(F, bad, asym, asym < F->n ? 0 : F->low.ptr[F->n]);
-}
-
-/* The copies' columns, which a device construction leaves to the host (rows
- * of the upper copy reversed for dilu_order=faces, as reverse_upper_row). */
-static void copy_pattern(hpls_trifac *F)
-{
-    const hpls_csr *A = F->a.A;
-    for (hpls_int i = 0; i < F->n; i++) {
-        hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
-        hpls_int end = A->rowptr[i + 1];
-        hpls_int ls = F->low.slot ? F->low.slot[i] : i, us = F->up.slot ? F->up.slot[i] : i;
-        for (hpls_int p = p0; p < le; p++)
-            F->low.col[F->low.ptr[ls] + (p - p0)] = A->colind[p];
-        for (hpls_int p = ub; p < end; p++)
-            F->up.col[F->up.ptr[us] + (F->faces ? end - 1 - p : p - ub)] = A->colind[p];
-    }
 }
 
 /* E from A's values (and its checks), the copies, the M^-T sweeps' values:
@@ -275,7 +261,7 @@ static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_cs
         st = hpls_trifac_copies(F);
     if (st == HPLS_OK && be->d) { /* E and the copies' values on the device */
         F->dev_numeric = device_dilu;
-        copy_pattern(F);
+        hpls_trifac_copy_pattern(F, F->faces);
     }
     if (st == HPLS_OK) {
         F->fwd.bscale = F->vec[1]; /* y_i = rD_i r_i - ...; the backward sweep is unscaled */

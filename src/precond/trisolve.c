@@ -175,6 +175,20 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
     return HPLS_OK;
 }
 
+void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
+{
+    const hpls_csr *A = F->a.A;
+    for (hpls_int i = 0; i < F->n; i++) {
+        hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
+        hpls_int end = A->rowptr[i + 1];
+        hpls_int ls = F->low.slot ? F->low.slot[i] : i, us = F->up.slot ? F->up.slot[i] : i;
+        for (hpls_int p = p0; p < le; p++)
+            F->low.col[F->low.ptr[ls] + (p - p0)] = A->colind[p];
+        for (hpls_int p = ub; p < end; p++)
+            F->up.col[F->up.ptr[us] + (reverse ? end - 1 - p : p - ub)] = A->colind[p];
+    }
+}
+
 hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv,
                                     const char *what, int positive)
 {

@@ -12,6 +12,8 @@
 
 /* The order of the trisolve option's choices. */
 enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO };
+/* The constructions a device builds (hpls_devops' fac_build). */
+enum { HPLS_FAC_DILU, HPLS_FAC_ILU0 };
 
 /* The pattern of one matrix (A or A^T) split into its triangles. */
 typedef struct hpls_trisplit {
@@ -75,6 +77,10 @@ hpls_status hpls_trifac_copies(hpls_trifac *F);
 /* Builds the level sets the sweeps need and hands F to pc (apply, apply_t,
  * update: F->numeric on the new values). */
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc);
+
+/* The copies' columns alone (a device construction writes their values
+ * there); reverse: the upper copy's rows backwards (dilu_order=faces). */
+void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse);
 
 /* Row i of the copies from values v on A's pattern: lower entries times
  * lscale, upper entries times uscale. */

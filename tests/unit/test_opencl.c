@@ -342,8 +342,9 @@ static void tridiagonal_blocks_match_thomas(void **state)
 
 /* z = M^-1 r and M^-T r of dilu, dic and ilu0 by every strategy on the
  * device against ref's: the same bits (every strategy sums a row in the
- * order of its entries, as ref's sequential sweeps); dilu's and dic's E,
- * built on the device (factor.cl) and read back, too */
+ * order of its entries, as ref's sequential sweeps); the factors are built
+ * on the device (factor.cl): dilu's and dic's E and ilu0's 1/u_ii, read back,
+ * too */
 static void factored_preconditioners_match_ref_bit_for_bit(void **state)
 {
     (void)state;
@@ -364,10 +365,11 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
                      dic ? "bicgstab" : "bicg", pcs[p], strategies[t]);
             hpls_solver *so = tu_setup(dic ? P : C, o), *sr = tu_setup(dic ? P : C, q);
             const hpls_trifac *Fo = so->pc.ctx, *Fr = sr->pc.ctx;
-            for (hpls_int i = 0; p != 1 && i < n; i++)
-                if (memcmp(&Fo->vec[0][i], &Fr->vec[0][i], sizeof(hpls_real)) != 0)
-                    fail_msg("%s: E[%lld] = %.17g on opencl, %.17g on ref", o, (long long)i,
-                             Fo->vec[0][i], Fr->vec[0][i]);
+            int k = p == 1; /* the row scales read back: dilu's E, ilu0's 1/u_ii */
+            for (hpls_int i = 0; i < n; i++)
+                if (memcmp(&Fo->vec[k][i], &Fr->vec[k][i], sizeof(hpls_real)) != 0)
+                    fail_msg("%s: %s[%lld] = %.17g on opencl, %.17g on ref", o,
+                             k ? "1/u_ii" : "E", (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
             for (int tr = 0; tr < (dic ? 1 : 2); tr++) {
                 tu_pc_apply(so, tr, r->data, zo);
                 tu_pc_apply(sr, tr, r->data, zr);
@@ -406,9 +408,10 @@ static void same_setup_failure(const hpls_csr *A, const char *options, hpls_stat
         fail_msg("%s: \"%s\" on opencl, \"%s\" on ref", options, msg[0], msg[1]);
 }
 
-/* dilu's and dic's checks made on the device refuse what the host's refuse,
- * with the same row and value: a zero pivot (A_11 = 0, no lower part: E_11 =
- * 0), and dic on an unsymmetric matrix, by every strategy */
+/* the checks of the constructions on the device refuse what the host's
+ * refuse, with the same row and value: a zero pivot (A_11 = 0, no lower
+ * part: E_11 = u_11 = 0) for dilu and ilu0, and dic on an unsymmetric
+ * matrix, by every strategy */
 static void device_construction_fails_as_the_host(void **state)
 {
     (void)state;
@@ -420,6 +423,8 @@ static void device_construction_fails_as_the_host(void **state)
     for (int t = 0; t < 3; t++) {
         char o[160];
         snprintf(o, sizeof o, "solver=bicgstab precond=dilu trisolve=%s", strategies[t]);
+        same_setup_failure(Z, o, HPLS_ERR_SINGULAR);
+        snprintf(o, sizeof o, "solver=bicgstab precond=ilu0 trisolve=%s", strategies[t]);
         same_setup_failure(Z, o, HPLS_ERR_SINGULAR);
         snprintf(o, sizeof o, "solver=bicgstab precond=dic trisolve=%s", strategies[t]);
         same_setup_failure(C, o, HPLS_ERR_UNSUPPORTED);

@@ -215,10 +215,11 @@ struct hpls_dsweep {
  * takes the rows in order. */
 enum { HPLS_DEV_SYNCFREE_GROUPS = 64 };
 
-/* factor.c: dilu/dic's construction on the device (backend.h's hpls_devops) */
+/* factor.c: dilu/dic's and ilu0's constructions on the device (backend.h's
+ * hpls_devops) */
 struct hpls_trifac;
-hpls_status hpls_devop_dilu_build(hpls_backend *be, struct hpls_trifac *F, int strategy,
-                                  hpls_int *bad, hpls_int *asym);
+hpls_status hpls_devop_fac_build(hpls_backend *be, struct hpls_trifac *F, int kind, int strategy,
+                                 hpls_int *bad, hpls_int *asym, double *pivot);
 void hpls_devop_fac_release(hpls_backend *be, hpls_dfac *D);
 
 #endif /* HPLS_DEVHOST_H */

@@ -46,8 +46,9 @@
     X(sweep_syncfree, "liigggggggiggggu")
 
 #define HPLS_K_FACTOR(X)                                                                           \
-    X(dilu_level, "lllgidggggggggggggggg")                                                         \
-    X(dilu_syncfree, "lidgggggggggggggggggu")                                                      \
+    X(fac_level, "illlgidggggggggggggggg")                                                         \
+    X(fac_syncfree, "ilidgggggggggggggggggu")                                                      \
+    X(ilu_transpose, "lggggggg")                                                                   \
     X(fac_first_part, "lgg")
 
 #define HPLS_DEVICE_KERNELS(X)                                                                     \
