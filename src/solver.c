@@ -157,7 +157,8 @@ hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ct
  * caller's).  The other methods and preconditioners are refused: their
  * sweeps, blocks or M follow the partition (on several ranks dilu, ilu0, dic,
  * ssor, pjg, tridiag are built on each rank's diagonal block; gs/sor/ssor
- * sweep each rank's rows; pjg, bhisa, gspike cut by the thread count). */
+ * sweep each rank's rows; pjg, bhisa, gspike cut by the thread count;
+ * format=qtree's bands are threads). */
 static hpls_status check_reproducible(hpls_solver *s)
 {
     const hpls_options *o = &s->opt;
@@ -169,6 +170,10 @@ static hpls_status check_reproducible(hpls_solver *s)
                                 "reproducible=1 runs on backend cpu (and under MPI), not %s: "
                                 "its exact sums are the cpu backend's",
                                 hpls_optset_get(&s->os, "backend"));
+    if (o->format || (m->flags & HPLS_M_QTREE)) /* A^T x adds per-band parts: one band a thread */
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1 needs format=csr: format=qtree's A^T x adds "
+                                "its bands' parts, and its bands follow the thread count");
     if (!(m->flags & HPLS_M_PRECOND) && strcmp(m->name, "jacobi") != 0)
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "reproducible=1: solver %s is not partition-independent (its "

@@ -218,7 +218,7 @@ static hpls_vec *wild_vector(hpls_int n, unsigned seed)
 enum { NRED = 2 * 70 + 3 + 70 + 11 };
 
 /* Every reduction of the exact backend on nt threads, into out (NRED values),
- * and the vectors bicgstab_xr and hisa_update write, into w (5 n values). */
+ * and the vectors bicgstab_xr and hisa_update write, into w (3 n values). */
 static void exact_reductions(int nt, hpls_int n, const hpls_vec *hx, const hpls_vec *hy,
                              double scale, double *out, double *w)
 {
@@ -520,6 +520,8 @@ static void what_depends_on_the_partition_is_refused(void **state)
         {"solver=bhisa", "solver bhisa is not partition-independent"},
         {"solver=auto", "solver auto is not partition-independent"},
         {"solver=cg backend=ref", "runs on backend cpu"},
+        {"solver=bicg format=qtree", "needs format=csr"},
+        {"solver=qtbicgstab", "needs format=csr"},
     };
     hpls_csr *A = tu_gen("gas:n=2000");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
