@@ -103,9 +103,9 @@ static const opt_def opts[] = {
              "MPI ranks: every sum exact and rounded once (a long fixed-point accumulator; under "
              "MPI its digits added exactly by one MPI_Allreduce, 560 bytes per value) and each "
              "row of A x summed in global column order; for jacobi and the Krylov methods with "
-             "precond none or jacobi, format csr, on backend cpu (the others are refused: their "
-             "sweeps, "
-             "blocks or M, e.g. dilu on each rank's block, follow the partition); cost: "
+             "precond none or jacobi, format csr, on backend cpu, and under MPI without A^T "
+             "(bicg, qmr), reorder or scale (the others are refused: their sweeps, blocks or M, "
+             "e.g. dilu on each rank's block, or A^T x's sums follow the partition); cost: "
              "bench/repro.sh.  0: sums per thread and rank in order (repeatable for fixed "
              "threads in one process)"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",

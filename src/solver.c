@@ -1319,12 +1319,37 @@ static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
     return HPLS_OK;
 }
 
+/* Under MPI reproducible=1 also needs every product summed as one process
+ * sums it: A x is (dcsr_spmv.c), but A^T x adds the ranks' parts at the
+ * owners, and reorder and scale make another system on the ranks. */
+static hpls_status check_reproducible_dist(hpls_solver *s)
+{
+    const hpls_options *o = &s->opt;
+    if (!o->reproducible)
+        return HPLS_OK;
+    if (o->method->flags & HPLS_M_TRANSPOSE)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1 under MPI: solver %s applies A^T, whose product "
+                                "adds the ranks' parts in another order than one process; run "
+                                "it in one process, or use reproducible=0",
+                                o->method->name);
+    if (o->reorder || o->scale)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1 under MPI: %s builds another system on the ranks "
+                                "(not one process's bits); run it in one process, or use "
+                                "reproducible=0",
+                                o->reorder ? "reorder" : "scale");
+    return HPLS_OK;
+}
+
 hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
 {
     double t0 = hpls_wtime();
     teardown(s);
     s->msg[0] = '\0';
     hpls_status st = check_options(s);
+    if (st == HPLS_OK)
+        st = check_reproducible_dist(s);
     if (st == HPLS_OK)
         st = check_dist(s, D);
     if (st == HPLS_OK) {

@@ -87,6 +87,7 @@ refused() {
 }
 refused dilu 'precond dilu depends on the partition' --gen gas:n=2000 --precond dilu
 refused gs 'solver gs is not partition-independent' --gen gas:n=2000 --solver gs
+refused bicg 'solver bicg applies A\^T' --gen gas:n=2000 --solver bicg
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
