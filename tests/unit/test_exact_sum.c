@@ -454,7 +454,7 @@ static void solves_are_bit_identical_on_1_2_and_3_threads(void **state)
         {"convdiff3d:nx=32", "solver=fgmres"},
         {"convdiff3d:nx=32", "solver=gmres pc_side=left precond=jacobi"},
         {"convdiff3d:nx=32", "solver=tfqmr"},
-        {"convdiff3d:nx=32", "solver=cgs"},
+        {"convdiff3d:nx=24", "solver=cgs"}, /* diverges at nx=32 (with reproducible=0 too) */
         {"convdiff3d:nx=32", "solver=bicgstabl ell=3"},
         {"convdiff3d:nx=32", "solver=bicrstab"},
         {"convdiff3d:nx=32", "solver=bicgsafe"},
