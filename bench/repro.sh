@@ -62,7 +62,7 @@ name() { awk -F: '{ print ($1 == 0 ? "1 process" : $1 " rank" ($1 > 1 ? "s" : ""
                     -v b="$(per_it "$r1")" -v i0="$(field iterations "$r0")" \
                     -v i1="$(field iterations "$r1")" -v same="$same" 'BEGIN {
                     printf "| %s | %s | %s | %.3f | %.3f | %.2f | %s, %s | %s |\n",
-                        m, s, c, a, b, a > 0 ? b / a : 0, i0, i1, same }'
+                        m, s, c, a, b, (a > 0 ? b / a : 0), i0, i1, same }'
                 rm -f "$tmp/x0.mtx" "$tmp/x1.mtx"
             done
         done

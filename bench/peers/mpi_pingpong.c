@@ -4,7 +4,8 @@
  * (MPI_SUM of doubles) of m bytes.  Each figure is the median of 7 batches,
  * a batch the mean of enough repetitions to last about 2 ms.
  *   mpiexec -n P mpi_pingpong
- * prints, on rank 0, lines "pingpong bytes=M us=T" (P >= 2) and
+ * prints, on rank 0, lines "pingpong bytes=M us=T" (P = 2 only: the other
+ * ranks would sit idle) and
  * "allreduce ranks=P bytes=M us=T". */
 #include <mpi.h>
 #include <stdio.h>
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
     static const int pp[] = {8, 64, 512, 4096, 32768, 262144, 1048576};
     /* 1, 7 and 131 sums (560 bytes each: reproducible=1's limbs), and plain doubles */
     static const int ar[] = {8, 16, 48, 560, 3920, 73360, 262144};
-    for (size_t k = 0; size >= 2 && k < sizeof pp / sizeof pp[0]; k++) {
+    for (size_t k = 0; size == 2 && k < sizeof pp / sizeof pp[0]; k++) {
         double t = median(0, buf, pp[k], rank);
         if (rank == 0)
             printf("pingpong bytes=%d us=%.3f\n", pp[k], 1e6 * t);
