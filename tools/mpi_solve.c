@@ -230,6 +230,10 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
             printf(",\"error\":");
             cli_json_number(err);
         }
+        if (hpls_solver_format(s)) { /* how hisa, bhisa, pjg cut their blocks over the ranks */
+            printf(",\"format\":");
+            cli_json_string(hpls_solver_format(s));
+        }
         printf("}\n");
     } else {
         cli_summary(&info, quiet, !bfile, err);
@@ -237,6 +241,8 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
             printf("setup %.4f s, solve %.4f s, %d ranks x %d threads; %lld reductions, "
                    "%lld halo messages\n",
                    info.setup_s, info.solve_s, size, info.threads, reductions, messages);
+        if (!quiet && hpls_solver_format(s))
+            printf("format: %s\n", hpls_solver_format(s));
     }
     if (rc != 0) {
         const char *why = hpls_solver_message(s);
