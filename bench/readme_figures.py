@@ -727,6 +727,26 @@ def mpi_model(d, o):
           "against a short local iteration (a prediction: no cluster ran it)", d.name)
 
 
+def spike_mpi(d, o):
+    rows = d.table("hpls / ScaLAPACK")
+    both = [r for r in rows if col(r, "hpls / ScaLAPACK") != "-"]
+    rt = [(med(col(r, "hpls / ScaLAPACK")), r) for r in both]
+    where = lambda r: f"{col(r, 'matrix').split()[0]} n={col(r, 'n')} {col(r, 'ranks')} ranks"
+    he = [med(col(r, "hpls error")) for r in rows]
+    se = [(med(col(r, "ScaLAPACK error")), r) for r in both if meds(col(r, "ScaLAPACK error"))]
+    worst = max(rt, key=lambda t: t[0]) if rt else None
+    o.row("g-Spike on MPI ranks over ScaLAPACK's PDDTTRF + PDDTTRS, setup + one solve "
+          "(#18 and #16, n = 1e6 and 1e7, 1, 2, 4 ranks); forward errors max |x - 1|",
+          f"{rng([v for v, _ in rt], unit='x')}; hpls {rng(he, fmt=lambda x: f'{x:.1e}')}, "
+          f"ScaLAPACK {rng([v for v, _ in se], fmt=lambda x: f'{x:.1e}')}",
+          f"{where(worst[1])} {f2(worst[0])}x (not profiled)" if worst else "ScaLAPACK not run",
+          d.name)
+    for v, r in rt:
+        if v > 1:
+            o.losses.append((d.name, "hpls g-Spike over ScaLAPACK's PDDTTRF + PDDTTRS, setup + "
+                             "solve", f"{where(r)} {f2(v)}x", "not profiled"))
+
+
 def update_values(d, o):
     rows = d.table("configuration")
     x = [(med(col(r, "update / setup")), r) for r in rows]
@@ -849,7 +869,8 @@ def generate(results):
                      ("update_values.md", update_values), ("matching.md", matching),
                      ("bicgstabl_petsc.md", bicgstabl_petsc), ("loaded.md", loaded),
                      ("stagnation.md", stagnation), ("advice.md", advice), ("python.md", python),
-                     ("mpi.md", mpi), ("repro.md", repro), ("mpi_model.md", mpi_model)):
+                     ("mpi.md", mpi), ("spike_mpi.md", spike_mpi), ("repro.md", repro),
+                     ("mpi_model.md", mpi_model)):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 

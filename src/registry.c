@@ -134,9 +134,9 @@ const hpls_method hpls_methods[] = {
      .solve = hpls_solve_hisa,
      .destroy = hpls_destroy_hisa},
     {.name = "thomas",
-     .help =
-         "tridiagonal A, direct: Thomas algorithm (LU without pivoting; a tiny pivot is an error)",
-     .flags = HPLS_M_DIRECT,
+     .help = "tridiagonal A, direct: Thomas algorithm (LU without pivoting; a tiny pivot is an "
+             "error); on MPI ranks T is gathered to rank 0 and solved there",
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -144,8 +144,8 @@ const hpls_method hpls_methods[] = {
      .destroy = hpls_destroy_tridiag},
     {.name = "cr",
      .help = "tridiagonal A, direct: cyclic reduction (HISA Sec. 5.1; coefficients reduced once at "
-             "setup)",
-     .flags = HPLS_M_DIRECT,
+             "setup); on MPI ranks T is gathered to rank 0 and solved there",
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -153,16 +153,18 @@ const hpls_method hpls_methods[] = {
      .destroy = hpls_destroy_tridiag},
     {.name = "gspike",
      .help = "tridiagonal A, direct: g-Spike (Venetis et al. 2015), parallel Givens-QR partitions, "
-             "singular ones repaired",
-     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE,
+             "singular ones repaired; on MPI ranks gspike_p partitions per rank, the reduced "
+             "system gathered to rank 0",
+     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
      .solve_block = hpls_solve_tridiag_block,
      .destroy = hpls_destroy_tridiag},
     {.name = "lapack",
-     .help = "tridiagonal A, direct: LAPACK dgttrf/dgttrs (partial pivoting), the reference",
-     .flags = HPLS_M_DIRECT,
+     .help = "tridiagonal A, direct: LAPACK dgttrf/dgttrs (partial pivoting), the reference; on "
+             "MPI ranks T is gathered to rank 0 and solved there",
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,

@@ -1368,7 +1368,8 @@ static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "solver %s is not distributed yet: it runs "
                                 "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor, pjg, "
-                                "hisa, bhisa and the Krylov methods)",
+                                "hisa, bhisa, thomas, cr, gspike, lapack and the Krylov "
+                                "methods)",
                                 o->method->name, D->size);
     return HPLS_OK;
 }

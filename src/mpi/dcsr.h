@@ -109,8 +109,8 @@ hpls_status hpls_mpi_agree(MPI_Comm comm, hpls_status st, int stopped, char *msg
 /* The solver on D (solver.c): methods that reach A only through the
  * operator and its diagonal run on any number of ranks (the Krylov methods,
  * A^T by the reverse halo, dcsr_ops.h; jacobi; gs, sor and ssor sweep each
- * rank's rows with the other ranks' unknowns explicit, iter/sor.c); the
- * others on one rank only, and a preconditioner is built on Ad, my diagonal
+ * rank's rows with the other ranks' unknowns explicit, iter/sor.c; the
+ * tridiagonal direct methods, dist_tridiag.c); the others on one rank only, and a preconditioner is built on Ad, my diagonal
  * block (block Jacobi: coupling between ranks is left out of M, as OpenFOAM's
  * DILU leaves processor boundaries out), as a preconditioner object given
  * with hpls_solver_set_precond acts on my rows.  reorder and scale transform
@@ -122,5 +122,17 @@ hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,
                                    long long *messages);
 /* The bytes they moved (hpls_mpi_volume), collective. */
 hpls_status hpls_solver_mpi_volume(const hpls_solver *s, hpls_mpi_vol *v);
+
+/* The tridiagonal direct methods (thomas, cr, gspike, lapack) on more than one
+ * rank (dist_tridiag.c): gspike distributed (dist_gspike.c), the others on T
+ * gathered to rank 0.  hpls_setup_tridiag and hpls_solve_tridiag call them. */
+hpls_status hpls_setup_tridiag_dist(hpls_solver *s);
+hpls_status hpls_solve_tridiag_dist(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+/* Partitions g-Spike found singular (all ranks, all levels) in the solver's
+ * last setup; -1 when its method is not gspike or it is not set up. */
+hpls_int hpls_solver_gspike_singular(const hpls_solver *s);
+/* How a tridiagonal direct method runs on the ranks ("g-Spike on 4 ranks: 8
+ * partitions ..."), or NULL (one rank, another method, not set up). */
+const char *hpls_solver_dist_note(const hpls_solver *s);
 
 #endif /* HPLS_MPI_DCSR_H */

@@ -59,6 +59,16 @@ once b_nan 2 "bnan.mtx:8: value 'nan' is not finite" "$tmp/zd.mtx" "$tmp/bnan.mt
 once output_over_input 2 'would overwrite an input' "$tmp/zd.mtx" -o "$tmp/zd.mtx"
 # cg on an indefinite matrix: the same numerical stop on every rank
 once indefinite 3 'indefinite' "$B/indefinite.mtx" --solver cg
+# the tridiagonal direct methods: 4 rows on 3 ranks (a rank with one row)
+once not_tridiagonal_gspike 2 'entry \(1, 4\) lies outside the tridiagonal band: gspike needs' \
+  "$B/not_tridiagonal.mtx" --solver gspike
+once not_tridiagonal_thomas 2 'entry \(1, 4\) lies outside the tridiagonal band: thomas needs' \
+  "$B/not_tridiagonal.mtx" --solver thomas
+once singular_gspike 3 'singular' "$B/tri_singular.mtx" --solver gspike
+once near_singular_gspike 3 'singular' "$B/tri_near_singular.mtx" --solver gspike
+once zero_matrix_gspike 3 'singular' "$B/tri_zero.mtx" --solver gspike
+once singular_lapack 3 'singular' "$B/tri_singular.mtx" --solver lapack
+once pivot_thomas 3 'pivot 0 in row 1 is zero or tiny' "$B/diag_zero_first.mtx" --solver thomas
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

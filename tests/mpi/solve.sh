@@ -7,6 +7,8 @@
 # reductions and halo messages; x gathered by -o equals the one-process x.
 # Processor-local preconditioners (block Jacobi: dilu, ilu0, dic on each
 # rank's diagonal block) converge to tol, in the same count on one rank.
+# The tridiagonal direct methods (0 iterations): the true residual <= tol and
+# the error within 10 times one process's; gspike's JSON names its partitions.
 set -u
 NP=$1 HPLS=$2 MPIEXEC=$3
 pass=0 fail=0
@@ -78,6 +80,24 @@ for c in "gs" "sor --omega 1.2" "ssor --omega 1.2"; do
     same "${c%% *}_$g" "${slack:-0}" --gen "$g" --solver $c
   done
 done
+
+# the tridiagonal direct methods (src/mpi/dist_tridiag.c): gspike distributed
+# (partitions per rank), thomas, cr and lapack on T gathered to rank 0 (the
+# one-process x, checked bit for bit in test_dist_gspike); the JSON says how
+for c in "gspike" "gspike --gspike_p 3" "thomas" "cr" "lapack"; do
+  # shellcheck disable=SC2086
+  same "tridiag_${c// /_}" 0 --gen tridiag:n=6000 --solver $c
+done
+same gspike_nondominant 0 --gen tridiag:n=6000,dom=0.2 --solver gspike --gspike_p 2
+same gspike_id1 0 --gen tridiag:id=1,n=4000 --solver gspike --gspike_p 2
+out=$("${run[@]}" "$HPLS" solve --gen tridiag:n=6000 --solver gspike --gspike_p 2 --json 2>&1)
+if grep -q '"singular_blocks":0' <<<"$out" &&
+  { [ "$NP" -eq 1 ] || grep -q "\"distributed\":\"g-Spike on $NP ranks: $((2 * NP)) partitions" <<<"$out"; }; then
+  pass=$((pass + 1))
+else
+  echo "FAIL gspike_json (np $NP): $out"
+  fail=$((fail + 1))
+fi
 
 D=${HPLS_DATA_DIR:-}/matrices
 data=0
