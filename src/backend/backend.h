@@ -14,9 +14,12 @@
  *        not arrays, and checks every handle it is given against the vectors
  *        it allocated: a method that touches memory behind the backend's back
  *        fails there with HPLS_ERR_INTERNAL
- *   opencl: device buffers and the kernels of kernels/device (kernels/opencl/opencl.c,
- *        built with HPLS_OPENCL); A is multiplied on the device (be->d)
- *   cuda: the same kernels compiled by nvcc, in a module loaded with dlopen
+ *   opencl: device buffers and the kernels of kernels/device, driven by the
+ *        device host layer (kernels/device/devhost.h) on OpenCL's primitives
+ *        (kernels/opencl/opencl.c, built with HPLS_OPENCL); A is multiplied
+ *        on the device (be->d)
+ *   cuda: the same layer and kernels, the kernels compiled by nvcc, on the
+ *        CUDA runtime's primitives in a module loaded with dlopen
  *        (backend/cuda_loader.c, kernels/cuda/cuda.c, built with HPLS_CUDA)
  *
  * Errors: operations on vectors return values, not statuses (a dot returns
@@ -139,6 +142,10 @@ typedef struct hpls_dmat hpls_dmat;
 /* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
 struct hpls_sweep;
 typedef struct hpls_dsweep hpls_dsweep;
+/* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
+ * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
+typedef struct hpls_dfac hpls_dfac;
+struct hpls_trifac;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
 typedef struct hpls_dtri hpls_dtri;
 /* Rows of a tridiagonal block a device solves in local memory at most
@@ -174,7 +181,43 @@ typedef struct hpls_devops {
                   hpls_dvec *x);
     /* the strategy trisolve=auto takes on this device (same numbering) */
     int (*auto_sweep)(hpls_backend *be);
+    /* dilu/dic's (kind 0) or ilu0's (kind 1) construction on the device
+     * (kernels/device/factor.cl), after F's sweeps were uploaded (F->dev[]):
+     * M's numbers from F->a.A's values by strategy (serial, levels over
+     * F->fwd.lev, syncfree), the host's bits, the scaled copies' values written
+     * into F->dev[0] and F->dev[1], the row scales (1/E; 1/u_ii) into the
+     * sweeps that use them, M^-T's values into F->dev[2], F->dev[3]; dilu's E
+     * and 1/E read back into F->vec[0], F->vec[1], ilu0's 1/u_ii into
+     * F->vec[1].  F->dfac: A's pattern there, uploaded at the first call, kept
+     * until fac_release.  *bad: the first row (0-based) whose pivot is
+     * unusable, *pivot its value; *asym (dic): the first whose lower part
+     * does not mirror its column; n when none. */
+    hpls_status (*fac_build)(hpls_backend *be, struct hpls_trifac *F, int kind, int strategy,
+                             hpls_int *bad, hpls_int *asym, double *pivot);
+    void (*fac_release)(hpls_backend *be, hpls_dfac *D); /* accepts NULL */
 } hpls_devops;
+
+/* Every member of hpls_devops, for its one table (kernels/device/devops.c:
+ * .m = hpls_devop_m for each).  A member missing here fails the assertion, a
+ * name here without a member or without its hpls_devop_ function fails the
+ * table's compile: no entry can be a NULL call on a device. */
+#define HPLS_DEVOPS(X)                                                                             \
+    X(csr_upload)                                                                                  \
+    X(csr_release)                                                                                 \
+    X(spmv)                                                                                        \
+    X(residual)                                                                                    \
+    X(tri_upload)                                                                                  \
+    X(tri_release)                                                                                 \
+    X(tri_solve)                                                                                   \
+    X(sweep_upload)                                                                                \
+    X(sweep_release)                                                                               \
+    X(sweep)                                                                                       \
+    X(auto_sweep)                                                                                  \
+    X(fac_build)                                                                                   \
+    X(fac_release)
+#define HPLS_DEVOPS_ONE_(m) +1
+_Static_assert(sizeof(hpls_devops) == (0 HPLS_DEVOPS(HPLS_DEVOPS_ONE_)) * sizeof(void (*)(void)),
+               "a member of hpls_devops is missing from HPLS_DEVOPS");
 
 struct hpls_backend {
     const char *name;    /* "cpu", "ref", "opencl", "cuda" */
@@ -183,6 +226,7 @@ struct hpls_backend {
     const hpls_devops *d; /* a device backend's operator kernels; NULL on host backends */
     int nthreads;        /* threads of every parallel region run for this backend */
     int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
+    int exact;           /* 1: reproducible=1, every sum exact (hpls_cpu_set_exact) */
     /* applied to every local partial sum (k values in place); NULL: one process */
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
     void *reduce_ctx;
@@ -358,20 +402,21 @@ extern const hpls_kernels hpls_cpu_kernels, hpls_ref_kernels;
  * registry of live vectors. */
 hpls_status hpls_cpu_init(hpls_backend *be);
 void hpls_cpu_fini(hpls_backend *be);
+/* reproducible=1 on a cpu backend: its reductions and the sums of squares of
+ * its kernels become exact (kernels/cpu/exact_sum.h), so they give the same
+ * bits on any number of threads and, through an mpi backend's hook, ranks. */
+hpls_status hpls_cpu_set_exact(hpls_backend *be);
 hpls_status hpls_ref_init(hpls_backend *be);
 void hpls_ref_fini(hpls_backend *be);
-/* cuda: the optional module libhpls_cuda.so, loaded at the first init
- * (backend/cuda_loader.c); its init sets be->v and be->d to the module's. */
+/* The device backends run the one device host layer (kernels/device/devhost.h:
+ * be->v, be->d and be->impl are its) on a table of primitives each: opencl's
+ * (HPLS_HAVE_OPENCL, kernels/opencl/opencl.c; the device, context and program
+ * are made at the first init of the process and kept), and cuda's, in the
+ * optional module libhpls_cuda.so loaded at the first init (backend/cuda_loader.c). */
+struct hpls_devtab;
+extern const struct hpls_devtab hpls_opencl_tab;
 hpls_status hpls_cuda_init(hpls_backend *be);
-void hpls_cuda_fini(hpls_backend *be);
 hpls_status hpls_cuda_devices(FILE *out);
-/* opencl (HPLS_HAVE_OPENCL): its queue and kernels; the device, context and
- * program are made at the first init of the process and kept. */
-extern const hpls_vops hpls_opencl_vops;
-extern const hpls_devops hpls_opencl_devops;
-hpls_status hpls_opencl_init(hpls_backend *be);
-void hpls_opencl_fini(hpls_backend *be);
-hpls_status hpls_opencl_devices(FILE *out);
 
 /* Prints the devices each device backend could run on (hpls info --devices). */
 hpls_status hpls_backend_devices(FILE *out);
