@@ -45,7 +45,20 @@
     X(sweep_level, "lligggggggigg")                                                                \
     X(sweep_syncfree, "liigggggggiggggu")
 
-#define HPLS_DEVICE_KERNELS(X) HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X)
+/* gs, sor, ssor (relax.cl), PJG (pjg.cl), a dense A (dense.cl), many
+ * right-hand sides (block.cl) */
+#define HPLS_K_METHODS(X)                                                                          \
+    X(relax_level, "illggggggdggg")                                                                \
+    X(relax_syncfree, "ilgggggdgggggu")                                                            \
+    X(relax_residual_part, "lggggidgggg")                                                          \
+    X(pjg_csr, "llligggggggggig")                                                                  \
+    X(pjg_dense, "lllgggggig")                                                                     \
+    X(dense_product, "liggggg")                                                                    \
+    X(csr_residual_block, "lilgliggggggg")                                                         \
+    X(jacobi_block, "lilgdggg")
+
+#define HPLS_DEVICE_KERNELS(X)                                                                     \
+    HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_METHODS(X)
 /* clang-format on */
 
 #define HPLS_K_ENUM_(name, sig) HPLS_K_##name,
