@@ -142,6 +142,10 @@ typedef struct hpls_dmat hpls_dmat;
 /* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
 struct hpls_sweep;
 typedef struct hpls_dsweep hpls_dsweep;
+/* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
+ * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
+typedef struct hpls_dfac hpls_dfac;
+struct hpls_trifac;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
 typedef struct hpls_dtri hpls_dtri;
 /* Rows of a tridiagonal block a device solves in local memory at most
@@ -194,6 +198,20 @@ typedef struct hpls_devops {
                   hpls_dvec *x);
     /* the strategy trisolve=auto takes on this device (same numbering) */
     int (*auto_sweep)(hpls_backend *be);
+    /* dilu/dic's (kind 0) or ilu0's (kind 1) construction on the device
+     * (kernels/device/factor.cl), after F's sweeps were uploaded (F->dev[]):
+     * M's numbers from F->a.A's values by strategy (serial, levels over
+     * F->fwd.lev, syncfree), the host's bits, the scaled copies' values written
+     * into F->dev[0] and F->dev[1], the row scales (1/E; 1/u_ii) into the
+     * sweeps that use them, M^-T's values into F->dev[2], F->dev[3]; dilu's E
+     * and 1/E read back into F->vec[0], F->vec[1], ilu0's 1/u_ii into
+     * F->vec[1].  F->dfac: A's pattern there, uploaded at the first call, kept
+     * until fac_release.  *bad: the first row (0-based) whose pivot is
+     * unusable, *pivot its value; *asym (dic): the first whose lower part
+     * does not mirror its column; n when none. */
+    hpls_status (*fac_build)(hpls_backend *be, struct hpls_trifac *F, int kind, int strategy,
+                             hpls_int *bad, hpls_int *asym, double *pivot);
+    void (*fac_release)(hpls_backend *be, hpls_dfac *D); /* accepts NULL */
 
     /* ---- kernels/device/relax.c: gs, sor, ssor, precond ssor ---- */
     /* A's diagonal positions (and its level sets for strategy levels; auto
@@ -260,6 +278,8 @@ typedef struct hpls_devops {
     X(sweep_release)                                                                               \
     X(sweep)                                                                                       \
     X(auto_sweep)                                                                                  \
+    X(fac_build)                                                                                   \
+    X(fac_release)                                                                                 \
     HPLS_DEVOPS_METHODS(X)
 /* gs/sor/ssor, PJG, dense A, many right-hand sides (kernels/device/relax.c,
  * pjg.c, dense.c, block.c) */

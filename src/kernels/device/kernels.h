@@ -45,6 +45,12 @@
     X(sweep_level, "lligggggggigg")                                                                \
     X(sweep_syncfree, "liigggggggiggggu")
 
+#define HPLS_K_FACTOR(X)                                                                           \
+    X(fac_level, "illlgidggggggggggggggg")                                                         \
+    X(fac_syncfree, "ilidgggggggggggggggggu")                                                      \
+    X(ilu_transpose, "lggggggg")                                                                   \
+    X(fac_first_part, "lgg")
+
 /* gs, sor, ssor (relax.cl), PJG (pjg.cl), a dense A (dense.cl), many
  * right-hand sides (block.cl) */
 #define HPLS_K_METHODS(X)                                                                          \
@@ -58,7 +64,8 @@
     X(jacobi_block, "lilgdggg")
 
 #define HPLS_DEVICE_KERNELS(X)                                                                     \
-    HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_METHODS(X)
+    HPLS_K_VECTOR(X)                                                                               \
+    HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_FACTOR(X) HPLS_K_METHODS(X)
 /* clang-format on */
 
 #define HPLS_K_ENUM_(name, sig) HPLS_K_##name,

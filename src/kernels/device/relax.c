@@ -5,7 +5,7 @@
  * strictly upper part (backward), built once on the host (kernels/cpu/
  * levels.c); the sweeps read the caller's device copy of A.  A sweep is, by
  * strategy (precond/trisolve.h's numbering): a launch per level set; one
- * launch of RELAX_GROUPS work-groups of one item taking rows from an atomic
+ * launch of HPLS_DEV_SYNCFREE_GROUPS work-groups of one item taking rows from an atomic
  * ticket (syncfree); or that launch with one group (serial).  Every strategy
  * gives the host's bits (relax.cl).  auto: serial when the level sets hold
  * fewer than RELAX_AUTO_ROWS rows on average, else the device's choice for
@@ -16,9 +16,6 @@
 
 #include <math.h>
 
-/* Work-groups of one item of the syncfree sweep: enough to keep every compute
- * unit busy (sweep.cl's choice; devops.c's SYNCFREE_GROUPS). */
-enum { RELAX_GROUPS = 64 };
 /* trisolve=auto: fewer rows than this a level on average (a warp's worth) and
  * a launch per level costs more than its rows' work, while the sync-free
  * rows would wait on each other down the chain (gas: one row a level): the
@@ -143,7 +140,7 @@ void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A
     }
     unsigned long long epoch = ++R->epoch;
     hpls_dev_zero(be, R->ticket, 0, sizeof(unsigned long long));
-    HPLS_DEV_RUNL(be, HPLS_K_relax_syncfree, R->strategy == HPLS_TRI_SYNCFREE ? RELAX_GROUPS : 1,
+    HPLS_DEV_RUNL(be, HPLS_K_relax_syncfree, R->strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
                   1, HPLS_KI(mode), HPLS_KL(R->n), HPLS_KG(A->rp), HPLS_KG(A->ci),
                   HPLS_KG(A->val), HPLS_KG(R->dp), HPLS_KG(di), HPLS_KD(omega), HPLS_KV(b),
                   HPLS_KV(x), HPLS_KV(xo), HPLS_KG(R->flag), HPLS_KG(R->ticket), HPLS_KU(epoch));
