@@ -5,8 +5,8 @@
 const hpls_method hpls_methods[] = {
     {.name = "jacobi",
      .help = "Jacobi (weighted with omega), x += omega D^-1 (b - A x)",
-     .flags = HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DEVICE | HPLS_M_DIST |
-              HPLS_M_BLOCK_DEVICE,
+     .flags =
+         HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DEVICE | HPLS_M_DIST | HPLS_M_BLKDEV,
      .nwork = 1,
      .solve = hpls_solve_jacobi,
      .solve_block = hpls_solve_jacobi_block},
@@ -21,8 +21,8 @@ const hpls_method hpls_methods[] = {
     {.name = "sor",
      .help = "successive over-relaxation with omega, forward sweeps (sequential); CSR or dense "
              "(on a device: CSR, the sweep scheduled by trisolve)",
-     .flags = HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE |
-              HPLS_M_RELAX,
+     .flags =
+         HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE | HPLS_M_RELAX,
      .nwork = 2,
      .setup = hpls_setup_relax,
      .solve = hpls_solve_sor,
@@ -30,8 +30,8 @@ const hpls_method hpls_methods[] = {
     {.name = "ssor",
      .help = "symmetric SOR with omega: a forward and a backward sweep (sequential); CSR or "
              "dense (on a device: CSR, the sweeps scheduled by trisolve)",
-     .flags = HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE |
-              HPLS_M_RELAX,
+     .flags =
+         HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE | HPLS_M_RELAX,
      .nwork = 2,
      .setup = hpls_setup_relax,
      .solve = hpls_solve_ssor,

@@ -98,7 +98,7 @@ enum {
     HPLS_M_DIST = 1048576u,  /* runs on a matrix distributed over MPI ranks (src/mpi) */
     HPLS_M_RELAX = 2097152u, /* relaxation sweeps scheduled by trisolve on a device (gs, sor,
                                 ssor, precond ssor) */
-    HPLS_M_BLOCK_DEVICE = 4194304u /* its solve_block runs on a device backend too */
+    HPLS_M_BLKDEV = 4194304u /* its solve_block (solve_many) runs on a device too */
 };
 
 typedef struct hpls_solver hpls_solver;

@@ -227,9 +227,8 @@ typedef struct hpls_devops {
                         const hpls_dvec *xo);
     /* r = (T + dscale D)(xo - x), T the strictly upper (upper) or lower part
      * of A; returns sum r_i^2 (not reduced) */
-    double (*relax_residual)(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A,
-                             int upper, double dscale, const hpls_dvec *xo, const hpls_dvec *x,
-                             hpls_dvec *r);
+    double (*relax_residual)(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A, int upper,
+                             double dscale, const hpls_dvec *xo, const hpls_dvec *x, hpls_dvec *r);
     /* ---- kernels/device/pjg.c: PJG ---- */
     /* P's blocks for the sweeps (dense: of a dense A, contiguous blocks only) */
     hpls_status (*pjg_upload)(hpls_backend *be, const struct hpls_pjg_partition *P, hpls_int n,

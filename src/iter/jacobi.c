@@ -37,8 +37,8 @@ static void column_norms(hpls_backend *be, hpls_int k, double *rn)
  * that stops leaves the device's list of active columns, its values in
  * place, and X comes back once at the end.  The same iterates as the host's
  * (every column's row sums in the same order). */
-static hpls_status jacobi_block_device(hpls_solver *s, hpls_int k, const hpls_real *B,
-                                       hpls_real *X, hpls_info *col)
+static hpls_status jacobi_block_device(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+                                       hpls_info *col)
 {
     hpls_backend *be = s->be;
     hpls_dblock *D = NULL;

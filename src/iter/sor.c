@@ -68,9 +68,8 @@ void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec 
     const relax_data *R = s->mdata;
     if (R) { /* on the device: dx = x_old, read by the sweep for the old values */
         hpls_v_copy(be, s->op.n, x, dx);
-        be->d->relax_sweep(be, R->dev, s->op.dA,
-                           backward ? HPLS_RELAX_SOR_BWD : HPLS_RELAX_SOR_FWD, omega, s->invdiag,
-                           b, x, dx);
+        be->d->relax_sweep(be, R->dev, s->op.dA, backward ? HPLS_RELAX_SOR_BWD : HPLS_RELAX_SOR_FWD,
+                           omega, s->invdiag, b, x, dx);
         return;
     }
     const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, s->invdiag);

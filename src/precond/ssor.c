@@ -9,8 +9,8 @@
 typedef struct ssor_side {
     const hpls_csr *A;
     hpls_int *diagpos;
-    hpls_dmat *dA;     /* on a device backend: A's copy there (its own: a preconditioner */
-    hpls_drelax *dev;  /* does not see the operator's) and the sweeps */
+    hpls_dmat *dA;    /* on a device backend: A's copy there (its own: a preconditioner */
+    hpls_drelax *dev; /* does not see the operator's) and the sweeps */
 } ssor_side;
 
 typedef struct ssor_pc {

@@ -4,8 +4,8 @@
  * through solver setups.  It checks no numbers: test_opencl
  * does; exit 77 without an OpenCL platform. */
 #include "backend/backend.h"
-#include "kernels/cpu/sptrsv.h"
 #include "hpls.h"
+#include "kernels/cpu/sptrsv.h"
 #include "solver.h"
 
 #include <stdio.h>
@@ -30,8 +30,8 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
         if (be->d->relax_upload(be, A, dp, strategy, &R) != HPLS_OK)
             return 1;
         for (int mode = HPLS_RELAX_SOR_FWD; mode <= HPLS_RELAX_SSOR_BWD; mode++)
-            be->d->relax_sweep(be, R, dA, mode, 1.2, mode <= HPLS_RELAX_SOR_BWD ? v[1] : NULL,
-                               v[0], v[7], v[6]);
+            be->d->relax_sweep(be, R, dA, mode, 1.2, mode <= HPLS_RELAX_SOR_BWD ? v[1] : NULL, v[0],
+                               v[7], v[6]);
         t += be->d->relax_residual(be, R, dA, strategy & 1, 0.3, v[6], v[7], v[5]);
         be->d->relax_release(be, R);
     }
@@ -177,11 +177,13 @@ int main(void)
         return 1;
     /* dilu's, dic's and ilu0's constructions (factor.cl) by every strategy,
      * through setups on a symmetric matrix of 343 rows (bicg: with M^-T) */
-    static const char *const facs[] = {
-        "bicgstab precond=dilu trisolve=serial",  "bicg precond=dilu trisolve=levels",
-        "bicg precond=dilu trisolve=syncfree",    "bicgstab precond=dilu trisolve=levels dilu_order=faces",
-        "bicgstab precond=dic trisolve=syncfree", "bicg precond=ilu0 trisolve=levels",
-        "bicg precond=ilu0 trisolve=syncfree"};
+    static const char *const facs[] = {"bicgstab precond=dilu trisolve=serial",
+                                       "bicg precond=dilu trisolve=levels",
+                                       "bicg precond=dilu trisolve=syncfree",
+                                       "bicgstab precond=dilu trisolve=levels dilu_order=faces",
+                                       "bicgstab precond=dic trisolve=syncfree",
+                                       "bicg precond=ilu0 trisolve=levels",
+                                       "bicg precond=ilu0 trisolve=syncfree"};
     hpls_csr *P = NULL;
     if (hpls_gen_csr("poisson3d:nx=7", &P, NULL) != HPLS_OK)
         return 1;

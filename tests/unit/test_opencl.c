@@ -3,8 +3,8 @@
  * across work-items, a relative 1e-13 where a reduction is), then every
  * method that runs on the device: iterations within one of ref's and the
  * true residual within tol; where no sum crosses work-items (gs, sor, ssor,
- * pjg, the dense rows, many right-hand sides) the iterates bit for bit.  No OpenCL platform (or a library built without
- * the backend): the whole executable reports skipped (77). */
+ * pjg, the dense rows, many right-hand sides) the iterates bit for bit.  No OpenCL platform (or a
+ * library built without the backend): the whole executable reports skipped (77). */
 #include "testutil.h"
 
 #include "backend/backend.h"
@@ -369,8 +369,8 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
             int k = p == 1; /* the row scales read back: dilu's E, ilu0's 1/u_ii */
             for (hpls_int i = 0; i < n; i++)
                 if (memcmp(&Fo->vec[k][i], &Fr->vec[k][i], sizeof(hpls_real)) != 0)
-                    fail_msg("%s: %s[%lld] = %.17g on opencl, %.17g on ref", o,
-                             k ? "1/u_ii" : "E", (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
+                    fail_msg("%s: %s[%lld] = %.17g on opencl, %.17g on ref", o, k ? "1/u_ii" : "E",
+                             (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
             for (int tr = 0; tr < (dic ? 1 : 2); tr++) {
                 tu_pc_apply(so, tr, r->data, zo);
                 tu_pc_apply(sr, tr, r->data, zr);
@@ -615,8 +615,7 @@ static void assert_bits(const hpls_real *a, const hpls_real *b, hpls_int n, cons
 /* The matrices of the relaxation tests: a stencil, a random pattern that is
  * not symmetric (a row of a later level set may overwrite an x_j an earlier
  * row must still read old) and gas's far columns. */
-static const char *const relax_specs[] = {"convdiff3d:nx=9", "random:n=777,k=9",
-                                          "gas:n=1500,k=3"};
+static const char *const relax_specs[] = {"convdiff3d:nx=9", "random:n=777,k=9", "gas:n=1500,k=3"};
 #define NRELAX (int)(sizeof relax_specs / sizeof relax_specs[0])
 static const char *const strategies[] = {"serial", "levels", "syncfree", "auto"};
 
@@ -688,9 +687,8 @@ static void relaxation_sweeps_match_the_host_bit_for_bit(void **state)
 
 /* x after solving b with options from x0 = 0, on CSR A or dense Ad, with the
  * user's partition of nb blocks (ptr, idx) when nb > 0 */
-static hpls_info solve_x(const hpls_csr *A, const hpls_dense *Ad, const char *options,
-                         hpls_int nb, const hpls_int *ptr, const hpls_int *idx,
-                         const hpls_vec *b, hpls_vec *x)
+static hpls_info solve_x(const hpls_csr *A, const hpls_dense *Ad, const char *options, hpls_int nb,
+                         const hpls_int *ptr, const hpls_int *idx, const hpls_vec *b, hpls_vec *x)
 {
     hpls_solver *s;
     hpls_info info;
@@ -875,12 +873,12 @@ static void dense_matrices_run_on_the_device(void **state)
     for (int k = 0; k < 5; k++) {
         char o[128], h[128];
         snprintf(o, sizeof o, "solver=%s tol=1e-8 maxiter=2000 backend=opencl", methods4[k]);
-        snprintf(h, sizeof h, "solver=%s tol=1e-8 maxiter=2000 backend=cpu threads=1",
-                 methods4[k]);
+        snprintf(h, sizeof h, "solver=%s tol=1e-8 maxiter=2000 backend=cpu threads=1", methods4[k]);
         hpls_info io = solve_x(NULL, Ad, o, 0, NULL, NULL, b, xo);
         hpls_info ih = solve_x(NULL, Ad, h, 0, NULL, NULL, b, xh);
         assert_true(hpls_reason_converged(io.reason));
-        if (!(io.relres <= 1e-8) || (k < 4 && llabs((long long)(io.iterations - ih.iterations)) > 1))
+        if (!(io.relres <= 1e-8) ||
+            (k < 4 && llabs((long long)(io.iterations - ih.iterations)) > 1))
             fail_msg("dense %s: %lld iterations (relres %.3g) on opencl, %lld on cpu", o,
                      (long long)io.iterations, io.relres, (long long)ih.iterations);
     }

@@ -68,8 +68,8 @@ void hpls_devop_block_residual(hpls_backend *be, hpls_dblock *D, const hpls_dmat
         int kc = na - c0 < HPLS_SPMM_COLS ? na - c0 : HPLS_SPMM_COLS;
         HPLS_DEV_RUN(be, HPLS_K_csr_residual_block, (size_t)ng, HPLS_KL(D->n), HPLS_KI(kc),
                      HPLS_KL(D->n), HPLS_KG(D->cols), HPLS_KL(c0), HPLS_KI(na), HPLS_KG(A->rp),
-                     HPLS_KG(A->ci), HPLS_KG(A->val), HPLS_KG(D->B), HPLS_KG(D->X),
-                     HPLS_KG(D->R), HPLS_KG(part));
+                     HPLS_KG(A->ci), HPLS_KG(A->val), HPLS_KG(D->B), HPLS_KG(D->X), HPLS_KG(D->R),
+                     HPLS_KG(part));
     }
     hpls_dev_reduce_part(be, ng, na, HPLS_DEV_SUM, ss);
 }
@@ -77,9 +77,9 @@ void hpls_devop_block_residual(hpls_backend *be, hpls_dblock *D, const hpls_dmat
 void hpls_devop_block_jacobi(hpls_backend *be, hpls_dblock *D, double omega, const hpls_dvec *dinv)
 {
     if (D->na > 0)
-        HPLS_DEV_RUN(be, HPLS_K_jacobi_block, hpls_dev_groups(D->n), HPLS_KL(D->n),
-                     HPLS_KI(D->na), HPLS_KL(D->n), HPLS_KG(D->cols), HPLS_KD(omega),
-                     HPLS_KV(dinv), HPLS_KG(D->R), HPLS_KG(D->X));
+        HPLS_DEV_RUN(be, HPLS_K_jacobi_block, hpls_dev_groups(D->n), HPLS_KL(D->n), HPLS_KI(D->na),
+                     HPLS_KL(D->n), HPLS_KG(D->cols), HPLS_KD(omega), HPLS_KV(dinv), HPLS_KG(D->R),
+                     HPLS_KG(D->X));
 }
 
 void hpls_devop_block_download(hpls_backend *be, const hpls_dblock *D, hpls_real *X)

@@ -68,7 +68,7 @@ typedef struct hpls_devtab {
     hpls_status (*init)(hpls_backend *be, hpls_dev *dev);
     void (*fini)(hpls_backend *be, hpls_dev *dev); /* what init made (after a failed init too) */
     hpls_status (*alloc)(hpls_backend *be, size_t bytes, hpls_dbuf **b); /* bytes >= 1 */
-    void (*release)(hpls_backend *be, hpls_dbuf *b);                    /* accepts NULL */
+    void (*release)(hpls_backend *be, hpls_dbuf *b);                     /* accepts NULL */
     /* bytes to (from) the buffer at byte off; both return when the host
      * memory may be reused, read after the work queued before it */
     hpls_status (*write)(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes);
@@ -88,8 +88,8 @@ typedef struct hpls_devtab {
  * .m = its function): a member missing here fails the assertion, a backend
  * without one of the functions fails its compile. */
 #define HPLS_DEVTAB(X)                                                                             \
-    X(init) X(fini) X(alloc) X(release) X(write) X(read) X(copy) X(zero) X(launch) X(sync)         \
-        X(devices)
+    X(init)                                                                                        \
+    X(fini) X(alloc) X(release) X(write) X(read) X(copy) X(zero) X(launch) X(sync) X(devices)
 #define HPLS_DEVTAB_ONE_(m) +1
 _Static_assert(sizeof(hpls_devtab) == (0 HPLS_DEVTAB(HPLS_DEVTAB_ONE_)) * sizeof(void (*)(void)),
                "a member of hpls_devtab is missing from HPLS_DEVTAB");
@@ -169,8 +169,8 @@ void hpls_dev_free(hpls_backend *be, hpls_dbuf *b); /* accepts NULL */
 hpls_status hpls_dev_fail(hpls_backend *be, hpls_status st, const char *fmt, ...) HPLS_PRINTF(3, 4);
 void hpls_dev_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes);
 void hpls_dev_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes);
-void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst,
-                   size_t doff, size_t bytes);
+void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst, size_t doff,
+                   size_t bytes);
 void hpls_dev_zero(hpls_backend *be, hpls_dbuf *b, size_t off, size_t bytes);
 void hpls_dev_sync(hpls_backend *be);
 
@@ -248,8 +248,8 @@ double hpls_devop_relax_residual(hpls_backend *be, const hpls_drelax *R, const h
                                  int upper, double dscale, const hpls_dvec *xo, const hpls_dvec *x,
                                  hpls_dvec *r);
 /* pjg.c: PJG's sweep, a launch a block (kernels/device/pjg.cl) */
-hpls_status hpls_devop_pjg_upload(hpls_backend *be, const struct hpls_pjg_partition *P,
-                                  hpls_int n, int dense, hpls_dpjg **out);
+hpls_status hpls_devop_pjg_upload(hpls_backend *be, const struct hpls_pjg_partition *P, hpls_int n,
+                                  int dense, hpls_dpjg **out);
 void hpls_devop_pjg_release(hpls_backend *be, hpls_dpjg *D);
 void hpls_devop_pjg_sweep(hpls_backend *be, const hpls_dpjg *D, const hpls_dmat *A,
                           const hpls_ddense *Ad, const hpls_dvec *dinv, const hpls_dvec *b,
@@ -264,11 +264,9 @@ double hpls_devop_dense_residual(hpls_backend *be, const hpls_ddense *A, const h
 hpls_status hpls_devop_block_create(hpls_backend *be, hpls_int n, hpls_int k, const hpls_real *B,
                                     const hpls_real *X, hpls_dblock **out);
 void hpls_devop_block_release(hpls_backend *be, hpls_dblock *D);
-void hpls_devop_block_columns(hpls_backend *be, hpls_dblock *D, const hpls_int *cols,
-                              hpls_int na);
+void hpls_devop_block_columns(hpls_backend *be, hpls_dblock *D, const hpls_int *cols, hpls_int na);
 void hpls_devop_block_residual(hpls_backend *be, hpls_dblock *D, const hpls_dmat *A, double *ss);
-void hpls_devop_block_jacobi(hpls_backend *be, hpls_dblock *D, double omega,
-                             const hpls_dvec *dinv);
+void hpls_devop_block_jacobi(hpls_backend *be, hpls_dblock *D, double omega, const hpls_dvec *dinv);
 void hpls_devop_block_download(hpls_backend *be, const hpls_dblock *D, hpls_real *X);
 
 #endif /* HPLS_DEVHOST_H */

@@ -23,10 +23,10 @@
 enum { RELAX_AUTO_ROWS = 32 };
 
 struct hpls_drelax {
-    hpls_dbuf *dp;            /* A's diagonal positions (64-bit) */
-    hpls_dbuf *order[2];      /* levels: L's (0) and U's (1) rows sorted by level */
+    hpls_dbuf *dp;             /* A's diagonal positions (64-bit) */
+    hpls_dbuf *order[2];       /* levels: L's (0) and U's (1) rows sorted by level */
     hpls_int *off[2], nlev[2]; /* their nlev + 1 level offsets, on the host */
-    hpls_dbuf *flag, *ticket; /* syncfree, serial: sweeps done per row, the row ticket */
+    hpls_dbuf *flag, *ticket;  /* syncfree, serial: sweeps done per row, the row ticket */
     hpls_int n;
     int strategy;
     int stale;                /* a sweep failed midway: flags and epoch to reset */
@@ -140,10 +140,11 @@ void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A
     }
     unsigned long long epoch = ++R->epoch;
     hpls_dev_zero(be, R->ticket, 0, sizeof(unsigned long long));
-    HPLS_DEV_RUNL(be, HPLS_K_relax_syncfree, R->strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
-                  1, HPLS_KI(mode), HPLS_KL(R->n), HPLS_KG(A->rp), HPLS_KG(A->ci),
-                  HPLS_KG(A->val), HPLS_KG(R->dp), HPLS_KG(di), HPLS_KD(omega), HPLS_KV(b),
-                  HPLS_KV(x), HPLS_KV(xo), HPLS_KG(R->flag), HPLS_KG(R->ticket), HPLS_KU(epoch));
+    HPLS_DEV_RUNL(be, HPLS_K_relax_syncfree,
+                  R->strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1, 1, HPLS_KI(mode),
+                  HPLS_KL(R->n), HPLS_KG(A->rp), HPLS_KG(A->ci), HPLS_KG(A->val), HPLS_KG(R->dp),
+                  HPLS_KG(di), HPLS_KD(omega), HPLS_KV(b), HPLS_KV(x), HPLS_KV(xo),
+                  HPLS_KG(R->flag), HPLS_KG(R->ticket), HPLS_KU(epoch));
     R->stale = be->err != HPLS_OK;
 }
 

@@ -57,7 +57,10 @@ DEVICE void relax_row(int mode, idx_t i, GLOBAL const idx_t *rp, GLOBAL const in
 {
     int fwd = mode == RELAX_SOR_FWD || mode == RELAX_SSOR_FWD, ssor = mode >= RELAX_SSOR_FWD;
     idx_t d = dp[i];
-    double s = mode == RELAX_SSOR_BWD ? x[i] * val[d] : b[i];
+    /* ssor backward starts from its own z_i: other groups read x atomically
+     * during a syncfree sweep, so this read is atomic there too */
+    double xi0 = mode != RELAX_SSOR_BWD ? 0.0 : sync ? atomic_load_f64(&x[i]) : x[i];
+    double s = mode == RELAX_SSOR_BWD ? xi0 * val[d] : b[i];
     if (mode != RELAX_SSOR_BWD) /* L's terms: new values forward, old backward */
         s = !fwd   ? relax_terms(s, rp[i], d, ci, val, ssor, w, xo)
             : sync ? relax_terms_ready(s, rp[i], d, ci, val, ssor, w, x, flag, epoch)
