@@ -49,12 +49,12 @@ const hpls_method hpls_methods[] = {
     {.name = "qtbicgstab",
      .help = "QTBiCGSTAB (Xu et al. 2015): BiCGSTAB whose SpMV walks a quad-tree of A "
              "(format=qtree; d by qt_d)",
-     .flags = HPLS_M_PRECOND | HPLS_M_FORMAT | HPLS_M_QTREE,
+     .flags = HPLS_M_PRECOND | HPLS_M_FORMAT | HPLS_M_QTREE | HPLS_M_DIST,
      .nwork = 8,
      .solve = hpls_solve_bicgstab},
     {.name = "bicg",
      .help = "BiCG (Fletcher 1976), right preconditioned; A^T from a transpose built once at setup",
-     .flags = HPLS_M_PRECOND | HPLS_M_TRANSPOSE | HPLS_M_FORMAT | HPLS_M_DEVICE,
+     .flags = HPLS_M_PRECOND | HPLS_M_TRANSPOSE | HPLS_M_FORMAT | HPLS_M_DEVICE | HPLS_M_DIST,
      .nwork = 8,
      .solve = hpls_solve_bicg},
     {.name = "cgs",
@@ -70,7 +70,7 @@ const hpls_method hpls_methods[] = {
     {.name = "qmr",
      .help = "QMR without look-ahead (Freund & Nachtigal 1991), right preconditioned; A^T from a "
              "transpose built once at setup",
-     .flags = HPLS_M_PRECOND | HPLS_M_TRANSPOSE | HPLS_M_FORMAT | HPLS_M_DEVICE,
+     .flags = HPLS_M_PRECOND | HPLS_M_TRANSPOSE | HPLS_M_FORMAT | HPLS_M_DEVICE | HPLS_M_DIST,
      .nwork = 11,
      .solve = hpls_solve_qmr},
     {.name = "bicrstab",
@@ -118,30 +118,36 @@ const hpls_method hpls_methods[] = {
      .solve = hpls_solve_minres},
     {.name = "pjg",
      .help = "PJG (Ahmadi et al. 2021): Gauss-Seidel over blocks of psize, Jacobi inside "
-             "each block, in parallel; CSR or dense (on a device: a launch per block)",
-     .flags = HPLS_M_DIAG | HPLS_M_PSIZE | HPLS_M_DENSE | HPLS_M_DEVICE,
+             "each block, in parallel; CSR or dense (on a device: a launch per block).  On P MPI "
+             "ranks block k is every rank's k-th psize rows, and a sweep makes one exchange per "
+             "block, in turn: blocks x (a message's latency) per sweep, so psize defaults to >= "
+             "65536 multiply-adds a rank",
+     .flags = HPLS_M_DIAG | HPLS_M_PSIZE | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE,
      .nwork = 2,
      .setup = hpls_setup_pjg,
      .solve = hpls_solve_pjg,
      .destroy = hpls_destroy_pjg},
     {.name = "hisa",
-     .help = "HISA (Li, Yang, Li 2016): A = T + S, T x+ = b - S x with T factored once",
-     .flags = HPLS_M_TRIDIAG | HPLS_M_XTOL | HPLS_M_GSPIKE | HPLS_M_DEVICE,
+     .help = "HISA (Li, Yang, Li 2016): A = T + S, T x+ = b - S x with T factored once.  On P "
+             "MPI ranks T is cut at the ranks' boundaries: bhisa with P blocks, S x through the "
+             "halo",
+     .flags = HPLS_M_TRIDIAG | HPLS_M_XTOL | HPLS_M_GSPIKE | HPLS_M_DEVICE | HPLS_M_DIST,
      .nwork = 4,
      .setup = hpls_setup_hisa,
      .solve = hpls_solve_hisa,
      .destroy = hpls_destroy_hisa},
     {.name = "bhisa",
-     .help = "BHISA: HISA with T cut into blocks of `block` rows, solved in parallel",
-     .flags = HPLS_M_TRIDIAG | HPLS_M_BLOCK | HPLS_M_XTOL | HPLS_M_DEVICE,
+     .help = "BHISA: HISA with T cut into blocks of `block` rows, solved in parallel; on MPI "
+             "ranks blocks of `block` rows from each rank's first row (default: ranks x threads)",
+     .flags = HPLS_M_TRIDIAG | HPLS_M_BLOCK | HPLS_M_XTOL | HPLS_M_DEVICE | HPLS_M_DIST,
      .nwork = 4,
      .setup = hpls_setup_bhisa,
      .solve = hpls_solve_hisa,
      .destroy = hpls_destroy_hisa},
     {.name = "thomas",
-     .help =
-         "tridiagonal A, direct: Thomas algorithm (LU without pivoting; a tiny pivot is an error)",
-     .flags = HPLS_M_DIRECT,
+     .help = "tridiagonal A, direct: Thomas algorithm (LU without pivoting; a tiny pivot is an "
+             "error); on MPI ranks T is gathered to rank 0 and solved there",
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -149,8 +155,8 @@ const hpls_method hpls_methods[] = {
      .destroy = hpls_destroy_tridiag},
     {.name = "cr",
      .help = "tridiagonal A, direct: cyclic reduction (HISA Sec. 5.1; coefficients reduced once at "
-             "setup)",
-     .flags = HPLS_M_DIRECT,
+             "setup); on MPI ranks T is gathered to rank 0 and solved there",
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -158,16 +164,18 @@ const hpls_method hpls_methods[] = {
      .destroy = hpls_destroy_tridiag},
     {.name = "gspike",
      .help = "tridiagonal A, direct: g-Spike (Venetis et al. 2015), parallel Givens-QR partitions, "
-             "singular ones repaired",
-     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE,
+             "singular ones repaired; on MPI ranks gspike_p partitions per rank, the reduced "
+             "system gathered to rank 0",
+     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
      .solve_block = hpls_solve_tridiag_block,
      .destroy = hpls_destroy_tridiag},
     {.name = "lapack",
-     .help = "tridiagonal A, direct: LAPACK dgttrf/dgttrs (partial pivoting), the reference",
-     .flags = HPLS_M_DIRECT,
+     .help = "tridiagonal A, direct: LAPACK dgttrf/dgttrs (partial pivoting), the reference; on "
+             "MPI ranks T is gathered to rank 0 and solved there",
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -194,7 +202,8 @@ const hpls_pc_type hpls_pc_types[] = {
      .flags = HPLS_M_OMEGA | HPLS_M_RELAX | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_ssor},
     {.name = "pjg",
-     .help = "`sweeps` PJG sweeps from z = 0 (smoother; not for bicg, qmr, cg, minres)",
+     .help = "`sweeps` PJG sweeps from z = 0 (smoother; not for bicg, qmr, cg, minres); on MPI "
+             "ranks on each rank's diagonal block, no exchange (block Jacobi)",
      .flags = HPLS_M_PSIZE | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_pjg},
     {.name = "tridiag",

@@ -4,6 +4,9 @@
  * and solves with the factors, iterations 0, the true residual deciding the reason. */
 #include "direct/direct.h"
 #include "solver.h"
+#ifdef HPLS_HAVE_MPI
+#include "mpi/dcsr.h"
+#endif
 
 #include <float.h>
 #include <math.h>
@@ -238,6 +241,10 @@ hpls_status hpls_tridiag_from_csr(const hpls_csr *A, hpls_tridiag **out)
 /* Extracts T from s->A and factors it with the method named like the solver. */
 hpls_status hpls_setup_tridiag(hpls_solver *s)
 {
+#ifdef HPLS_HAVE_MPI
+    if (s->dist && s->dist->size > 1) /* T on several ranks: src/mpi/dist_tridiag.c */
+        return hpls_setup_tridiag_dist(s);
+#endif
     const char *name = s->opt.method->name;
     hpls_tridiag_method m;
     hpls_status st = hpls_tridiag_method_from_name(name, &m);
@@ -267,6 +274,10 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
 
 hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+#ifdef HPLS_HAVE_MPI
+    if (s->dist && s->dist->size > 1)
+        return hpls_solve_tridiag_dist(s, b, x);
+#endif
     const hpls_real *bp = hpls_v_host(s->be, b); /* a host kernel: the arrays themselves */
     hpls_real *xp = hpls_v_host(s->be, x);
     if (!bp || !xp)

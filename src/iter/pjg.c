@@ -16,7 +16,11 @@
  * Runs on CSR and on dense matrices, on the host or on a device backend
  * (kernels/device/pjg.c: a launch per block, the blocks in order; the same
  * iterates, x and r bit for bit).
- * Traffic per iteration: A once, x, xold, b, r (+ one sweep per solve). */
+ * Traffic per iteration: A once, x, xold, b, r (+ one sweep per solve).
+ * On a matrix distributed over MPI ranks, block k is every rank's k-th chunk
+ * of psize rows, and each block's new values go to the ranks that hold them
+ * before the next block (mpi/dist_pjg.c): the same iteration as one process
+ * with those blocks. */
 #include "solver.h"
 
 #include <stdlib.h>
@@ -122,6 +126,8 @@ hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_option
 
 hpls_status hpls_setup_pjg(hpls_solver *s)
 {
+    if (s->op.dk) /* distributed: blocks over the ranks (mpi/dist_pjg.c) */
+        return s->op.dk->pjg_setup(s);
     hpls_pjg_partition *P;
     hpls_backend *be = s->be;
     hpls_int n = s->op.n;
@@ -167,10 +173,9 @@ static hpls_status solve_device(hpls_solver *s, const hpls_pjg_partition *P, con
 
 hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-    const hpls_pjg_partition *P = s->mdata;
     hpls_backend *be = s->be;
     if (be->d)
-        return solve_device(s, P, b, x);
+        return solve_device(s, s->mdata, b, x);
     hpls_int n = s->op.n;
     hpls_dvec *r = s->work[0], *xold = s->work[1];
     /* the sweep is a host kernel (be->k: OpenMP or the sequential reference) */
@@ -180,8 +185,13 @@ hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         return HPLS_OK; /* a handle was refused: hpls_solver_solve reports it */
     for (hpls_int it = 0;; it++) {
         /* x: x^it -> x^(it+1); xold = x^it; r = b - A x^it */
-        be->k->pjg_sweep(be->nthreads, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
-                         P->lo, bp, xp, xo, rp);
+        if (s->op.dk) { /* every rank on every block, new values exchanged after each */
+            s->op.dk->pjg_sweep(s, it == 0, dinv, bp, xp, xo, rp);
+        } else {
+            const hpls_pjg_partition *P = s->mdata;
+            be->k->pjg_sweep(be->nthreads, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx,
+                             P->blockof, P->lo, bp, xp, xo, rp);
+        }
         double rnorm = hpls_v_nrm2(be, n, r);
         if ((it == 0 ? hpls_conv_start(s, rnorm) : hpls_conv_check(s, it, rnorm)) !=
             HPLS_NOT_RUN) {
