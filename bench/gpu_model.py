@@ -592,7 +592,7 @@ def measure(build, backend, device, bw, smoke):
     """The model's table measured: per method and matrix, bytes and launches per
     iteration (the model's counts), the time per iteration and the setup
     predicted for this device's bandwidth and measured on it."""
-    n, its = (20000, 20) if smoke else (10**6, 200)
+    n, its = (4000, 3) if smoke else (10**6, 200)  # smoke: PoCL's syncfree spins (docs/gpu.md)
     if bw is None:
         bw = next((b for word, b in KNOWN_BW if word in device), None)
     out = []

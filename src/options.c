@@ -100,10 +100,15 @@ static const opt_def opts[] = {
              "hpls info --devices), or cuda (the same on an NVIDIA GPU, through the optional "
              "module libhpls_cuda.so; where it cannot run, hpls solve says why and uses cpu)"},
     {"reproducible", OPT_INT, "0", OFF(reproducible), .lo = 0, .hi = 1, .exec = 1,
-     .help = "MPI: 1 sums the ranks' partial sums in rank order (MPI_Allgather): the same bits "
-             "on every run for given ranks and threads, whatever the MPI library's reduction "
-             "algorithm (not across rank counts); 0: MPI_Allreduce.  One process is repeatable "
-             "already"},
+     .help = "1: the same bits (x, residuals, iteration counts) for any number of threads and "
+             "MPI ranks: every sum exact and rounded once (a long fixed-point accumulator; under "
+             "MPI its digits added exactly by one MPI_Allreduce, 560 bytes per value) and each "
+             "row of A x summed in global column order; for jacobi and the Krylov methods with "
+             "precond none or jacobi, format csr, on backend cpu, and under MPI without A^T "
+             "(bicg, qmr), reorder or scale (the others are refused: their sweeps, blocks or M, "
+             "e.g. dilu on each rank's block, or A^T x's sums follow the partition); cost: "
+             "bench/repro.sh.  0: sums per thread and rank in order (repeatable for fixed "
+             "threads in one process)"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
              "panel by panel, Xu et al. 2015)"},

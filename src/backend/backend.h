@@ -311,6 +311,7 @@ struct hpls_backend {
     const hpls_devops *d; /* a device backend's operator kernels; NULL on host backends */
     int nthreads;        /* threads of every parallel region run for this backend */
     int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
+    int exact;           /* 1: reproducible=1, every sum exact (hpls_cpu_set_exact) */
     /* applied to every local partial sum (k values in place); NULL: one process */
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
     void *reduce_ctx;
@@ -486,6 +487,10 @@ extern const hpls_kernels hpls_cpu_kernels, hpls_ref_kernels;
  * registry of live vectors. */
 hpls_status hpls_cpu_init(hpls_backend *be);
 void hpls_cpu_fini(hpls_backend *be);
+/* reproducible=1 on a cpu backend: its reductions and the sums of squares of
+ * its kernels become exact (kernels/cpu/exact_sum.h), so they give the same
+ * bits on any number of threads and, through an mpi backend's hook, ranks. */
+hpls_status hpls_cpu_set_exact(hpls_backend *be);
 hpls_status hpls_ref_init(hpls_backend *be);
 void hpls_ref_fini(hpls_backend *be);
 /* The device backends run the one device host layer (kernels/device/devhost.h:
