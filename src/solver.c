@@ -1246,9 +1246,9 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
+    /* exact (reproducible=1): column by column, whose sums are exact */
     if (s->opt.method->solve_block && s->A && !s->dr && !s->dist && !s->be->exact &&
-        (!s->be->d || (s->opt.method->flags & HPLS_M_BLKDEV))) { /* exact: column by column,
-                                                                    whose sums are exact */
+        (!s->be->d || (s->opt.method->flags & HPLS_M_BLKDEV))) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;
