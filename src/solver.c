@@ -311,28 +311,29 @@ static hpls_status use_precond(hpls_solver *s, hpls_int n)
     return HPLS_OK;
 }
 
-/* What a device backend (be->d) runs: the methods flagged HPLS_M_DEVICE, whose
- * kernels are vector operations and A x, with a preconditioner of the same
- * kind or a preconditioner object (copied through the host), on a CSR matrix. */
+/* What a device backend (be->d) runs: the methods flagged HPLS_M_DEVICE, with
+ * a preconditioner of the same kind or a preconditioner object (copied
+ * through the host), on a CSR matrix or (methods flagged HPLS_M_DENSE) a
+ * dense one. */
 static hpls_status device_check(const hpls_solver *s)
 {
     const hpls_options *o = &s->opt;
     const char *be = s->be->name;
     if (!(o->method->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "solver %s has no %s version (on %s: jacobi, hisa, "
-                         "bhisa and the Krylov methods; use backend=cpu)",
+                         "solver %s has no %s version (on %s: jacobi, gs, sor, ssor, pjg, "
+                         "hisa, bhisa and the Krylov methods; use backend=cpu)",
                          o->method->name, be, be);
     if (!s->ext_pc && (o->method->flags & HPLS_M_PRECOND) && o->pc_type->setup &&
         !(o->pc_type->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "precond %s has no %s version (on %s: none, "
-                         "jacobi, dilu, dic, ilu0; use backend=cpu)",
+                         "jacobi, ssor, pjg, dilu, dic, ilu0; use backend=cpu)",
                          o->pc_type->name, be, be);
-    if (!s->A)
+    if (!s->A && !(s->Ad && (o->method->flags & HPLS_M_DENSE)))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "backend %s multiplies CSR matrices only (not a "
-                         "dense matrix or a shell operator)",
+                         "backend %s multiplies CSR and dense matrices only (not a "
+                         "shell operator)",
                          be);
     if (o->format || (o->method->flags & HPLS_M_QTREE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
@@ -1245,8 +1246,9 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
-    if (s->opt.method->solve_block && s->A && !s->dr && !s->be->d && !s->dist &&
-        !s->be->exact) { /* exact: column by column, whose sums are exact */
+    /* exact (reproducible=1): column by column, whose sums are exact */
+    if (s->opt.method->solve_block && s->A && !s->dr && !s->dist && !s->be->exact &&
+        (!s->be->d || (s->opt.method->flags & HPLS_M_BLKDEV))) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;
