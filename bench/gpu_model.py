@@ -658,12 +658,7 @@ def main():
     ms.add_argument("--device", required=True, help="the device's name (hpls info --devices)")
     ms.add_argument("--bw", type=float, help="its bandwidth in GB/s (default: the datasheet's)")
     ms.add_argument("--smoke", action="store_true", help="small sizes (HPLS_BENCH_SMOKE=1)")
-    d = sub.add_parser("doc", help="docs/gpu_model.md's generated section from the results CSV")
-    d.add_argument("--results", default="bench/results")
-    d.add_argument("--doc", default="docs/gpu_model.md")
-    mode = d.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true")
-    mode.add_argument("--check", action="store_true")
+    tables.add_doc_command(sub, "gpu_model.md")
     a = ap.parse_args()
     if a.cmd == "run":
         run(a.build)

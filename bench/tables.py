@@ -287,6 +287,16 @@ def doc_update(path, section, begin, end, check, tool):
     print(f"wrote {path}")
 
 
+def add_doc_command(sub, page):
+    """The `doc` subcommand of a model script: --results, --doc and --write|--check."""
+    d = sub.add_parser("doc", help=f"docs/{page}'s generated section from the results CSV")
+    d.add_argument("--results", default="bench/results")
+    d.add_argument("--doc", default=f"docs/{page}")
+    mode = d.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true")
+    mode.add_argument("--check", action="store_true")
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "collect":
         collect(argv[2], argv[3], argv[4:] if len(argv) > 4 else die("collect: no repetition given"))
