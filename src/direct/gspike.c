@@ -23,7 +23,7 @@
  * Accuracy: Spike's backward error is about eps times the spikes' size (the
  * blocks' condition), not eps: on Table A.1's #14 and #15 (random, diagonal
  * 1e-8 or 0) Algorithm 1 alone leaves 1e-10 (the paper's Table 2: 8.6e-11).
- * When the spikes grow beyond GS_GROWTH_REFINE or a block was repaired, the
+ * When the spikes grow beyond HPLS_GSPIKE_GROWTH_REFINE or a block was repaired, the
  * factorization keeps a copy of T and each solve refines (fixed precision,
  * as LAPACK's dgtrfs): one or two steps bring those backward errors to 3e-17.
  *
@@ -51,15 +51,9 @@
 #include <string.h>
 
 enum {
-    GS_SEQ_MAX = 128,  /* pieces below this many rows: sequential Givens-QR (Sec. 3.3) */
-    GS_MIN_BLOCK = 64, /* automatic p keeps blocks at least this long */
-    GS_REFINE_MAX = 3  /* steps of iterative refinement at most */
+    GS_SEQ_MAX = 128, /* pieces below this many rows: sequential Givens-QR (Sec. 3.3) */
+    GS_MIN_BLOCK = 64 /* automatic p keeps blocks at least this long */
 };
-/* Spike growth above which the solve refines: Spike's backward error is about
- * eps times the spikes' size (the blocks' condition), not eps; #14 and #15 of
- * Table A.1 grow them to 1e8..1e20 (backward error 1e-10 and worse before the
- * refinement, 3e-17 after one step), the well-conditioned ids stay below 10. */
-#define GS_GROWTH_REFINE 100.0
 
 typedef struct gs_piece {
     hpls_int lo, hi;      /* rows [lo, hi) */
@@ -75,6 +69,7 @@ typedef struct gs_piece {
 struct hpls_gspike {
     hpls_int n;
     int nt;                    /* threads of the factorization and the solves */
+    hpls_int prow;             /* automatic partitions: rows per partition (0: nt of them) */
     double growth;             /* max |v|, |w| over this level and below: the spike growth */
     hpls_real *adl, *ad, *adu; /* a copy of T, kept (top level only) for the refinement */
     hpls_real *rs;             /* row scales: D = diag(rs), rs_i a power of two */
@@ -194,6 +189,8 @@ void hpls_gspike_free(hpls_gspike *f)
 
 double hpls_gspike_rcond_bound(const hpls_gspike *f) { return f->rmm_rel; }
 
+double hpls_gspike_growth(const hpls_gspike *f) { return f->growth; }
+
 hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f) { return f ? f->nsingular : 0; }
 
 /* Step 0: irreducible pieces, and an order in which to solve them: piece i+1
@@ -254,16 +251,13 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
 static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const hpls_real *du,
                                  double delta, int level, int pairs, gs_piece *pc, hpls_gspike *f)
 {
-    hpls_int p = pc->p, len = pc->hi - pc->lo;
+    hpls_int p = pc->p;
     const hpls_real *rs = f->rs;
     pc->bs = hpls_malloc(p + 1, sizeof *pc->bs);
     pc->zeta = hpls_malloc(p, sizeof *pc->zeta);
     if (!pc->bs || !pc->zeta)
         return HPLS_ERR_NOMEM;
-    hpls_int unit = pairs ? 2 : 1, units = len / unit;
-    for (hpls_int j = 0; j <= p; j++)
-        pc->bs[j] = pc->lo + unit * (units / p * j + (j < units % p ? j : units % p));
-    pc->bs[p] = pc->hi; /* a reduced system's odd last row joins the last block */
+    hpls_gspike_blocks(pc->lo, pc->hi, p, pairs, pc->bs);
     const hpls_int *bs = pc->bs;
     hpls_int nsing = 0;
     int last_singular = 0;
@@ -351,8 +345,10 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         rdu[nr - 1] = 0.0;
     }
     pc->reduced = hpls_calloc(1, sizeof *pc->reduced);
-    if (pc->reduced)
+    if (pc->reduced) {
         pc->reduced->nt = f->nt;
+        pc->reduced->prow = f->prow;
+    }
     hpls_status st = pc->reduced ? factor_level(nr, rdl, rd, rdu, 0, delta, level + 1, 1, pc->reduced)
                                  : HPLS_ERR_NOMEM;
     hpls_free(rdl);
@@ -367,18 +363,30 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
     return st;
 }
 
-static hpls_int auto_partitions(hpls_int len, int nt)
+void hpls_gspike_blocks(hpls_int lo, hpls_int hi, hpls_int p, int pairs, hpls_int *bs)
 {
-    if (len < GS_SEQ_MAX)
-        return 1;
-    hpls_int p = nt;
-    return p < len / GS_MIN_BLOCK ? p : len / GS_MIN_BLOCK;
+    hpls_int unit = pairs ? 2 : 1, units = (hi - lo) / unit;
+    for (hpls_int j = 0; j <= p; j++)
+        bs[j] = lo + unit * (units / p * j + (j < units % p ? j : units % p));
+    bs[p] = hi; /* a reduced system's odd last row joins the last block */
 }
 
-/* rs_i = 2^-e with 2^(e-1) <= max_j |T_ij| < 2^e (1 for a zero or non-finite row;
- * e clamped so that 2^-e is a normal number). */
-static void equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d, const hpls_real *du,
-                        int nt, hpls_real *rs)
+hpls_int hpls_gspike_partitions(hpls_int len, hpls_int p_req, int nt, hpls_int prow)
+{
+    hpls_int p;
+    if (p_req > 0)
+        p = p_req < len / 2 ? p_req : len / 2;
+    else if (len < GS_SEQ_MAX)
+        p = 1;
+    else if (prow > 0)
+        p = len / prow;
+    else
+        p = nt < len / GS_MIN_BLOCK ? nt : len / GS_MIN_BLOCK;
+    return p < 1 ? 1 : p;
+}
+
+void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                             const hpls_real *du, int nt, hpls_real *rs)
 {
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (hpls_int i = 0; i < n; i++) {
@@ -408,7 +416,7 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     if (!f->rs)
         return HPLS_ERR_NOMEM;
     const hpls_real *rs = f->rs;
-    equilibrate(n, dl, d, du, f->nt, f->rs);
+    hpls_gspike_equilibrate(n, dl, d, du, f->nt, f->rs);
     hpls_status st = split_pieces(n, dl, du, rs, f);
     if (st != HPLS_OK)
         return st;
@@ -416,9 +424,7 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     for (hpls_int i = 0; i < f->npieces; i++) {
         gs_piece *pc = &f->pieces[i];
         hpls_int len = pc->hi - pc->lo;
-        pc->p = p_req > 0 ? (p_req < len / 2 ? p_req : len / 2) : auto_partitions(len, f->nt);
-        if (pc->p < 1)
-            pc->p = 1;
+        pc->p = hpls_gspike_partitions(len, p_req, f->nt, f->prow);
         spikes |= pc->p > 1;
     }
     f->c = hpls_malloc(n, sizeof *f->c);
@@ -476,15 +482,27 @@ hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real 
                                const hpls_real *du, int nt, hpls_int p, double delta,
                                int refine, hpls_gspike **out)
 {
+    const hpls_gspike_how how = {.nt = nt, .p = p, .delta = delta, .refine = refine};
+    return hpls_gspike_factor_at(n, dl, d, du, &how, out);
+}
+
+hpls_status hpls_gspike_factor_at(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                  const hpls_real *du, const hpls_gspike_how *how,
+                                  hpls_gspike **out)
+{
     *out = NULL;
     hpls_gspike *f = hpls_calloc(1, sizeof *f);
     if (!f)
         return HPLS_ERR_NOMEM;
-    f->nt = nt;
-    hpls_status st = n > 0 ? factor_level(n, dl, d, du, p, delta, 0, 0, f) : HPLS_OK;
+    f->nt = how->nt;
+    f->prow = how->prow;
+    hpls_status st = n > 0 ? factor_level(n, dl, d, du, how->p, how->delta, how->level,
+                                          how->level > 0, f)
+                           : HPLS_OK;
     /* refine when the spikes grew or a block was repaired: the repaired blocks
      * of Tables 3-4 leave a backward error of 1e-15 that refinement takes to eps */
-    if (st == HPLS_OK && refine && (f->growth > GS_GROWTH_REFINE || f->nsingular > 0)) {
+    if (st == HPLS_OK && how->refine &&
+        (f->growth > HPLS_GSPIKE_GROWTH_REFINE || f->nsingular > 0)) {
         f->adl = hpls_malloc(n, sizeof *f->adl);
         f->ad = hpls_malloc(n, sizeof *f->ad);
         f->adu = hpls_malloc(n, sizeof *f->adu);
@@ -595,7 +613,7 @@ static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real
 /* The solve, then, when the spikes grew (f->ad kept), fixed-precision iterative
  * refinement x += T^{-1}(b - T x) with the same factors (Skeel 1980; LAPACK's
  * dgtrfs for dgttrs), stopped as dgtrfs does: at a backward error of eps, when a
- * step no longer halves it, or after GS_REFINE_MAX steps. */
+ * step no longer halves it, or after HPLS_GSPIKE_REFINE_MAX steps. */
 hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_real *x)
 {
     /* everything is allocated before x is written: a failure leaves x (and b) as
@@ -611,7 +629,7 @@ hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_rea
     }
     solve_level(f, b, x, work);
     double last = INFINITY;
-    for (int it = 0; f->ad && it < GS_REFINE_MAX; it++) {
+    for (int it = 0; f->ad && it < HPLS_GSPIKE_REFINE_MAX; it++) {
         double berr = residual(f, b, x, r);
         if (!(berr > DBL_EPSILON) || !(berr <= 0.5 * last))
             break;
