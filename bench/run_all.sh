@@ -6,7 +6,7 @@
 #       script of bench/ without .sh (default: all of them, in this order):
 #       kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded
-#       stagnation advice gpu_model python cuda_resources mpi.  Tables that need a GPU
+#       stagnation advice gpu_model gspike_device python cuda_resources mpi.  Tables that need a GPU
 #       run only when named (they refuse to run without one): cuda_switch.
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
@@ -33,7 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
-all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model python cuda_resources mpi"
+all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi"
 gpu_only="cuda_switch"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}

@@ -131,7 +131,7 @@ const hpls_method hpls_methods[] = {
     {.name = "thomas",
      .help =
          "tridiagonal A, direct: Thomas algorithm (LU without pivoting; a tiny pivot is an error)",
-     .flags = HPLS_M_DIRECT,
+     .flags = HPLS_M_DIRECT | HPLS_M_DEVICE,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -140,7 +140,7 @@ const hpls_method hpls_methods[] = {
     {.name = "cr",
      .help = "tridiagonal A, direct: cyclic reduction (HISA Sec. 5.1; coefficients reduced once at "
              "setup)",
-     .flags = HPLS_M_DIRECT,
+     .flags = HPLS_M_DIRECT | HPLS_M_DEVICE,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -149,7 +149,7 @@ const hpls_method hpls_methods[] = {
     {.name = "gspike",
      .help = "tridiagonal A, direct: g-Spike (Venetis et al. 2015), parallel Givens-QR partitions, "
              "singular ones repaired",
-     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE,
+     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE | HPLS_M_DEVICE,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -188,11 +188,11 @@ const hpls_pc_type hpls_pc_types[] = {
      .setup = hpls_pc_setup_pjg},
     {.name = "tridiag",
      .help = "M = T, the tridiagonal band of A, factored once (method: tridiag option)",
-     .flags = HPLS_M_TRIDIAG | HPLS_M_GSPIKE,
+     .flags = HPLS_M_TRIDIAG | HPLS_M_GSPIKE | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_tridiag},
     {.name = "btridiag",
      .help = "M = the band cut into blocks of `block` rows, solved in parallel",
-     .flags = HPLS_M_TRIDIAG | HPLS_M_BLOCK,
+     .flags = HPLS_M_TRIDIAG | HPLS_M_BLOCK | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_btridiag},
     {.name = "dilu",
      .help = "diagonal ILU (OpenFOAM; Wang, Liu 2022): M = (E+L) E^-1 (E+U), diag(M) = diag(A); "
