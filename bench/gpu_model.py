@@ -8,12 +8,15 @@
         and an A100, the papers' reported speed-ups beside the model's, and the
         byte counts checked on this CPU: time per iteration at n = 1e6 predicted
         from the same counts and the triad of the same run, against the measured.
+    gpu_model.py measure BUILD_DIR --backend cuda|opencl --device NAME [--bw GB/s] [--smoke]
+        the same counts beside the time per iteration and setup measured on a GPU
+        (bench/gpu_measured.sh, `make bench-gpu`, which refuses to run without one).
     gpu_model.py doc [--results DIR] [--doc FILE] (--write | --check)
         the generated section of docs/gpu_model.md: the tables of DIR/gpu_model.csv
         rendered as bench/tables.py renders them (the ctest docs_gpu_model checks
         that the doc is that rendering).
 
-No GPU is used: every GPU figure here is a prediction.  Python 3 stdlib only.
+run and doc use no GPU: every GPU figure there is a prediction.  Python 3 stdlib only.
 """
 import argparse
 import json
@@ -492,6 +495,88 @@ def papers(w, measured):
       "cannot see (bench/results/qtree.md measures it) |")
 
 
+# ---- make bench-gpu: the same table measured on a GPU --------------------------
+# What hpls runs on a device, as the model counts it: name, cost, matrices,
+# `hpls solve` options (the model's rows for NVIDIA's libraries, cuSPARSE's
+# BiCGSTAB and ILU(0), and g-Spike's, have no hpls counterpart on a device).
+MEASURED = [
+    ("BHISA", bhisa, {"gas"}, ["--solver", "bhisa", "--block", str(BLOCK)]),
+    ("BiCGSTAB (hpls, fused)", bicgstab, None, ["--solver", "bicgstab", "--precond", "none"]),
+    ("DILU-BiCGSTAB, levels", lambda m: dilu_bicgstab(m, False), None,
+     ["--solver", "bicgstab", "--precond", "dilu", "--trisolve", "levels"]),
+    ("DILU-BiCGSTAB, sync-free", lambda m: dilu_bicgstab(m, True), None,
+     ["--solver", "bicgstab", "--precond", "dilu", "--trisolve", "syncfree"]),
+    ("PJG psize=65536", pjg, None, ["--solver", "pjg", "--psize", str(PSIZE)]),
+    ("Jacobi", jacobi, None, ["--solver", "jacobi"]),
+    ("GS, levels", gs, None, ["--solver", "gs", "--trisolve", "levels"]),
+]
+# Peak bandwidth of the devices whose datasheet figure is known, by a word of
+# the device's name (the A100's 80 GB SKU first: its HBM2e is faster).
+KNOWN_BW = [("A100 80GB", 2.039e12), ("A100-SXM4-80GB", 2.039e12), ("H100", 3.35e12),
+            ("A100", 1.555e12)]
+
+
+def device_run(build, backend, spec, opts, its):
+    """hpls solve on the device: exactly its iterations (tol 0); None when the
+    method is not on the device (refused, or run elsewhere)."""
+    cmd = [os.path.join(build, "bin", "hpls"), "solve", "--gen", spec, *opts, "--backend",
+           backend, "--tol", "0", "--maxiter", str(its), "--stag-window", "0", "--json"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = json.loads(p.stdout)
+    except ValueError:
+        return None
+    return r if r.get("backend") == backend and r.get("iterations") else None
+
+
+def measure(build, backend, device, bw, smoke):
+    """The model's table measured: per method and matrix, bytes and launches per
+    iteration (the model's counts), the time per iteration and the setup
+    predicted for this device's bandwidth and measured on it."""
+    n, its = (20000, 20) if smoke else (10**6, 200)
+    if bw is None:
+        bw = next((b for word, b in KNOWN_BW if word in device), None)
+    out = []
+    w = out.append
+    w(f"# GPU performance model against a measurement: {backend} on {device}")
+    w("")
+    w(f"Measured: `hpls solve --backend {backend} --tol 0 --maxiter {its}` (so exactly {its} "
+      "iterations), solve time / iterations and setup time, at n = "
+      f"{n:g}.  Predicted: bench/gpu_model.py's bytes and launches per iteration and setup, "
+      f"t = bytes / bandwidth + (launches + read-backs) x {LAUNCH * 1e6:.0f} µs + chain x "
+      f"{DEP * 1e6:.1f} µs, with the bandwidth "
+      + (f"{bw / 1e12:.3f} TB/s (the datasheet's peak, or HPLS_BENCH_GPU_BW)." if bw else
+         "unknown for this device: set HPLS_BENCH_GPU_BW (GB/s) for the predicted columns.")
+      + "  Setup: the model builds the level sets on the device; hpls builds them on the "
+      "host (the measured setup holds them, and A's upload).")
+    if smoke:
+        w("")
+        w("**A smoke run (HPLS_BENCH_SMOKE=1) of the machinery: small sizes; on a CPU "
+          "device (PoCL) these times are not a GPU's and say nothing about one.**")
+    w("")
+    w("| method | matrix | n | MB / it | launches + read-backs / it | chain / it | predicted / it "
+      "| measured / it | measured / predicted | predicted setup | measured setup |")
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for kind in ["gas", "poisson3d", "convdiff3d"]:
+        m = gen_matrix(kind, n)
+        for name, cost, only, opts in MEASURED:
+            if only and kind not in only:
+                continue
+            c = cost(m)
+            pred = fmt_t(c.t(bw)) if bw else "—"
+            psetup = fmt_t(c.ts(bw)) if bw and c.sb else "—"
+            r = device_run(build, backend, m["spec"], opts, its)
+            if r is None:
+                meas, ratio, msetup = "not on the device", "—", "—"
+            else:
+                t = r["solve_s"] / r["iterations"]
+                meas, msetup = fmt_t(t), fmt_t(r["setup_s"])
+                ratio = f"{t / c.t(bw):.2f}" if bw else "—"
+            w(f"| {name} | {m['spec']} | {m['n']} | {mb(c.b)} | {c.lat} | {c.chain} | {pred} "
+              f"| {meas} | {ratio} | {psetup} | {msetup} |")
+    print("\n".join(out))
+
+
 # ---- docs/gpu_model.md ---------------------------------------------------------------
 BEGIN = "<!-- gpu_model:begin: generated by bench/gpu_model.py doc from bench/results/gpu_model.csv; do not edit -->"
 END = "<!-- gpu_model:end -->"
@@ -537,6 +622,12 @@ def main():
     ap = argparse.ArgumentParser(description="the GPU performance model (bench/README.md)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("run", help="one run of the table, Markdown on stdout").add_argument("build")
+    ms = sub.add_parser("measure", help="the table measured on a GPU (bench/gpu_measured.sh)")
+    ms.add_argument("build")
+    ms.add_argument("--backend", required=True, choices=["cuda", "opencl"])
+    ms.add_argument("--device", required=True, help="the device's name (hpls info --devices)")
+    ms.add_argument("--bw", type=float, help="its bandwidth in GB/s (default: the datasheet's)")
+    ms.add_argument("--smoke", action="store_true", help="small sizes (HPLS_BENCH_SMOKE=1)")
     d = sub.add_parser("doc", help="docs/gpu_model.md's generated section from the results CSV")
     d.add_argument("--results", default="bench/results")
     d.add_argument("--doc", default="docs/gpu_model.md")
@@ -546,6 +637,8 @@ def main():
     a = ap.parse_args()
     if a.cmd == "run":
         run(a.build)
+    elif a.cmd == "measure":
+        measure(a.build, a.backend, a.device, a.bw * 1e9 if a.bw else None, a.smoke)
     else:
         doc(a.results, a.doc, a.check)
 

@@ -7,7 +7,8 @@
 #       kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded
 #       stagnation advice gpu_model gspike_device python cuda_resources mpi.  Tables that need a GPU
-#       run only when named (they refuse to run without one): cuda_switch.
+#       run only when named (they refuse to run without one): cuda_switch,
+#       gpu_measured (`make bench-gpu`).
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
 # its script, waiting for a quiet machine first); every repetition's Markdown is
@@ -34,7 +35,7 @@ root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
 all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi"
-gpu_only="cuda_switch"
+gpu_only="cuda_switch gpu_measured"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}
 quiet_load=${HPLS_BENCH_QUIET_LOAD:-0.5}

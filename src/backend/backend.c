@@ -1,6 +1,7 @@
 /* backend.c: creating a backend by name, its sticky error, and the operations
  * every backend shares (norm from a sum of squares, attach/detach). */
 #include "backend/backend.h"
+#include "kernels/device/devhost.h"
 
 #include <math.h>
 #include <omp.h>
@@ -29,19 +30,15 @@ hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
         st = hpls_ref_init(be);
 #ifdef HPLS_HAVE_OPENCL
     } else if (which == 2) { /* host kernels (be->k) only ever see host arrays */
-        *be = (hpls_backend){.name = "opencl",
-                             .v = &hpls_opencl_vops,
-                             .k = &hpls_cpu_kernels,
-                             .d = &hpls_opencl_devops,
-                             .nthreads = 1};
-        st = hpls_opencl_init(be);
+        *be = (hpls_backend){.name = "opencl", .k = &hpls_cpu_kernels, .nthreads = 1};
+        st = hpls_dev_create(be, &hpls_opencl_tab);
 #else
     } else if (which == 2) {
         st = hpls_fail(HPLS_ERR_NOT_COMPILED,
                        "backend opencl is not built into this library "
                        "(cmake -DHPLS_OPENCL=ON, with OpenCL headers and loader)");
 #endif
-    } else if (which == HPLS_BACKEND_CUDA) { /* be->v and be->d: the module's */
+    } else if (which == HPLS_BACKEND_CUDA) { /* the layer on the module's primitives */
         *be = (hpls_backend){.name = "cuda", .k = &hpls_cpu_kernels, .nthreads = 1};
         st = hpls_cuda_init(be);
     } else {
@@ -64,12 +61,8 @@ void hpls_backend_destroy(hpls_backend *be)
         be->reduce_free(be->reduce_ctx);
     if (be->v == &hpls_ref_vops)
         hpls_ref_fini(be);
-    else if (strcmp(be->name, "cuda") == 0)
-        hpls_cuda_fini(be);
-#ifdef HPLS_HAVE_OPENCL
-    else if (be->v == &hpls_opencl_vops)
-        hpls_opencl_fini(be);
-#endif
+    else if (be->v == &hpls_dev_vops)
+        hpls_dev_destroy(be);
     else
         hpls_cpu_fini(be);
     hpls_free(be);
@@ -78,9 +71,7 @@ void hpls_backend_destroy(hpls_backend *be)
 hpls_status hpls_backend_devices(FILE *out)
 {
 #ifdef HPLS_HAVE_OPENCL
-    hpls_status st = hpls_opencl_devices(out);
-    if (st != HPLS_OK)
-        return st;
+    hpls_opencl_tab.devices(out);
 #else
     fprintf(out, "opencl: not built into this library (cmake -DHPLS_OPENCL=ON with OpenCL "
                  "headers and loader: scripts/deps.sh --opencl)\n");

@@ -14,9 +14,12 @@
  *        not arrays, and checks every handle it is given against the vectors
  *        it allocated: a method that touches memory behind the backend's back
  *        fails there with HPLS_ERR_INTERNAL
- *   opencl: device buffers and the kernels of kernels/device (kernels/opencl/opencl.c,
- *        built with HPLS_OPENCL); A is multiplied on the device (be->d)
- *   cuda: the same kernels compiled by nvcc, in a module loaded with dlopen
+ *   opencl: device buffers and the kernels of kernels/device, driven by the
+ *        device host layer (kernels/device/devhost.h) on OpenCL's primitives
+ *        (kernels/opencl/opencl.c, built with HPLS_OPENCL); A is multiplied
+ *        on the device (be->d)
+ *   cuda: the same layer and kernels, the kernels compiled by nvcc, on the
+ *        CUDA runtime's primitives in a module loaded with dlopen
  *        (backend/cuda_loader.c, kernels/cuda/cuda.c, built with HPLS_CUDA)
  *
  * Errors: operations on vectors return values, not statuses (a dot returns
@@ -175,6 +178,26 @@ typedef struct hpls_devops {
     /* the strategy trisolve=auto takes on this device (same numbering) */
     int (*auto_sweep)(hpls_backend *be);
 } hpls_devops;
+
+/* Every member of hpls_devops, for its one table (kernels/device/devops.c:
+ * .m = hpls_devop_m for each).  A member missing here fails the assertion, a
+ * name here without a member or without its hpls_devop_ function fails the
+ * table's compile: no entry can be a NULL call on a device. */
+#define HPLS_DEVOPS(X)                                                                             \
+    X(csr_upload)                                                                                  \
+    X(csr_release)                                                                                 \
+    X(spmv)                                                                                        \
+    X(residual)                                                                                    \
+    X(tri_upload)                                                                                  \
+    X(tri_release)                                                                                 \
+    X(tri_solve)                                                                                   \
+    X(sweep_upload)                                                                                \
+    X(sweep_release)                                                                               \
+    X(sweep)                                                                                       \
+    X(auto_sweep)
+#define HPLS_DEVOPS_ONE_(m) +1
+_Static_assert(sizeof(hpls_devops) == (0 HPLS_DEVOPS(HPLS_DEVOPS_ONE_)) * sizeof(void (*)(void)),
+               "a member of hpls_devops is missing from HPLS_DEVOPS");
 
 struct hpls_backend {
     const char *name;    /* "cpu", "ref", "opencl", "cuda" */
@@ -360,18 +383,15 @@ hpls_status hpls_cpu_init(hpls_backend *be);
 void hpls_cpu_fini(hpls_backend *be);
 hpls_status hpls_ref_init(hpls_backend *be);
 void hpls_ref_fini(hpls_backend *be);
-/* cuda: the optional module libhpls_cuda.so, loaded at the first init
- * (backend/cuda_loader.c); its init sets be->v and be->d to the module's. */
+/* The device backends run the one device host layer (kernels/device/devhost.h:
+ * be->v, be->d and be->impl are its) on a table of primitives each: opencl's
+ * (HPLS_HAVE_OPENCL, kernels/opencl/opencl.c; the device, context and program
+ * are made at the first init of the process and kept), and cuda's, in the
+ * optional module libhpls_cuda.so loaded at the first init (backend/cuda_loader.c). */
+struct hpls_devtab;
+extern const struct hpls_devtab hpls_opencl_tab;
 hpls_status hpls_cuda_init(hpls_backend *be);
-void hpls_cuda_fini(hpls_backend *be);
 hpls_status hpls_cuda_devices(FILE *out);
-/* opencl (HPLS_HAVE_OPENCL): its queue and kernels; the device, context and
- * program are made at the first init of the process and kept. */
-extern const hpls_vops hpls_opencl_vops;
-extern const hpls_devops hpls_opencl_devops;
-hpls_status hpls_opencl_init(hpls_backend *be);
-void hpls_opencl_fini(hpls_backend *be);
-hpls_status hpls_opencl_devices(FILE *out);
 
 /* Prints the devices each device backend could run on (hpls info --devices). */
 hpls_status hpls_backend_devices(FILE *out);

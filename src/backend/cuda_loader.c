@@ -27,15 +27,11 @@ static struct {
     hpls_status st;
     char msg[PATH_MAX + 600];
     char path[PATH_MAX + 64]; /* the module loaded */
-    const hpls_cuda_module *m;
+    const hpls_devtab *tab;
 } M;
 
-static const hpls_cuda_host host = {.vfail = hpls_vfail,
-                                    .be_fail = hpls_be_fail,
-                                    .malloc = hpls_malloc,
-                                    .calloc = hpls_calloc,
-                                    .free = hpls_free,
-                                    .norm = hpls_be_norm};
+static const hpls_cuda_host host = {
+    .vfail = hpls_vfail, .malloc = hpls_malloc, .calloc = hpls_calloc, .free = hpls_free};
 
 /* Loads path; 1 when loaded, 0 when there is no such file, -1 (M.msg says
  * why) when the file is there but cannot be used. */
@@ -54,8 +50,10 @@ static int try_module(const char *path)
     }
     hpls_cuda_entry_fn entry;
     *(void **)&entry = dlsym(so, HPLS_CUDA_ENTRY); /* POSIX's way to a function pointer */
-    M.m = entry ? entry(HPLS_CUDA_ABI, sizeof(hpls_backend), sizeof(hpls_vops), &host) : NULL;
-    if (!M.m) {
+    M.tab = entry ? entry(HPLS_CUDA_ABI, sizeof(hpls_backend), sizeof(hpls_devtab), sizeof(hpls_dev),
+                          &host)
+                  : NULL;
+    if (!M.tab) {
         snprintf(M.msg, sizeof M.msg,
                  "cuda backend: %.2000s was built from another version of hpls (this is %d.%d.%d)",
                  path, HPLS_VERSION_MAJOR, HPLS_VERSION_MINOR, HPLS_VERSION_PATCH);
@@ -116,17 +114,7 @@ static hpls_status module_get(void)
 hpls_status hpls_cuda_init(hpls_backend *be)
 {
     hpls_status st = module_get();
-    if (st != HPLS_OK)
-        return st;
-    be->v = M.m->vops;
-    be->d = M.m->devops;
-    return M.m->init(be);
-}
-
-void hpls_cuda_fini(hpls_backend *be)
-{
-    if (M.m)
-        M.m->fini(be);
+    return st == HPLS_OK ? hpls_dev_create(be, M.tab) : st;
 }
 
 hpls_status hpls_cuda_devices(FILE *out)
@@ -136,6 +124,6 @@ hpls_status hpls_cuda_devices(FILE *out)
         return HPLS_OK;
     }
     fprintf(out, "cuda: module %s\n", M.path);
-    M.m->devices(out);
+    M.tab->devices(out);
     return HPLS_OK;
 }

@@ -1,0 +1,201 @@
+/* devhost.h: the host side of every device backend, written once.  The
+ * vector operations, the reductions, the uploads of CSR matrices, tridiagonal
+ * blocks and sweeps, and every hpls_devops entry (devhost.c, devops.c) call
+ * only the functions below, which run on a small table of primitives
+ * (hpls_devtab) that each device backend implements:
+ *
+ *   opencl  kernels/opencl/opencl.c, in libhpls (OpenCL 1.2 host API)
+ *   cuda    kernels/cuda/cuda.c, in the module libhpls_cuda.so (CUDA runtime),
+ *           which hands libhpls its table through hpls_cuda_entry
+ *
+ * so the same host code drives the same kernels (kernels/device/*.cl, listed
+ * in kernels.h) on either, and a method's device code is compiled once, into
+ * libhpls, and never sees OpenCL or CUDA.  /work/helpers/gpu-layer-API.md
+ * (docs/gpu.md, "Adding a kernel") says how a new method adds its kernels.
+ *
+ * Errors: the primitives report with hpls_fail (what failed and why: "kernel
+ * v_axpy: out of resources (-5)"; init says whose: "cuda backend: ...") and
+ * return the status.  The setup functions here (alloc, upload) return it as
+ * well; the ones a solve calls (write, read, copy, zero, launch, sync, the
+ * reductions) do nothing once be->err is set and record their own failure
+ * there, as "<backend> backend: <message>" (sticky), as every vector
+ * operation does. */
+#ifndef HPLS_DEVHOST_H
+#define HPLS_DEVHOST_H
+
+#include "backend/backend.h"
+#include "kernels/device/kernels.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Work-group size of every kernel (dialect.h's WG), groups of a reduction at
+ * most (its partials per column), and those of an element-wise kernel. */
+enum { HPLS_DEV_WG = 128, HPLS_DEV_NGMAX = 256, HPLS_DEV_GMAX = 4 * HPLS_DEV_NGMAX };
+/* A reduction's operation (vector.cl's RED_SUM, RED_MAX, RED_MIN). */
+enum { HPLS_DEV_SUM, HPLS_DEV_MAX, HPLS_DEV_MIN };
+
+/* A buffer in device memory: the backend's own handle (a cl_mem, a CUDA
+ * device pointer), never dereferenced on the host. */
+typedef struct hpls_dbuf hpls_dbuf;
+
+/* One kernel argument: kind is its letter in kernels.h's signature. */
+typedef struct hpls_karg {
+    char kind;
+    union {
+        long long l;          /* idx_t */
+        int i;                /* int */
+        unsigned long long u; /* u64_t */
+        double d;             /* double */
+        hpls_dbuf *g;         /* GLOBAL T *: the buffer's handle */
+    } v;
+} hpls_karg;
+#define HPLS_KL(x) ((hpls_karg){.kind = 'l', .v.l = (long long)(x)})
+#define HPLS_KI(x) ((hpls_karg){.kind = 'i', .v.i = (int)(x)})
+#define HPLS_KU(x) ((hpls_karg){.kind = 'u', .v.u = (unsigned long long)(x)})
+#define HPLS_KD(x) ((hpls_karg){.kind = 'd', .v.d = (double)(x)})
+#define HPLS_KG(b) ((hpls_karg){.kind = 'g', .v.g = (hpls_dbuf *)(b)})
+#define HPLS_KV(vec) HPLS_KG(hpls_dev_vbuf(vec))
+
+typedef struct hpls_dev hpls_dev;
+
+/* What a device backend implements.  Every member reports a failure with
+ * hpls_fail and returns its status; none looks at be->err. */
+typedef struct hpls_devtab {
+    /* the device, this backend's queue or stream and kernels: sets
+     * dev->native, dev->cpu and dev->lib (HPLS_ERR_UNSUPPORTED with a
+     * message when there is no platform, driver, device or kernel image) */
+    hpls_status (*init)(hpls_backend *be, hpls_dev *dev);
+    void (*fini)(hpls_backend *be, hpls_dev *dev); /* what init made (after a failed init too) */
+    hpls_status (*alloc)(hpls_backend *be, size_t bytes, hpls_dbuf **b); /* bytes >= 1 */
+    void (*release)(hpls_backend *be, hpls_dbuf *b);                    /* accepts NULL */
+    /* bytes to (from) the buffer at byte off; both return when the host
+     * memory may be reused, read after the work queued before it */
+    hpls_status (*write)(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes);
+    hpls_status (*read)(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes);
+    /* queued, in order with the launches */
+    hpls_status (*copy)(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst,
+                        size_t doff, size_t bytes);
+    hpls_status (*zero)(hpls_backend *be, hpls_dbuf *b, size_t off, size_t bytes);
+    /* kernel (HPLS_K_*) on groups work-groups of local items; a[0..na) in
+     * the kernel's order, checked against its signature by the caller */
+    hpls_status (*launch)(hpls_backend *be, int kernel, size_t groups, size_t local,
+                          const hpls_karg *a, int na);
+    hpls_status (*sync)(hpls_backend *be); /* waits for everything queued */
+    void (*devices)(FILE *out);            /* hpls info --devices: what is there, what is usable */
+} hpls_devtab;
+/* Every member, for a backend's table ({HPLS_DEVTAB(X)} with X(m) giving
+ * .m = its function): a member missing here fails the assertion, a backend
+ * without one of the functions fails its compile. */
+#define HPLS_DEVTAB(X)                                                                             \
+    X(init) X(fini) X(alloc) X(release) X(write) X(read) X(copy) X(zero) X(launch) X(sync)         \
+        X(devices)
+#define HPLS_DEVTAB_ONE_(m) +1
+_Static_assert(sizeof(hpls_devtab) == (0 HPLS_DEVTAB(HPLS_DEVTAB_ONE_)) * sizeof(void (*)(void)),
+               "a member of hpls_devtab is missing from HPLS_DEVTAB");
+
+/* A vendor library's routines in place of the layer's kernels (the cuda
+ * backend's HPLS_CUDA_SPMV=cusparse and HPLS_CUDA_DOT=cublas); a NULL member
+ * is not replaced. */
+typedef struct hpls_devlib {
+    /* the library's view of an uploaded CSR matrix (ci, val: its device
+     * arrays), or *view NULL when it cannot take A (ours is used then) */
+    hpls_status (*csr_view)(hpls_backend *be, const hpls_csr *A, hpls_dbuf *ci, hpls_dbuf *val,
+                            void **view);
+    void (*csr_unview)(hpls_backend *be, void *view); /* accepts NULL */
+    /* y = alpha A x + beta y */
+    hpls_status (*spmv)(hpls_backend *be, void *view, double alpha, const hpls_dbuf *x, double beta,
+                        hpls_dbuf *y);
+    /* *s = (x, y), unreduced */
+    hpls_status (*dot)(hpls_backend *be, hpls_int n, const hpls_dbuf *x, const hpls_dbuf *y,
+                       double *s);
+} hpls_devlib;
+
+/* The layer's state of one backend (be->impl). */
+struct hpls_dev {
+    const hpls_devtab *t;
+    void *native;           /* the backend's own: its queue, kernel objects, handles */
+    int cpu;                /* 1: a CPU device (PoCL), whose work-groups the OS may preempt */
+    const hpls_devlib *lib; /* NULL: the layer's kernels only */
+    hpls_dbuf *part, *out;  /* reductions: partials (HPLS_DEV_NGMAX x cap), results (cap) */
+    int cap;
+};
+
+/* The tables every device backend runs (devhost.c, devops.c). */
+extern const hpls_vops hpls_dev_vops;
+extern const hpls_devops hpls_dev_devops;
+
+/* be (name, nthreads set) as a device backend on tab: the layer's state,
+ * be->v and be->d, then tab->init.  destroy undoes it (hpls_backend_destroy). */
+hpls_status hpls_dev_create(hpls_backend *be, const hpls_devtab *tab);
+void hpls_dev_destroy(hpls_backend *be);
+
+static inline hpls_dev *hpls_dev_of(const hpls_backend *be)
+{
+    return (hpls_dev *)be->impl;
+}
+/* the backend's own state (its primitives' way in) */
+static inline void *hpls_dev_native(const hpls_backend *be)
+{
+    return hpls_dev_of(be)->native;
+}
+/* 1 on a CPU device: a work-group spinning on another's rows may starve it */
+static inline int hpls_dev_cpu(const hpls_backend *be)
+{
+    return hpls_dev_of(be)->cpu;
+}
+
+/* A device backend's vector (the hpls_dvec its methods hold). */
+struct hpls_devvec {
+    hpls_dbuf *m;
+    hpls_int n;
+};
+static inline hpls_dbuf *hpls_dev_vbuf(const hpls_dvec *v)
+{
+    return ((const struct hpls_devvec *)v)->m;
+}
+
+/* The name of kernel k (HPLS_K_*), for messages. */
+const char *hpls_dev_kernel_name(int k);
+
+/* ---- buffers ------------------------------------------------------------- */
+/* A zero-filled buffer of bytes (an empty one holds 8 bytes nobody reads). */
+hpls_status hpls_dev_alloc(hpls_backend *be, size_t bytes, hpls_dbuf **b);
+/* A buffer holding a copy of the bytes at h (bytes 0: as alloc). */
+hpls_status hpls_dev_upload(hpls_backend *be, const void *h, size_t bytes, hpls_dbuf **b);
+void hpls_dev_free(hpls_backend *be, hpls_dbuf *b); /* accepts NULL */
+/* st, with the message "<backend> backend: <fmt...>: <the last error>" (a
+ * setup function's failure after a primitive's or hpls_dev_alloc's) */
+hpls_status hpls_dev_fail(hpls_backend *be, hpls_status st, const char *fmt, ...) HPLS_PRINTF(3, 4);
+void hpls_dev_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes);
+void hpls_dev_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes);
+void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst,
+                   size_t doff, size_t bytes);
+void hpls_dev_zero(hpls_backend *be, hpls_dbuf *b, size_t off, size_t bytes);
+void hpls_dev_sync(hpls_backend *be);
+
+/* ---- launching ----------------------------------------------------------- */
+/* kernel k on groups work-groups of local items with a[0..na) (nothing once
+ * be->err is set; arguments that do not match kernels.h's signature are an
+ * HPLS_ERR_INTERNAL naming the kernel and the argument) */
+void hpls_dev_launch(hpls_backend *be, int k, size_t groups, size_t local, const hpls_karg *a,
+                     int na);
+#define HPLS_DEV_RUN(be, k, groups, ...) HPLS_DEV_RUNL(be, k, groups, HPLS_DEV_WG, __VA_ARGS__)
+#define HPLS_DEV_RUNL(be, k, groups, local, ...)                                                   \
+    hpls_dev_launch(be, k, groups, local, (const hpls_karg[]){__VA_ARGS__},                        \
+                    (int)(sizeof((const hpls_karg[]){__VA_ARGS__}) / sizeof(hpls_karg)))
+/* groups of an element-wise kernel over n (each item strides over the rest) */
+size_t hpls_dev_groups(hpls_int n);
+/* groups of a reduction over n: at most HPLS_DEV_NGMAX partials a column */
+int hpls_dev_rgroups(hpls_int n);
+
+/* ---- reductions in two stages -------------------------------------------- */
+/* The partials buffer with room for ncol columns (a kernel's group g writes
+ * column c at part[g * ncol + c]); NULL after a failure. */
+hpls_dbuf *hpls_dev_part(hpls_backend *be, int ncol);
+/* The second stage: ncol columns of ng partials combined by op (in a fixed
+ * order: red_final) into h, read back once; NaN after a failure, so a method
+ * stops at its next test.  be->reduce is the caller's. */
+void hpls_dev_reduce_part(hpls_backend *be, int ng, int ncol, int op, double *h);
+
+#endif /* HPLS_DEVHOST_H */
