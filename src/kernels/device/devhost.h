@@ -198,4 +198,13 @@ hpls_dbuf *hpls_dev_part(hpls_backend *be, int ncol);
  * stops at its next test.  be->reduce is the caller's. */
 void hpls_dev_reduce_part(hpls_backend *be, int ng, int ncol, int op, double *h);
 
+/* ---- the devops entries of the tridiagonal direct solvers (tridiag_direct.c;
+ * backend.h's tfac_* members say what they do) ------------------------------ */
+hpls_status hpls_devop_tfac_factor(hpls_backend *be, const hpls_tridiag *T, hpls_int block,
+                                   int method, const hpls_tridiag_opts *opts, int how,
+                                   hpls_dtfac **F);
+void hpls_devop_tfac_release(hpls_backend *be, hpls_dtfac *F);
+void hpls_devop_tfac_solve(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, hpls_dvec *x);
+void hpls_devop_tfac_stats(const hpls_dtfac *F, hpls_int *singular, double *rcond);
+
 #endif /* HPLS_DEVHOST_H */
