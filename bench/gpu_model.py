@@ -498,7 +498,8 @@ def papers(w, measured):
 # ---- make bench-gpu: the same table measured on a GPU --------------------------
 # What hpls runs on a device, as the model counts it: name, cost, matrices,
 # `hpls solve` options (the model's rows for NVIDIA's libraries, cuSPARSE's
-# BiCGSTAB and ILU(0), and g-Spike's, have no hpls counterpart on a device).
+# BiCGSTAB and ILU(0), have no hpls counterpart on a device; g-Spike's, a
+# direct solve on tridiagonal matrices, is timed by bench/gspike_device.sh).
 MEASURED = [
     ("BHISA", bhisa, {"gas"}, ["--solver", "bhisa", "--block", str(BLOCK)]),
     ("BiCGSTAB (hpls, fused)", bicgstab, None, ["--solver", "bicgstab", "--precond", "none"]),
