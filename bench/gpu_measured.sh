@@ -21,11 +21,11 @@ smoke=()
 if line=$(grep -m1 -E '^  device 0: .*usable \(the one backend=cuda' <<<"$devices"); then
     backend=cuda
     device=$(sed -E 's/^  device 0: (.*), compute capability.*/\1/' <<<"$line")
-elif line=$(grep -m1 -E '^  device [0-9]+: .*\(GPU\).*usable \(the one backend=opencl' <<<"$devices") ||
+elif line=$(grep -m1 -E '^  device [0-9]+: .* \(GPU\), .*; backend=opencl runs on it' <<<"$devices") ||
     { [ ${#smoke[@]} = 1 ] &&
-        line=$(grep -m1 -E '^  device [0-9]+: .*usable \(the one backend=opencl' <<<"$devices"); }; then
+        line=$(grep -m1 -E '^  device [0-9]+: .*; backend=opencl runs on it' <<<"$devices"); }; then
     backend=opencl
-    device=$(sed -E 's/^  device [0-9]+: (.*), [0-9]+ compute units.*/\1/' <<<"$line")
+    device=$(sed -E 's/^  device [0-9]+: (.*) \([A-Za-z]+\), [0-9]+ compute units.*/\1/' <<<"$line")
 else
     bench_die "no GPU here (hpls info --devices): a usable CUDA device or an OpenCL GPU is" \
         "needed; PoCL's CPU device does not count, its times are not a GPU's"

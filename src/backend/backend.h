@@ -142,6 +142,10 @@ typedef struct hpls_dmat hpls_dmat;
 /* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
 struct hpls_sweep;
 typedef struct hpls_dsweep hpls_dsweep;
+/* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
+ * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
+typedef struct hpls_dfac hpls_dfac;
+struct hpls_trifac;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
 typedef struct hpls_dtri hpls_dtri;
 /* Rows of a tridiagonal block a device solves in local memory at most
@@ -192,6 +196,20 @@ typedef struct hpls_devops {
                   hpls_dvec *x);
     /* the strategy trisolve=auto takes on this device (same numbering) */
     int (*auto_sweep)(hpls_backend *be);
+    /* dilu/dic's (kind 0) or ilu0's (kind 1) construction on the device
+     * (kernels/device/factor.cl), after F's sweeps were uploaded (F->dev[]):
+     * M's numbers from F->a.A's values by strategy (serial, levels over
+     * F->fwd.lev, syncfree), the host's bits, the scaled copies' values written
+     * into F->dev[0] and F->dev[1], the row scales (1/E; 1/u_ii) into the
+     * sweeps that use them, M^-T's values into F->dev[2], F->dev[3]; dilu's E
+     * and 1/E read back into F->vec[0], F->vec[1], ilu0's 1/u_ii into
+     * F->vec[1].  F->dfac: A's pattern there, uploaded at the first call, kept
+     * until fac_release.  *bad: the first row (0-based) whose pivot is
+     * unusable, *pivot its value; *asym (dic): the first whose lower part
+     * does not mirror its column; n when none. */
+    hpls_status (*fac_build)(hpls_backend *be, struct hpls_trifac *F, int kind, int strategy,
+                             hpls_int *bad, hpls_int *asym, double *pivot);
+    void (*fac_release)(hpls_backend *be, hpls_dfac *D); /* accepts NULL */
     /* T's factors on the device by method (an hpls_tridiag_method): T's
      * blocks of `block` rows have no couplings between them (block >= n: one
      * system); thomas a work-item per block, cr a work-group per block of at
@@ -225,6 +243,8 @@ typedef struct hpls_devops {
     X(sweep_release)                                                                               \
     X(sweep)                                                                                       \
     X(auto_sweep)                                                                                  \
+    X(fac_build)                                                                                   \
+    X(fac_release)                                                                                 \
     HPLS_DEVOPS_TRIDIAG(X)
 /* kernels/device/tridiag_direct.c's */
 #define HPLS_DEVOPS_TRIDIAG(X) X(tfac_factor) X(tfac_release) X(tfac_solve) X(tfac_stats)

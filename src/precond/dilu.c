@@ -29,9 +29,12 @@
  * syncfree constructions give the same bits as the serial one, no strategy is
  * forced.  Its forward sweep (faces by u, then l) is ours; its backward sweep
  * runs the faces backwards, so row i subtracts its upper terms j decreasing:
- * the upper copy's rows are stored reversed.  (M^-T's sweeps keep our order.) */
+ * the upper copy's rows are stored reversed.  (M^-T's sweeps keep our order.)
+ *
+ * On a device backend E and the copies' values are built there
+ * (kernels/device/factor.cl, the same rows in the same order: the host's bits)
+ * by the sweeps' strategy; the host lays out the copies' columns once. */
 #include "precond/trisolve.h"
-
 
 typedef struct dilu_ctx {
     hpls_trifac *F;
@@ -185,24 +188,48 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
     return HPLS_OK;
 }
 
-/* E from A's values (and its checks), the copies, the M^-T sweeps' values:
- * the numeric part of the setup, again at every update. */
-static hpls_status numeric_dilu(hpls_trifac *F)
+/* dic's symmetry and the pivots, from the first rows that failed them (n:
+ * none) and the count of lower entries with a mirror */
+static hpls_status check_e(hpls_trifac *F, hpls_int bad, hpls_int asym, hpls_int pairs)
 {
     hpls_int n = F->n;
-    dilu_ctx c = {.F = F, .shift = F->shift, .symmetric = F->symmetric, .E = F->vec[0],
-                  .rD = F->vec[1], .faces = F->faces};
-    dilu_report r;
-    hpls_status st = build_e(&c, &r);
-    if (st != HPLS_OK)
-        return st;
     /* every lower entry mirrored by an equal one and as many upper entries: symmetric */
-    if (c.symmetric && (r.asym < n || r.pairs != F->up.ptr[n]))
+    if (F->symmetric && (asym < n || pairs != F->up.ptr[n]))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "dic: A is not symmetric (row %lld differs from its column): use dilu",
-                         (long long)(r.asym < n ? r.asym + 1 : n));
-    if (r.bad < n)
-        return hpls_trifac_pivot_error(F, r.bad, c.E[r.bad], "E_ii", c.symmetric);
+                         (long long)(asym < n ? asym + 1 : n));
+    if (bad < n)
+        return hpls_trifac_pivot_error(F, bad, F->vec[0][bad], "E_ii", F->symmetric);
+    return HPLS_OK;
+}
+
+/* The same on the device (after the sweeps' upload: trisolve.c).  Its rows
+ * report no mirror count: with every lower entry mirrored (asym n) the count
+ * is the lower copy's size. */
+static hpls_status device_dilu(hpls_trifac *F)
+{
+    hpls_int bad, asym;
+    double pivot;
+    hpls_status st =
+        F->be->d->fac_build(F->be, F, HPLS_FAC_DILU, F->chosen, &bad, &asym, &pivot);
+    return st != HPLS_OK ? st : check_e(F, bad, asym, asym < F->n ? 0 : F->low.ptr[F->n]);
+}
+
+/* E from A's values (and its checks), the copies, the M^-T sweeps' values:
+ * the numeric part of the setup, again at every update; on a device only
+ * the last (device_dilu builds the rest there). */
+static hpls_status numeric_dilu(hpls_trifac *F)
+{
+    dilu_ctx c = {.F = F, .shift = F->shift, .symmetric = F->symmetric, .E = F->vec[0],
+                  .rD = F->vec[1], .faces = F->faces};
+    if (!F->dev_numeric) {
+        dilu_report r;
+        hpls_status st = build_e(&c, &r);
+        if (st == HPLS_OK)
+            st = check_e(F, r.bad, r.asym, r.pairs);
+        if (st != HPLS_OK)
+            return st;
+    }
     if (F->at.A) { /* over A^T, unscaled: (E + U^T) y = r, (E + L^T) z = E y */
         const hpls_csr *At = F->at.A;
         F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, At->val);
@@ -226,12 +253,16 @@ static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_cs
     F->symmetric = symmetric;
     F->faces = o->dilu_order;
     F->numeric = numeric_dilu;
-    F->vec[0] = hpls_malloc(n, sizeof *F->vec[0]); /* E */
-    F->vec[1] = hpls_malloc(n, sizeof *F->vec[1]); /* rD = 1 / E */
+    F->vec[0] = hpls_calloc(n, sizeof *F->vec[0]); /* E */
+    F->vec[1] = hpls_calloc(n, sizeof *F->vec[1]); /* rD = 1 / E */
     if (!F->vec[0] || !F->vec[1])
         st = HPLS_ERR_NOMEM;
     if (st == HPLS_OK)
         st = hpls_trifac_copies(F);
+    if (st == HPLS_OK && be->d) { /* E and the copies' values on the device */
+        F->dev_numeric = device_dilu;
+        hpls_trifac_copy_pattern(F, F->faces);
+    }
     if (st == HPLS_OK) {
         F->fwd.bscale = F->vec[1]; /* y_i = rD_i r_i - ...; the backward sweep is unscaled */
         st = numeric_dilu(F);

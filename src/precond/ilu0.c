@@ -5,7 +5,9 @@
  * triangle, so the rows are built serially, by its level sets (one parallel
  * loop per level, as Alg. 3) or synchronization-free (ready flags, as Alg. 5).
  * M^-T = L^-T U^-T: the factor values moved onto A^T's pattern, where U^T is
- * the lower and L^T the (unit) upper triangle. */
+ * the lower and L^T the (unit) upper triangle.  On a device backend the
+ * factors are built there (kernels/device/factor.cl: the same rows in the
+ * same order, the host's bits) by the sweeps' strategy. */
 #include "precond/trisolve.h"
 
 #include <omp.h>
@@ -115,24 +117,41 @@ static hpls_status transpose_values(const hpls_csr *A, const hpls_csr *At, const
     return st;
 }
 
+/* L and U on the device (after the sweeps' upload: trisolve.c), M^-T's
+ * values there too; its pivot check. */
+static hpls_status device_ilu0(hpls_trifac *F)
+{
+    hpls_int bad, asym;
+    double pivot;
+    hpls_status st =
+        F->be->d->fac_build(F->be, F, HPLS_FAC_ILU0, F->chosen, &bad, &asym, &pivot);
+    if (st == HPLS_OK && bad < F->n)
+        st = hpls_trifac_pivot_error(F, bad, pivot, "U_ii", 0);
+    return st;
+}
+
 /* L and U from A's values (and the pivot check), the copies, the M^-T
- * sweeps' values: the numeric part of the setup, again at every update. */
+ * sweeps' values: the numeric part of the setup, again at every update; on a
+ * device only the M^-T sweeps' pattern (device_ilu0 builds the rest there). */
 static hpls_status numeric_ilu0(hpls_trifac *F)
 {
     hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : F->nt;
     ilu_ctx c = {.F = F, .shift = F->shift, .lu = F->vec[0], .uinv = F->vec[1]};
-    c.iw = hpls_malloc(nt * n, sizeof *c.iw);
-    if (!c.iw)
-        return HPLS_ERR_NOMEM;
-    for (hpls_int k = 0; k < nt * n; k++)
-        c.iw[k] = -1;
-    hpls_int bad = factor(F, &c);
-    hpls_free(c.iw);
-    if (bad < n)
-        return hpls_trifac_pivot_error(F, bad, c.lu[F->a.lowend[bad]], "U_ii", 0);
+    if (!F->dev_numeric) {
+        c.iw = hpls_malloc(nt * n, sizeof *c.iw);
+        if (!c.iw)
+            return HPLS_ERR_NOMEM;
+        for (hpls_int k = 0; k < nt * n; k++)
+            c.iw[k] = -1;
+        hpls_int bad = factor(F, &c);
+        hpls_free(c.iw);
+        if (bad < n)
+            return hpls_trifac_pivot_error(F, bad, c.lu[F->a.lowend[bad]], "U_ii", 0);
+    }
     if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
         const hpls_csr *At = F->at.A;
-        hpls_status st = transpose_values(F->a.A, At, c.lu, F->vec[2]);
+        hpls_status st =
+            F->dev_numeric ? HPLS_OK : transpose_values(F->a.A, At, c.lu, F->vec[2]);
         if (st != HPLS_OK)
             return st;
         F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, F->vec[2]);
@@ -152,10 +171,10 @@ hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_c
     hpls_int n = F->n;
     F->shift = o->shift;
     F->numeric = numeric_ilu0;
-    F->vec[0] = hpls_malloc(A->nnz, sizeof *F->vec[0]); /* the factors' values */
-    F->vec[1] = hpls_malloc(n, sizeof *F->vec[1]);      /* 1 / U_ii */
-    if (At)
-        F->vec[2] = hpls_malloc(At->nnz, sizeof *F->vec[2]); /* the same on A^T's pattern */
+    F->vec[0] = hpls_calloc(A->nnz, sizeof *F->vec[0]); /* the factors' values */
+    F->vec[1] = hpls_calloc(n, sizeof *F->vec[1]);      /* 1 / U_ii */
+    if (At) /* the same on A^T's pattern (zero: a device construction fills it there) */
+        F->vec[2] = hpls_calloc(At->nnz, sizeof *F->vec[2]);
     if (!F->vec[0] || !F->vec[1] || (At && !F->vec[2]))
         st = HPLS_ERR_NOMEM;
     for (hpls_int i = 0; st == HPLS_OK && i < n; i++)
@@ -167,6 +186,10 @@ hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_c
     /* L y = r (unit); U z = y as z_i = y_i / u_ii - sum_j (U_ij / u_ii) z_j */
     if (st == HPLS_OK)
         st = hpls_trifac_copies(F);
+    if (st == HPLS_OK && be->d) { /* the factors and the copies' values on the device */
+        F->dev_numeric = device_ilu0;
+        hpls_trifac_copy_pattern(F, 0);
+    }
     if (st == HPLS_OK) {
         F->bwd.bscale = F->vec[1];
         st = numeric_ilu0(F);

@@ -21,6 +21,13 @@ static int undecided(const hpls_trifac *F)
     return F->strategy == HPLS_TRI_AUTO && F->trials < 3 * AUTO_TRIALS;
 }
 
+/* the level sets may be used: levels chosen (by the user, or by auto on a
+ * device), or auto still timing every strategy on the host */
+static int by_levels(const hpls_trifac *F)
+{
+    return F->chosen == HPLS_TRI_LEVELS || undecided(F);
+}
+
 static void trisplit_free(hpls_trisplit *t)
 {
     hpls_free(t->lowend);
@@ -54,6 +61,8 @@ void hpls_trifac_destroy(void *ctx)
         if (F->be->d)
             F->be->d->sweep_release(F->be, F->dev[k]);
     }
+    if (F->be->d)
+        F->be->d->fac_release(F->be, F->dfac);
     hpls_free(F);
 }
 
@@ -91,7 +100,7 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
     }
     if (F->strategy == HPLS_TRI_AUTO && be->d) {
         /* a device: the sweeps run there, by the device's choice (syncfree on
-         * a GPU, levels on a CPU); the construction stays on the host */
+         * a GPU, levels on a CPU), and so do dilu/dic's constructions */
         F->chosen = be->d->auto_sweep(be);
         F->trials = 3 * AUTO_TRIALS;
     }
@@ -128,7 +137,7 @@ static hpls_status tricopy_alloc(hpls_tricopy *c, hpls_int n, const hpls_levels 
             c->slot[i] = s;
     }
     c->col = hpls_malloc(c->ptr[n], sizeof *c->col);
-    c->val = hpls_malloc(c->ptr[n], sizeof *c->val);
+    c->val = hpls_calloc(c->ptr[n], sizeof *c->val); /* a device construction fills them there */
     return c->col && c->val ? HPLS_OK : HPLS_ERR_NOMEM;
 }
 
@@ -145,7 +154,7 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
     const hpls_trisplit *t = &F->a;
     hpls_int n = F->n;
     hpls_status st;
-    int by_level = F->strategy == HPLS_TRI_LEVELS || undecided(F);
+    int by_level = by_levels(F);
     if (by_level) {
         hpls_tri Tl = hpls_tri_of(t->A, 0, t->lowend, t->upbeg, NULL);
         hpls_tri Tu = hpls_tri_of(t->A, 1, t->lowend, t->upbeg, NULL);
@@ -164,6 +173,20 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
                           .val = F->up.val, .row = by_level ? F->bwd.lev.order : NULL,
                           .upper = 1};
     return HPLS_OK;
+}
+
+void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
+{
+    const hpls_csr *A = F->a.A;
+    for (hpls_int i = 0; i < F->n; i++) {
+        hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
+        hpls_int end = A->rowptr[i + 1];
+        hpls_int ls = F->low.slot ? F->low.slot[i] : i, us = F->up.slot ? F->up.slot[i] : i;
+        for (hpls_int p = p0; p < le; p++)
+            F->low.col[F->low.ptr[ls] + (p - p0)] = A->colind[p];
+        for (hpls_int p = ub; p < end; p++)
+            F->up.col[F->up.ptr[us] + (reverse ? end - 1 - p : p - ub)] = A->colind[p];
+    }
 }
 
 hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv,
@@ -292,12 +315,16 @@ static hpls_status update_trifac(hpls_pc *pc, const hpls_csr *A, const hpls_csr 
     if (F->at.A)
         F->at.A = At;
     hpls_status st = F->numeric(F);
-    return st == HPLS_OK && F->be->d ? upload_sweeps(F) : st;
+    if (st == HPLS_OK && F->be->d)
+        st = upload_sweeps(F);
+    if (st == HPLS_OK && F->dev_numeric)
+        st = F->dev_numeric(F);
+    return st;
 }
 
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
 {
-    if (F->strategy == HPLS_TRI_LEVELS || undecided(F)) { /* fwd, bwd: see hpls_trifac_copies */
+    if (by_levels(F)) { /* fwd, bwd: see hpls_trifac_copies */
         hpls_sweep *w[4] = {&F->fwd, &F->bwd, &F->fwd_t, &F->bwd_t};
         for (int k = 0; k < (F->at.A ? 4 : 2); k++) {
             if (w[k]->lev.order)
@@ -309,6 +336,8 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
     }
     if (F->be->d) {
         hpls_status st = upload_sweeps(F);
+        if (st == HPLS_OK && F->dev_numeric)
+            st = F->dev_numeric(F);
         if (st != HPLS_OK)
             return st;
     }

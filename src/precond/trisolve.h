@@ -12,6 +12,8 @@
 
 /* The order of the trisolve option's choices. */
 enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO };
+/* The constructions a device builds (hpls_devops' fac_build). */
+enum { HPLS_FAC_DILU, HPLS_FAC_ILU0 };
 
 /* The pattern of one matrix (A or A^T) split into its triangles. */
 typedef struct hpls_trisplit {
@@ -47,6 +49,7 @@ typedef struct hpls_trifac {
     hpls_sweep fwd_t, bwd_t; /* z = M^-T r, over A^T */
     hpls_sync sync;        /* ready flags of the syncfree strategies (allocated only for them) */
     hpls_dsweep *dev[4];   /* fwd, bwd, fwd_t, bwd_t on a device backend (be->d), else NULL */
+    hpls_dfac *dfac;       /* device construction: A's pattern there (be->d's dilu_build) */
     hpls_real *vec[4];     /* numbers owned (E, 1/E, factor values ...), freed by destroy */
     double shift;          /* the diagonal shift option */
     int symmetric;         /* dic */
@@ -54,6 +57,10 @@ typedef struct hpls_trifac {
     /* the numeric part of the setup: M's values from a.A (and at.A) on the
      * pattern, copies and schedules built before; run again by update */
     hpls_status (*numeric)(struct hpls_trifac *F);
+    /* set when M's values are built on the device (be->d): run after the
+     * sweeps' upload (their layout), at setup and at every update; numeric
+     * then does only the host's part */
+    hpls_status (*dev_numeric)(struct hpls_trifac *F);
 } hpls_trifac;
 
 /* Allocates F for A on be (strategy from o), splits A (and At when the method
@@ -62,14 +69,18 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
                                const hpls_options *o, const char *name, hpls_trifac **F);
 void hpls_trifac_destroy(void *F);
 /* Allocates F->low and F->up with the pattern of A's strictly lower and upper
- * parts and points fwd.T, bwd.T at them; the values are the caller's to fill
- * (hpls_trifac_copy_row).  When a level strategy may run (levels, or auto
- * still to decide) it first builds fwd.lev and bwd.lev and lays the copies
- * out in level order. */
+ * parts and points fwd.T, bwd.T at them; the values (zero) are the caller's
+ * to fill (hpls_trifac_copy_row).  When a level strategy may run (levels, on
+ * the host auto still to decide, on a device auto's choice) it first builds
+ * fwd.lev and bwd.lev and lays the copies out in level order. */
 hpls_status hpls_trifac_copies(hpls_trifac *F);
 /* Builds the level sets the sweeps need and hands F to pc (apply, apply_t,
  * update: F->numeric on the new values). */
 hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc);
+
+/* The copies' columns alone (a device construction writes their values
+ * there); reverse: the upper copy's rows backwards (dilu_order=faces). */
+void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse);
 
 /* Row i of the copies from values v on A's pattern: lower entries times
  * lscale, upper entries times uscale. */

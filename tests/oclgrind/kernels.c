@@ -1,6 +1,7 @@
 /* kernels.c: every kernel of the opencl backend once, on small sizes (three
  * work-groups and a partial one), for `make oclgrind` to watch with
- * --data-races (tests/oclgrind/run.sh).  It checks no numbers: test_opencl
+ * --data-races (tests/oclgrind/run.sh), and the factors' constructions
+ * through solver setups.  It checks no numbers: test_opencl
  * does; exit 77 without an OpenCL platform. */
 #include "backend/backend.h"
 #include "direct/direct.h"
@@ -125,6 +126,28 @@ int main(void)
         be->d->sweep_release(be, W);
         hpls_levels_free(&w.lev);
     }
+    /* dilu's, dic's and ilu0's constructions (factor.cl) by every strategy,
+     * through setups on a symmetric matrix of 343 rows (bicg: with M^-T) */
+    static const char *const facs[] = {
+        "bicgstab precond=dilu trisolve=serial",  "bicg precond=dilu trisolve=levels",
+        "bicg precond=dilu trisolve=syncfree",    "bicgstab precond=dilu trisolve=levels dilu_order=faces",
+        "bicgstab precond=dic trisolve=syncfree", "bicg precond=ilu0 trisolve=levels",
+        "bicg precond=ilu0 trisolve=syncfree"};
+    hpls_csr *P = NULL;
+    if (hpls_gen_csr("poisson3d:nx=7", &P, NULL) != HPLS_OK)
+        return 1;
+    for (size_t k = 0; k < sizeof facs / sizeof *facs; k++) {
+        char o[160];
+        snprintf(o, sizeof o, "solver=%s backend=opencl maxiter=1", facs[k]);
+        hpls_solver *s;
+        if (hpls_solver_create(&s) != HPLS_OK || hpls_solver_set_options(s, o) != HPLS_OK ||
+            hpls_solver_setup(s, P) != HPLS_OK) {
+            fprintf(stderr, "%s: %s\n", o, hpls_last_error());
+            return 1;
+        }
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(P);
     st = be->err;
     if (st != HPLS_OK)
         fprintf(stderr, "%s\n", be->msg);

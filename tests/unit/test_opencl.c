@@ -10,6 +10,7 @@
 #include "direct/block_tridiag.h"
 #include "gen/gen.h"
 #include "hpls.h"
+#include "precond/trisolve.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -703,7 +704,9 @@ static void thomas_and_cr_match_the_host(void **state)
 
 /* z = M^-1 r and M^-T r of dilu, dic and ilu0 by every strategy on the
  * device against ref's: the same bits (every strategy sums a row in the
- * order of its entries, as ref's sequential sweeps) */
+ * order of its entries, as ref's sequential sweeps); the factors are built
+ * on the device (factor.cl): dilu's and dic's E and ilu0's 1/u_ii, read back,
+ * too */
 static void factored_preconditioners_match_ref_bit_for_bit(void **state)
 {
     (void)state;
@@ -723,6 +726,12 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
             snprintf(q, sizeof q, "solver=%s precond=%s trisolve=%s backend=ref",
                      dic ? "bicgstab" : "bicg", pcs[p], strategies[t]);
             hpls_solver *so = tu_setup(dic ? P : C, o), *sr = tu_setup(dic ? P : C, q);
+            const hpls_trifac *Fo = so->pc.ctx, *Fr = sr->pc.ctx;
+            int k = p == 1; /* the row scales read back: dilu's E, ilu0's 1/u_ii */
+            for (hpls_int i = 0; i < n; i++)
+                if (memcmp(&Fo->vec[k][i], &Fr->vec[k][i], sizeof(hpls_real)) != 0)
+                    fail_msg("%s: %s[%lld] = %.17g on opencl, %.17g on ref", o,
+                             k ? "1/u_ii" : "E", (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
             for (int tr = 0; tr < (dic ? 1 : 2); tr++) {
                 tu_pc_apply(so, tr, r->data, zo);
                 tu_pc_apply(sr, tr, r->data, zr);
@@ -739,6 +748,51 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
     hpls_vec_destroy(r);
     hpls_csr_destroy(C);
     hpls_csr_destroy(P);
+}
+
+/* options's setup on opencl and on ref: the same status and message */
+static void same_setup_failure(const hpls_csr *A, const char *options, hpls_status want)
+{
+    char msg[2][512];
+    for (int b = 0; b < 2; b++) {
+        char o[200];
+        snprintf(o, sizeof o, "%s backend=%s", options, b ? "ref" : "opencl");
+        hpls_solver *s;
+        assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+        assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
+        hpls_status st = hpls_solver_setup(s, A);
+        snprintf(msg[b], sizeof msg[b], "%s", hpls_solver_message(s));
+        hpls_solver_destroy(s);
+        if (st != want)
+            fail_msg("%s: status %d (%s), expected %d", o, (int)st, msg[b], (int)want);
+    }
+    if (strcmp(msg[0], msg[1]) != 0)
+        fail_msg("%s: \"%s\" on opencl, \"%s\" on ref", options, msg[0], msg[1]);
+}
+
+/* the checks of the constructions on the device refuse what the host's
+ * refuse, with the same row and value: a zero pivot (A_11 = 0, no lower
+ * part: E_11 = u_11 = 0) for dilu and ilu0, and dic on an unsymmetric
+ * matrix, by every strategy */
+static void device_construction_fails_as_the_host(void **state)
+{
+    (void)state;
+    static const char *const strategies[] = {"serial", "levels", "syncfree"};
+    hpls_csr *C = tu_gen("convdiff3d:nx=6"), *Z = tu_gen("poisson3d:nx=6");
+    for (hpls_int p = Z->rowptr[0]; p < Z->rowptr[1]; p++)
+        if (Z->colind[p] == 0)
+            Z->val[p] = 0.0;
+    for (int t = 0; t < 3; t++) {
+        char o[160];
+        snprintf(o, sizeof o, "solver=bicgstab precond=dilu trisolve=%s", strategies[t]);
+        same_setup_failure(Z, o, HPLS_ERR_SINGULAR);
+        snprintf(o, sizeof o, "solver=bicgstab precond=ilu0 trisolve=%s", strategies[t]);
+        same_setup_failure(Z, o, HPLS_ERR_SINGULAR);
+        snprintf(o, sizeof o, "solver=bicgstab precond=dic trisolve=%s", strategies[t]);
+        same_setup_failure(C, o, HPLS_ERR_UNSUPPORTED);
+    }
+    hpls_csr_destroy(C);
+    hpls_csr_destroy(Z);
 }
 
 /* the methods that run on the device; cg only where A is SPD */
@@ -936,6 +990,26 @@ static void update_values_reaches_the_device(void **state)
     hpls_vec_destroy(b);
     hpls_vec_destroy(x);
     hpls_solver_destroy(s);
+    /* dilu rebuilt on the device from B's values: E, M^-1 r and M^-T r as
+     * ref's dilu of B, bit for bit */
+    hpls_int n = B->nrows;
+    hpls_solver *d = tu_setup(A, "solver=bicg precond=dilu trisolve=syncfree backend=opencl");
+    hpls_solver *r = tu_setup(B, "solver=bicg precond=dilu trisolve=syncfree backend=ref");
+    assert_int_equal(hpls_solver_update_values(d, B), HPLS_OK);
+    const hpls_trifac *Fd = d->pc.ctx, *Fr = r->pc.ctx;
+    assert_memory_equal(Fd->vec[0], Fr->vec[0], (size_t)n * sizeof(hpls_real));
+    hpls_vec *v = tu_vec_random(n, 5u);
+    hpls_real *zd = malloc((size_t)n * sizeof *zd), *zr = malloc((size_t)n * sizeof *zr);
+    for (int tr = 0; tr < 2; tr++) {
+        tu_pc_apply(d, tr, v->data, zd);
+        tu_pc_apply(r, tr, v->data, zr);
+        assert_memory_equal(zd, zr, (size_t)n * sizeof *zd);
+    }
+    free(zd);
+    free(zr);
+    hpls_vec_destroy(v);
+    hpls_solver_destroy(d);
+    hpls_solver_destroy(r);
     hpls_csr_destroy(A);
     hpls_csr_destroy(B);
 }
@@ -965,6 +1039,7 @@ int main(void)
         cmocka_unit_test(gspike_refuses_what_the_host_refuses),
         cmocka_unit_test(thomas_and_cr_match_the_host),
         cmocka_unit_test(factored_preconditioners_match_ref_bit_for_bit),
+        cmocka_unit_test(device_construction_fails_as_the_host),
         cmocka_unit_test(methods_match_ref_on_generated_matrices),
         cmocka_unit_test(hisa_runs_on_the_device_when_t_fits_a_work_group),
         cmocka_unit_test(the_direct_solvers_and_tridiagonal_methods_run_on_the_device),

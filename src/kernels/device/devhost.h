@@ -198,6 +198,30 @@ hpls_dbuf *hpls_dev_part(hpls_backend *be, int ncol);
  * stops at its next test.  be->reduce is the caller's. */
 void hpls_dev_reduce_part(hpls_backend *be, int ng, int ncol, int op, double *h);
 
+/* ---- the layer's device objects ----------------------------------------- */
+/* A triangular sweep on the device (devops.c's sweep_upload; dilu's device
+ * construction, factor.c, writes its values in place). */
+struct hpls_dsweep {
+    hpls_dbuf *lo, *hi, *row, *order;     /* row, order: optional (NULL) */
+    hpls_dbuf *col, *val, *bscale, *dinv; /* bscale, dinv: optional */
+    hpls_dbuf *flag, *ticket; /* syncfree: ready flags (sweeps done per row), the row ticket */
+    hpls_int n, nlev, *off;   /* off: the level sets' nlev + 1 offsets, on the host */
+    int upper, scaled;        /* scaled: 1 bscale, 2 dinv (sweep.cl) */
+    unsigned long long epoch; /* sweeps started */
+};
+
+/* Work-groups of one item that run a syncfree kernel (sweep.cl says why
+ * one): enough to keep every compute unit busy; serial: one, which then
+ * takes the rows in order. */
+enum { HPLS_DEV_SYNCFREE_GROUPS = 64 };
+
+/* factor.c: dilu/dic's and ilu0's constructions on the device (backend.h's
+ * hpls_devops) */
+struct hpls_trifac;
+hpls_status hpls_devop_fac_build(hpls_backend *be, struct hpls_trifac *F, int kind, int strategy,
+                                 hpls_int *bad, hpls_int *asym, double *pivot);
+void hpls_devop_fac_release(hpls_backend *be, hpls_dfac *D);
+
 /* ---- the devops entries of the tridiagonal direct solvers (tridiag_direct.c;
  * backend.h's tfac_* members say what they do) ------------------------------ */
 hpls_status hpls_devop_tfac_factor(hpls_backend *be, const hpls_tridiag *T, hpls_int block,

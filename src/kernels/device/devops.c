@@ -168,15 +168,6 @@ static void hpls_devop_tri_solve(hpls_backend *be, const hpls_dtri *T, const hpl
 }
 
 /* ---- triangular sweeps (dilu, dic, ilu0) -------------------------------- */
-struct hpls_dsweep {
-    hpls_dbuf *lo, *hi, *row, *order; /* row, order: optional (NULL) */
-    hpls_dbuf *col, *val, *bscale, *dinv; /* bscale, dinv: optional */
-    hpls_dbuf *flag, *ticket; /* syncfree: ready flags (sweeps done per row), the row ticket */
-    hpls_int n, nlev, *off;   /* off: the level sets' nlev + 1 offsets, on the host */
-    int upper, scaled;        /* scaled: 1 bscale, 2 dinv (sweep.cl) */
-    unsigned long long epoch; /* sweeps started */
-};
-
 static void hpls_devop_sweep_release(hpls_backend *be, hpls_dsweep *W)
 {
     if (!W)
@@ -247,11 +238,6 @@ static hpls_status hpls_devop_sweep_upload(hpls_backend *be, const hpls_sweep *w
     return HPLS_OK;
 }
 
-/* Work-groups of one item that run the syncfree sweep (sweep.cl says why one):
- * enough to keep every compute unit busy; serial: one, which then takes the
- * rows in order. */
-enum { SYNCFREE_GROUPS = 64 };
-
 static void hpls_devop_sweep(hpls_backend *be, hpls_dsweep *W, int strategy, const hpls_dvec *b,
                              hpls_dvec *x)
 {
@@ -274,7 +260,7 @@ static void hpls_devop_sweep(hpls_backend *be, hpls_dsweep *W, int strategy, con
     }
     unsigned long long epoch = ++W->epoch;
     hpls_dev_zero(be, W->ticket, 0, sizeof(unsigned long long));
-    HPLS_DEV_RUNL(be, HPLS_K_sweep_syncfree, strategy == HPLS_TRI_SYNCFREE ? SYNCFREE_GROUPS : 1,
+    HPLS_DEV_RUNL(be, HPLS_K_sweep_syncfree, strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
                   1, HPLS_KL(W->n), HPLS_KI(W->upper), HPLS_KI(has_row), HPLS_KG(row),
                   HPLS_KG(W->lo), HPLS_KG(W->hi), HPLS_KG(W->col), HPLS_KG(W->val),
                   HPLS_KG(bscale), HPLS_KG(dinv), HPLS_KI(W->scaled), HPLS_KV(b), HPLS_KV(x),

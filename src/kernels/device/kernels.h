@@ -45,6 +45,12 @@
     X(sweep_level, "lligggggggigg")                                                                \
     X(sweep_syncfree, "liigggggggiggggu")
 
+#define HPLS_K_FACTOR(X)                                                                           \
+    X(fac_level, "illlgidggggggggggggggg")                                                         \
+    X(fac_syncfree, "ilidgggggggggggggggggu")                                                      \
+    X(ilu_transpose, "lggggggg")                                                                   \
+    X(fac_first_part, "lgg")
+
 #define HPLS_K_CR(X)                                                                               \
     X(cr_reduce, "llggglgl")                                                                       \
     X(cr_top, "lggl")                                                                              \
@@ -61,8 +67,8 @@
     X(gs_resid_part, "lgggggggg")
 
 #define HPLS_DEVICE_KERNELS(X)                                                                     \
-    HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_CR(X)                 \
-    HPLS_K_THOMAS(X) HPLS_K_GSPIKE(X)
+    HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_FACTOR(X)             \
+    HPLS_K_CR(X) HPLS_K_THOMAS(X) HPLS_K_GSPIKE(X)
 /* clang-format on */
 
 #define HPLS_K_ENUM_(name, sig) HPLS_K_##name,

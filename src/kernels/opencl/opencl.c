@@ -61,7 +61,6 @@ static const char *cl_err(cl_int e)
     }
 }
 
-
 /* The status of a failed call e, with "what: why (code)" as the message. */
 static hpls_status cl_fail(cl_int e, const char *what)
 {
@@ -158,7 +157,6 @@ static hpls_status global_get(void)
     call_once(&once, global_once);
     return G.st == HPLS_OK ? HPLS_OK : hpls_fail(G.st, "%s", G.msg);
 }
-
 
 /* ---- the primitives ----------------------------------------------------- */
 static void ocl_fini(hpls_backend *be, hpls_dev *dev)
@@ -273,6 +271,18 @@ static hpls_status ocl_sync(hpls_backend *be)
 }
 
 /* ---- hpls info --devices -------------------------------------------------- */
+static const char *type_name(cl_device_type t)
+{
+    return t & CL_DEVICE_TYPE_GPU   ? "GPU"
+           : t & CL_DEVICE_TYPE_CPU ? "CPU"
+           : t & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator"
+                                            : "other";
+}
+
+/* Every platform's devices, each with its type (bench/gpu_measured.sh looks
+ * for "(GPU)") and whether the kernels can run there; the one backend=opencl
+ * takes (global_init: the first device of the first platform that has one)
+ * says so. */
 static void ocl_devices(FILE *out)
 {
     cl_uint np = 0;
@@ -283,6 +293,7 @@ static void ocl_devices(FILE *out)
                 e == CL_SUCCESS ? "none listed" : cl_err(e));
         return;
     }
+    int taken = 0; /* the device backend=opencl runs on is listed */
     for (cl_uint p = 0; p < np && p < 16; p++) {
         char name[128] = "", ver[128] = "";
         clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
@@ -296,14 +307,19 @@ static void ocl_devices(FILE *out)
             char dn[128] = "";
             cl_uint cu = 0;
             cl_ulong mem = 0;
+            cl_device_type type = 0;
             clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof dn - 1, dn, NULL);
+            clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
             clGetDeviceInfo(devs[d], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
             clGetDeviceInfo(devs[d], CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
             const char *why = unusable(devs[d]);
-            fprintf(out, "  device %u: %s, %u compute units, %.1f GiB, %s%s\n", (unsigned)d, dn,
-                    (unsigned)cu, (double)mem / (1024.0 * 1024 * 1024),
-                    why ? "not usable: " : "usable", why ? why : "");
+            int first = !taken && d == 0;
+            fprintf(out, "  device %u: %s (%s), %u compute units, %.1f GiB, %s%s%s\n", (unsigned)d,
+                    dn, type_name(type), (unsigned)cu, (double)mem / (1024.0 * 1024 * 1024),
+                    why ? "not usable: " : "usable", why ? why : "",
+                    first && !why ? "; backend=opencl runs on it" : "");
         }
+        taken |= nd > 0;
         if (nd == 0)
             fprintf(out, "  no device\n");
     }
