@@ -8,10 +8,10 @@
  *   cuda    kernels/cuda/cuda.c, in the module libhpls_cuda.so (CUDA runtime),
  *           which hands libhpls its table through hpls_cuda_entry
  *
- * so the same host code drives the same kernels (kernels/device/*.cl, listed
+ * so the same host code drives the same kernels (the .cl files of kernels/device, listed
  * in kernels.h) on either, and a method's device code is compiled once, into
- * libhpls, and never sees OpenCL or CUDA.  /work/helpers/gpu-layer-API.md
- * (docs/gpu.md, "Adding a kernel") says how a new method adds its kernels.
+ * libhpls, and never sees OpenCL or CUDA.  docs/gpu.md ("Adding a kernel")
+ * says how a new method adds its kernels.
  *
  * Errors: the primitives report with hpls_fail (what failed and why: "kernel
  * v_axpy: out of resources (-5)"; init says whose: "cuda backend: ...") and
