@@ -123,8 +123,7 @@ static hpls_status device_ilu0(hpls_trifac *F)
 {
     hpls_int bad, asym;
     double pivot;
-    hpls_status st =
-        F->be->d->fac_build(F->be, F, HPLS_FAC_ILU0, F->chosen, &bad, &asym, &pivot);
+    hpls_status st = F->be->d->fac_build(F->be, F, HPLS_FAC_ILU0, F->chosen, &bad, &asym, &pivot);
     if (st == HPLS_OK && bad < F->n)
         st = hpls_trifac_pivot_error(F, bad, pivot, "U_ii", 0);
     return st;
@@ -150,8 +149,7 @@ static hpls_status numeric_ilu0(hpls_trifac *F)
     }
     if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
         const hpls_csr *At = F->at.A;
-        hpls_status st =
-            F->dev_numeric ? HPLS_OK : transpose_values(F->a.A, At, c.lu, F->vec[2]);
+        hpls_status st = F->dev_numeric ? HPLS_OK : transpose_values(F->a.A, At, c.lu, F->vec[2]);
         if (st != HPLS_OK)
             return st;
         F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, F->vec[2]);

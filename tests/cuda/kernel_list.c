@@ -103,7 +103,7 @@ int main(void)
         return 1;
     memcpy(text, hpls_device_src, len);
     strcpy(text + len, more);
-    int caught = check(text, 1) == 1;
+    int caught = check(text, 1) == bad + 1;
     free(text);
     printf("an unlisted kernel appended: %s\n", caught ? "reported" : "NOT reported");
     return bad || !caught;

@@ -5,8 +5,8 @@
  * does; exit 77 without an OpenCL platform. */
 #include "backend/backend.h"
 #include "direct/direct.h"
-#include "kernels/cpu/sptrsv.h"
 #include "hpls.h"
+#include "kernels/cpu/sptrsv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,11 +128,13 @@ int main(void)
     }
     /* dilu's, dic's and ilu0's constructions (factor.cl) by every strategy,
      * through setups on a symmetric matrix of 343 rows (bicg: with M^-T) */
-    static const char *const facs[] = {
-        "bicgstab precond=dilu trisolve=serial",  "bicg precond=dilu trisolve=levels",
-        "bicg precond=dilu trisolve=syncfree",    "bicgstab precond=dilu trisolve=levels dilu_order=faces",
-        "bicgstab precond=dic trisolve=syncfree", "bicg precond=ilu0 trisolve=levels",
-        "bicg precond=ilu0 trisolve=syncfree"};
+    static const char *const facs[] = {"bicgstab precond=dilu trisolve=serial",
+                                       "bicg precond=dilu trisolve=levels",
+                                       "bicg precond=dilu trisolve=syncfree",
+                                       "bicgstab precond=dilu trisolve=levels dilu_order=faces",
+                                       "bicgstab precond=dic trisolve=syncfree",
+                                       "bicg precond=ilu0 trisolve=levels",
+                                       "bicg precond=ilu0 trisolve=syncfree"};
     hpls_csr *P = NULL;
     if (hpls_gen_csr("poisson3d:nx=7", &P, NULL) != HPLS_OK)
         return 1;

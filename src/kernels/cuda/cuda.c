@@ -64,8 +64,8 @@ static hpls_status blas_status(cublasStatus_t e, const char *what)
 {
     if (e == CUBLAS_STATUS_SUCCESS)
         return HPLS_OK;
-    return hpls_fail(e == CUBLAS_STATUS_ALLOC_FAILED ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL,
-                     "%s: %s", what, cublasGetStatusString(e));
+    return hpls_fail(e == CUBLAS_STATUS_ALLOC_FAILED ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL, "%s: %s",
+                     what, cublasGetStatusString(e));
 }
 
 /* "own" (or unset) or the library's name */
@@ -130,10 +130,9 @@ static hpls_status cu_csr_view(hpls_backend *be, const hpls_csr *A, hpls_dbuf *c
     double one = 1.0, zero = 0.0;
     hpls_status st = CU_STATUS(e, "cuSPARSE's row offsets");
     if (st == HPLS_OK)
-        st = sparse_status(cusparseCreateCsr(&V->mat, A->nrows, A->ncols, A->nnz, V->rp32,
-                                             PTR(ci), PTR(val), CUSPARSE_INDEX_32I,
-                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                             CUDA_R_64F),
+        st = sparse_status(cusparseCreateCsr(&V->mat, A->nrows, A->ncols, A->nnz, V->rp32, PTR(ci),
+                                             PTR(val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                             CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
                            "cusparseCreateCsr");
     if (st == HPLS_OK) /* values: placeholders */
         st = sparse_status(cusparseCreateDnVec(&V->dx, A->ncols, PTR(val), CUDA_R_64F),
@@ -275,8 +274,7 @@ static hpls_status cu_sync(hpls_backend *be)
     return CU_STATUS(cudaStreamSynchronize(STATE(be)->q), "cudaStreamSynchronize");
 }
 
-static hpls_status cu_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h,
-                            size_t bytes)
+static hpls_status cu_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes)
 {
     cudaError_t e =
         cudaMemcpyAsync((char *)PTR(b) + off, h, bytes, cudaMemcpyHostToDevice, STATE(be)->q);
@@ -285,8 +283,8 @@ static hpls_status cu_write(hpls_backend *be, hpls_dbuf *b, size_t off, const vo
 
 static hpls_status cu_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes)
 {
-    cudaError_t e = cudaMemcpyAsync(h, (const char *)PTR(b) + off, bytes, cudaMemcpyDeviceToHost,
-                                    STATE(be)->q);
+    cudaError_t e =
+        cudaMemcpyAsync(h, (const char *)PTR(b) + off, bytes, cudaMemcpyDeviceToHost, STATE(be)->q);
     return e == cudaSuccess ? cu_sync(be) : cu_fail(e, "cudaMemcpyAsync to the host");
 }
 

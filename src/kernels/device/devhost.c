@@ -119,8 +119,8 @@ void hpls_dev_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, si
         failed(be, hpls_dev_of(be)->t->read(be, b, off, h, bytes));
 }
 
-void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst,
-                   size_t doff, size_t bytes)
+void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst, size_t doff,
+                   size_t bytes)
 {
     if (bytes > 0 && be->err == HPLS_OK)
         failed(be, hpls_dev_of(be)->t->copy(be, src, soff, dst, doff, bytes));
@@ -286,8 +286,8 @@ static void v_download(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_re
 static hpls_real *v_host(hpls_backend *be, const hpls_dvec *v)
 {
     hpls_be_fail(be, HPLS_ERR_UNSUPPORTED,
-                 "%s backend: a host kernel asked for the host array of device vector %p",
-                 be->name, (const void *)v);
+                 "%s backend: a host kernel asked for the host array of device vector %p", be->name,
+                 (const void *)v);
     return NULL;
 }
 
@@ -382,8 +382,8 @@ static void v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const
 static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
                          double omega, const hpls_dvec *v, hpls_dvec *p)
 {
-    HPLS_DEV_RUN(be, HPLS_K_v_bicgstab_p, hpls_dev_groups(n), HPLS_KL(n), HPLS_KV(r),
-                 HPLS_KD(beta), HPLS_KD(omega), HPLS_KV(v), HPLS_KV(p));
+    HPLS_DEV_RUN(be, HPLS_K_v_bicgstab_p, hpls_dev_groups(n), HPLS_KL(n), HPLS_KV(r), HPLS_KD(beta),
+                 HPLS_KD(omega), HPLS_KV(v), HPLS_KV(p));
 }
 
 /* ---- reductions --------------------------------------------------------- */

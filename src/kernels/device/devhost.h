@@ -68,7 +68,7 @@ typedef struct hpls_devtab {
     hpls_status (*init)(hpls_backend *be, hpls_dev *dev);
     void (*fini)(hpls_backend *be, hpls_dev *dev); /* what init made (after a failed init too) */
     hpls_status (*alloc)(hpls_backend *be, size_t bytes, hpls_dbuf **b); /* bytes >= 1 */
-    void (*release)(hpls_backend *be, hpls_dbuf *b);                    /* accepts NULL */
+    void (*release)(hpls_backend *be, hpls_dbuf *b);                     /* accepts NULL */
     /* bytes to (from) the buffer at byte off; both return when the host
      * memory may be reused, read after the work queued before it */
     hpls_status (*write)(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes);
@@ -88,8 +88,8 @@ typedef struct hpls_devtab {
  * .m = its function): a member missing here fails the assertion, a backend
  * without one of the functions fails its compile. */
 #define HPLS_DEVTAB(X)                                                                             \
-    X(init) X(fini) X(alloc) X(release) X(write) X(read) X(copy) X(zero) X(launch) X(sync)         \
-        X(devices)
+    X(init)                                                                                        \
+    X(fini) X(alloc) X(release) X(write) X(read) X(copy) X(zero) X(launch) X(sync) X(devices)
 #define HPLS_DEVTAB_ONE_(m) +1
 _Static_assert(sizeof(hpls_devtab) == (0 HPLS_DEVTAB(HPLS_DEVTAB_ONE_)) * sizeof(void (*)(void)),
                "a member of hpls_devtab is missing from HPLS_DEVTAB");
@@ -169,8 +169,8 @@ void hpls_dev_free(hpls_backend *be, hpls_dbuf *b); /* accepts NULL */
 hpls_status hpls_dev_fail(hpls_backend *be, hpls_status st, const char *fmt, ...) HPLS_PRINTF(3, 4);
 void hpls_dev_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes);
 void hpls_dev_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes);
-void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst,
-                   size_t doff, size_t bytes);
+void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst, size_t doff,
+                   size_t bytes);
 void hpls_dev_zero(hpls_backend *be, hpls_dbuf *b, size_t off, size_t bytes);
 void hpls_dev_sync(hpls_backend *be);
 

@@ -49,8 +49,8 @@ static hpls_status hpls_devop_csr_upload(hpls_backend *be, const hpls_csr *A, in
     if (st == HPLS_OK)
         st = hpls_dev_upload(be, A->val, (size_t)A->nnz * sizeof *A->val, &D->val);
     if (st != HPLS_OK)
-        st = hpls_dev_fail(be, st, "a CSR matrix of %lld rows, %lld nonzeros",
-                           (long long)A->nrows, (long long)A->nnz);
+        st = hpls_dev_fail(be, st, "a CSR matrix of %lld rows, %lld nonzeros", (long long)A->nrows,
+                           (long long)A->nnz);
     D->vector = variant == 2 || (variant == 0 && A->nnz >= (hpls_int)VECTOR_MIN_ROW * A->nrows);
     const hpls_devlib *lib = hpls_dev_of(be)->lib;
     if (st == HPLS_OK && variant == 0 && lib && lib->spmv &&
@@ -187,8 +187,7 @@ static hpls_status optional_upload(hpls_backend *be, const void *h, size_t n, si
     return h ? hpls_dev_upload(be, h, n * size, b) : HPLS_OK;
 }
 
-static hpls_status hpls_devop_sweep_upload(hpls_backend *be, const hpls_sweep *w,
-                                           hpls_dsweep **out)
+static hpls_status hpls_devop_sweep_upload(hpls_backend *be, const hpls_sweep *w, hpls_dsweep **out)
 {
     const hpls_tri *T = &w->T;
     hpls_int n = T->n;
@@ -260,11 +259,12 @@ static void hpls_devop_sweep(hpls_backend *be, hpls_dsweep *W, int strategy, con
     }
     unsigned long long epoch = ++W->epoch;
     hpls_dev_zero(be, W->ticket, 0, sizeof(unsigned long long));
-    HPLS_DEV_RUNL(be, HPLS_K_sweep_syncfree, strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
-                  1, HPLS_KL(W->n), HPLS_KI(W->upper), HPLS_KI(has_row), HPLS_KG(row),
-                  HPLS_KG(W->lo), HPLS_KG(W->hi), HPLS_KG(W->col), HPLS_KG(W->val),
-                  HPLS_KG(bscale), HPLS_KG(dinv), HPLS_KI(W->scaled), HPLS_KV(b), HPLS_KV(x),
-                  HPLS_KG(W->flag), HPLS_KG(W->ticket), HPLS_KU(epoch));
+    HPLS_DEV_RUNL(be, HPLS_K_sweep_syncfree,
+                  strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1, 1, HPLS_KL(W->n),
+                  HPLS_KI(W->upper), HPLS_KI(has_row), HPLS_KG(row), HPLS_KG(W->lo), HPLS_KG(W->hi),
+                  HPLS_KG(W->col), HPLS_KG(W->val), HPLS_KG(bscale), HPLS_KG(dinv),
+                  HPLS_KI(W->scaled), HPLS_KV(b), HPLS_KV(x), HPLS_KG(W->flag), HPLS_KG(W->ticket),
+                  HPLS_KU(epoch));
 }
 
 /* trisolve=auto: syncfree on a GPU, whose resident work-groups are never

@@ -26,8 +26,8 @@ void hpls_devop_fac_release(hpls_backend *be, hpls_dfac *D)
 {
     if (!D)
         return;
-    hpls_dbuf *const mem[] = {D->rp, D->ci,  D->val, D->lowend, D->upbeg, D->lslot, D->uslot,
-                              D->tpos, D->E, D->rD,  D->bad,    D->asym,  D->flag,  D->ticket};
+    hpls_dbuf *const mem[] = {D->rp,   D->ci, D->val, D->lowend, D->upbeg, D->lslot, D->uslot,
+                              D->tpos, D->E,  D->rD,  D->bad,    D->asym,  D->flag,  D->ticket};
     for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
         hpls_dev_free(be, mem[k]);
     hpls_free(D);
@@ -90,8 +90,8 @@ static hpls_status fac_upload(hpls_backend *be, const hpls_trifac *F, int kind, 
     if (st == HPLS_OK && kind == HPLS_FAC_ILU0 && F->at.A) {
         hpls_int *tpos = hpls_malloc(A->nnz, sizeof *tpos);
         st = tpos ? transpose_positions(A, F->at.A, tpos) : HPLS_ERR_NOMEM;
-        if (st == HPLS_OK && (st = hpls_dev_upload(be, tpos, (size_t)A->nnz * sizeof *tpos,
-                                                   &D->tpos)) != HPLS_OK)
+        if (st == HPLS_OK &&
+            (st = hpls_dev_upload(be, tpos, (size_t)A->nnz * sizeof *tpos, &D->tpos)) != HPLS_OK)
             st = hpls_dev_fail(be, st, "ilu0's M^-T, %lld entries", (long long)A->nnz);
         hpls_free(tpos);
     }

@@ -218,8 +218,7 @@ static hpls_status ocl_write(hpls_backend *be, hpls_dbuf *b, size_t off, const v
     return CL_STATUS(e, "clEnqueueWriteBuffer");
 }
 
-static hpls_status ocl_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h,
-                            size_t bytes)
+static hpls_status ocl_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes)
 {
     cl_int e = clEnqueueReadBuffer(QUEUE(be), MEM(b), CL_TRUE, off, bytes, h, 0, NULL, NULL);
     return CL_STATUS(e, "clEnqueueReadBuffer");
@@ -273,8 +272,8 @@ static hpls_status ocl_sync(hpls_backend *be)
 /* ---- hpls info --devices -------------------------------------------------- */
 static const char *type_name(cl_device_type t)
 {
-    return t & CL_DEVICE_TYPE_GPU   ? "GPU"
-           : t & CL_DEVICE_TYPE_CPU ? "CPU"
+    return t & CL_DEVICE_TYPE_GPU           ? "GPU"
+           : t & CL_DEVICE_TYPE_CPU         ? "CPU"
            : t & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator"
                                             : "other";
 }
