@@ -142,8 +142,8 @@ int main(int argc, char **argv)
                 printf("| %lld | #%d | %s | %.2f | %.3f | %.2f | %.1e |\n", (long long)n, ids[k],
                        where[w], 1e3 * tf, 1e3 * ts, ts / hs1, e);
             }
-            printf("| %lld | #%d | host, 1 thread | %.2f | %.3f | 1.00 | |\n", (long long)n,
-                   ids[k], 1e3 * hf1, 1e3 * hs1);
+            printf("| %lld | #%d | host, 1 thread | %.2f | %.3f | 1.00 | |\n", (long long)n, ids[k],
+                   1e3 * hf1, 1e3 * hs1);
             printf("| %lld | #%d | host, 2 threads | %.2f | %.3f | %.2f | |\n", (long long)n,
                    ids[k], 1e3 * hf2, 1e3 * hs2, hs2 / hs1);
             hpls_tridiag_destroy(T);

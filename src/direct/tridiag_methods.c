@@ -326,8 +326,7 @@ hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real
     hpls_int n = s->op.n;
     hpls_real *R = hpls_malloc(n * k, sizeof *R);
     double *bn = hpls_malloc(k, sizeof *bn), *rn = hpls_malloc(k, sizeof *rn);
-    hpls_status st = R && bn && rn ? hpls_tridiag_solve_factored(M->F, k, B, X)
-                                   : HPLS_ERR_NOMEM;
+    hpls_status st = R && bn && rn ? hpls_tridiag_solve_factored(M->F, k, B, X) : HPLS_ERR_NOMEM;
     if (st == HPLS_OK) {
         hpls_block_norms(s, k, B, bn);
         hpls_block_residual(s, k, B, X, R, rn);

@@ -84,8 +84,7 @@ hpls_status hpls_tridiag_device_method(const hpls_backend *be, const char *who, 
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "%s on %s: T's blocks of %lld rows exceed the %d "
                          "a work-group solves in local memory (set block <= %d, or tridiag=thomas)",
-                         who, be->name, (long long)rows, HPLS_DEVICE_TRI_MAX,
-                         HPLS_DEVICE_TRI_MAX);
+                         who, be->name, (long long)rows, HPLS_DEVICE_TRI_MAX, HPLS_DEVICE_TRI_MAX);
     return HPLS_OK;
 }
 

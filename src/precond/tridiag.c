@@ -70,9 +70,8 @@ static hpls_status factor_band(hpls_backend *be, const hpls_options *o, const hp
     hpls_int n = A->nrows, rows = block > 0 && block < n ? block : n;
     int method;
     hpls_tridiag *T = NULL;
-    hpls_status st = hpls_tridiag_device_method(be, rows < n ? "precond btridiag"
-                                                               : "precond tridiag",
-                                                n, rows, o->tridiag, &method);
+    hpls_status st = hpls_tridiag_device_method(
+        be, rows < n ? "precond btridiag" : "precond tridiag", n, rows, o->tridiag, &method);
     if (st == HPLS_OK)
         st = hpls_split_tridiag(A, block, be->nthreads, &T, &S);
     hpls_csr_destroy(S);

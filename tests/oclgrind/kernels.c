@@ -102,8 +102,8 @@ int main(void)
         }
         hpls_dtfac *F;
         int method = k == 0 ? HPLS_TRIDIAG_THOMAS : k == 1 ? HPLS_TRIDIAG_CR : HPLS_TRIDIAG_GSPIKE;
-        if (be->d->tfac_factor(be, G, k == 0 ? 100 : NT, method, &o, k > 1 ? hows[k - 2] : 0,
-                               &F) != HPLS_OK) {
+        if (be->d->tfac_factor(be, G, k == 0 ? 100 : NT, method, &o, k > 1 ? hows[k - 2] : 0, &F) !=
+            HPLS_OK) {
             fprintf(stderr, "%s\n", hpls_last_error());
             return 1;
         }

@@ -377,8 +377,8 @@ static double berr_inf(const hpls_tridiag *T, const hpls_real *b, const hpls_rea
     double rn = 0, an = 0, xn = 0, bn = 0;
     for (hpls_int i = 0; i < n; i++) {
         rn = fmax(rn, fabs(b[i] - r[i]));
-        an = fmax(an, fabs(T->d[i]) + (i > 0 ? fabs(T->dl[i]) : 0) +
-                          (i < n - 1 ? fabs(T->du[i]) : 0));
+        an = fmax(an,
+                  fabs(T->d[i]) + (i > 0 ? fabs(T->dl[i]) : 0) + (i < n - 1 ? fabs(T->du[i]) : 0));
         xn = fmax(xn, fabs(x[i]));
         bn = fmax(bn, fabs(b[i]));
     }
@@ -409,8 +409,7 @@ static hpls_int gspike_matches_host(const hpls_tridiag *T, const hpls_real *b, h
     hpls_status sd = ocl->d->tfac_factor(ocl, T, n, HPLS_TRIDIAG_GSPIKE, &o, how, &F);
     if (sd != sh || (sd != HPLS_OK && strcmp(hpls_last_error(), hmsg) != 0))
         fail_msg("%s, p %lld, how %d: factor status %d (%s) on opencl, %d (%s) on the host", what,
-                 (long long)p, how, (int)sd, sd ? hpls_last_error() : "", (int)sh,
-                 sh ? hmsg : "");
+                 (long long)p, how, (int)sd, sd ? hpls_last_error() : "", (int)sh, sh ? hmsg : "");
     hpls_int sing = -1;
     if (sd == HPLS_OK) {
         double rc;
@@ -438,10 +437,9 @@ static hpls_int gspike_matches_host(const hpls_tridiag *T, const hpls_real *b, h
 
 /* the switches a test goes through: reduced systems on the device and on
  * the host, the factors in row order and marshalled */
-static const int hows[] = {HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_NATURAL,
-                           HPLS_TFAC_REDUCED_HOST | HPLS_TFAC_TILED,
-                           HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_TILED,
-                           HPLS_TFAC_REDUCED_HOST | HPLS_TFAC_NATURAL};
+static const int hows[] = {
+    HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_NATURAL, HPLS_TFAC_REDUCED_HOST | HPLS_TFAC_TILED,
+    HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_TILED, HPLS_TFAC_REDUCED_HOST | HPLS_TFAC_NATURAL};
 
 /* The g-Spike paper's collection (Table A.1; 8-11 are dense constructions,
  * so small), orders that are multiples of nothing, one partition to many:
@@ -449,7 +447,8 @@ static const int hows[] = {HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_NATURAL,
 static void gspike_matches_the_host_on_the_papers_collection(void **state)
 {
     (void)state;
-    static const int ids[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+    static const int ids[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                              11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
     static const int good[] = {2, 3, 6, 7, 17, 18, 19, 20}; /* kappa below 1e4 */
     static const hpls_int ns[] = {1, 2, 5, 127, 129, 1001, 3001};
     static const hpls_int ps[] = {0, 1, 3, 7};
@@ -464,12 +463,11 @@ static void gspike_matches_the_host_on_the_papers_collection(void **state)
             snprintf(what, sizeof what, "id %d", ids[k]);
             int how = hows[(k + c) % 4];
             hpls_int p = ps[(k + 3 * c) % 4];
-            hpls_int sing = gspike_matches_host(T, b->data, p, HPLS_TRIDIAG_DELTA_DEFAULT, how,
-                                                what, x);
+            hpls_int sing =
+                gspike_matches_host(T, b->data, p, HPLS_TRIDIAG_DELTA_DEFAULT, how, what, x);
             for (size_t q = 0; q < sizeof good / sizeof good[0]; q++)
-                if (good[q] == ids[k] &&
-                    (sing < 0 || !(relerr_inf(n, x, xt->data) < 1e-12) ||
-                     !(berr_inf(T, b->data, x) < 1e-14)))
+                if (good[q] == ids[k] && (sing < 0 || !(relerr_inf(n, x, xt->data) < 1e-12) ||
+                                          !(berr_inf(T, b->data, x) < 1e-14)))
                     fail_msg("id %d, n = %lld, p %lld: %s, forward error %.3g, backward %.3g",
                              ids[k], (long long)n, (long long)p, sing < 0 ? "refused" : "solved",
                              sing < 0 ? 0.0 : relerr_inf(n, x, xt->data),
@@ -493,7 +491,7 @@ static void gspike_recursion_matches_the_host(void **state)
         hpls_vec *xt, *b;
         assert_int_equal(hpls_tridiag_gallery(ids[k], n, 5, &T, &xt, &b), HPLS_OK);
         for (int h = 0; h < 4; h++)
-            gspike_matches_host(T, b->data, 0, HPLS_TRIDIAG_DELTA_DEFAULT, hows[h], "n = 40000",
+            gspike_matches_host(T, b->data, 0, HPLS_TRIDIAG_DELTA_DEFAULT, hows[h], "four levels",
                                 NULL);
         hpls_tridiag_destroy(T);
         hpls_vec_destroy(xt);
@@ -632,8 +630,8 @@ static void gspike_refuses_what_the_host_refuses(void **state)
         hpls_real *b = calloc((size_t)n, sizeof *b);
         for (int h = 0; h < 4; h++) {
             hpls_int p = h < 2 ? 0 : 5;
-            hpls_int sing = gspike_matches_host(
-                T, b, p, h % 2 ? 0.0 : HPLS_TRIDIAG_DELTA_DEFAULT, hows[h], "tridiag(1, 0, 1)", NULL);
+            hpls_int sing = gspike_matches_host(T, b, p, h % 2 ? 0.0 : HPLS_TRIDIAG_DELTA_DEFAULT,
+                                                hows[h], "tridiag(1, 0, 1)", NULL);
             if (n == 3 && sing >= 0) /* R(3, 3) = -0 exactly: refused by both */
                 fail_msg("n = 3, p %lld: a singular T was not refused", (long long)p);
         }
@@ -730,8 +728,8 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
             int k = p == 1; /* the row scales read back: dilu's E, ilu0's 1/u_ii */
             for (hpls_int i = 0; i < n; i++)
                 if (memcmp(&Fo->vec[k][i], &Fr->vec[k][i], sizeof(hpls_real)) != 0)
-                    fail_msg("%s: %s[%lld] = %.17g on opencl, %.17g on ref", o,
-                             k ? "1/u_ii" : "E", (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
+                    fail_msg("%s: %s[%lld] = %.17g on opencl, %.17g on ref", o, k ? "1/u_ii" : "E",
+                             (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
             for (int tr = 0; tr < (dic ? 1 : 2); tr++) {
                 tu_pc_apply(so, tr, r->data, zo);
                 tu_pc_apply(sr, tr, r->data, zr);
@@ -972,7 +970,6 @@ static void the_direct_solvers_and_tridiagonal_methods_run_on_the_device(void **
     expect_refused(A, "solver=bicgstab precond=btridiag block=600 tridiag=cr", "block <= 512");
     hpls_csr_destroy(A);
 }
-
 
 /* new values reach the device's copy of A */
 static void update_values_reaches_the_device(void **state)

@@ -7,7 +7,8 @@
  * computes cr.c's expression for its equation, so x has the host's bits. */
 
 /* Step 2 at one level of m equations: bn[k] = b_{2k+1} - k1 b_{2k} - k2 b_{2k+2} */
-KERNEL void cr_reduce(idx_t m, idx_t off, GLOBAL const double *k1, GLOBAL const double *k2, GLOBAL const double *bl, idx_t lo, GLOBAL double *bn, idx_t no)
+KERNEL void cr_reduce(idx_t m, idx_t off, GLOBAL const double *k1, GLOBAL const double *k2,
+                      GLOBAL const double *bl, idx_t lo, GLOBAL double *bn, idx_t no)
 {
     FOR_ALL(k, m / 2)
     {
@@ -26,7 +27,9 @@ KERNEL void cr_top(idx_t off, GLOBAL const double *dinv, GLOBAL double *xl, idx_
 
 /* Step 3 at one level of m equations, the level above solved in xn: the even
  * unknowns from their neighbours, the odd ones copied down */
-KERNEL void cr_back(idx_t m, idx_t off, GLOBAL const double *l, GLOBAL const double *u, GLOBAL const double *dinv, GLOBAL double *xl, idx_t lo, GLOBAL const double *xn, idx_t no)
+KERNEL void cr_back(idx_t m, idx_t off, GLOBAL const double *l, GLOBAL const double *u,
+                    GLOBAL const double *dinv, GLOBAL double *xl, idx_t lo, GLOBAL const double *xn,
+                    idx_t no)
 {
     FOR_ALL(i, m)
     {

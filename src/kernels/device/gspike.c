@@ -64,14 +64,14 @@ struct dgs_level {
     hpls_int n, nblk, step; /* step: the factors' layout (gspike.cl's IX) */
     int ngroup;
     dgs_group *group;
-    hpls_dbuf *tab, *tabd;                    /* the blocks (gspike.cl) */
-    hpls_dbuf *rs, *c, *s, *r0, *r1, *r2;     /* scales (row order), rotations, R~ */
-    hpls_dbuf *v, *w, *g;                     /* spikes, the solve's g (partitions only) */
+    hpls_dbuf *tab, *tabd;                /* the blocks (gspike.cl) */
+    hpls_dbuf *rs, *c, *s, *r0, *r1, *r2; /* scales (row order), rotations, R~ */
+    hpls_dbuf *v, *w, *g;                 /* spikes, the solve's g (partitions only) */
 };
 
 struct hpls_dgspike {
     hpls_int n;
-    int refine;             /* every solve refines (gspike.c's rule) */
+    int refine; /* every solve refines (gspike.c's rule) */
     dgs_level *top;
     hpls_dbuf *dl, *d, *du; /* T, kept when refining */
     hpls_dvec *r, *b0;      /* the refinement's residual; b when x overwrites it */
@@ -143,8 +143,8 @@ static hpls_status level_pieces(const dgs_ctx *X, hpls_int n, const hpls_real *d
     for (i = 0; i < q; i++) {
         pc[i].cl = i > 0 ? dl[pc[i].lo] * rs[pc[i].lo] : 0.0;
         pc[i].cu = i < q - 1 ? du[pc[i].hi - 1] * rs[pc[i].hi - 1] : 0.0;
-        pc[i].p = hpls_gspike_partitions(pc[i].hi - pc[i].lo, p_req, X->nt,
-                                         HPLS_DEVICE_GSPIKE_ROWS);
+        pc[i].p =
+            hpls_gspike_partitions(pc[i].hi - pc[i].lo, p_req, X->nt, HPLS_DEVICE_GSPIKE_ROWS);
     }
     /* a nonzero cl: the previous piece first (and then its cu is zero, so it
      * waits on nothing to its right); depth = the longer chain of either side */
@@ -160,8 +160,8 @@ static hpls_status level_pieces(const dgs_ctx *X, hpls_int n, const hpls_real *d
 }
 
 /* The table of blocks, by depth then row; groups[d] the blocks of depth d. */
-static hpls_status level_table(dgs_level *L, dgs_piece *pc, hpls_int q, int pairs,
-                               hpls_int **tabp, double **tabdp, hpls_int *mmax)
+static hpls_status level_table(dgs_level *L, dgs_piece *pc, hpls_int q, int pairs, hpls_int **tabp,
+                               double **tabdp, hpls_int *mmax)
 {
     int ndepth = 0;
     hpls_int nblk = 0, pmax = 1;
@@ -202,8 +202,8 @@ static hpls_status level_table(dgs_level *L, dgs_piece *pc, hpls_int q, int pair
                 double *td = tabd + GS_TABD * b;
                 t[GS_A] = bs[j];
                 t[GS_E] = bs[j + 1];
-                t[GS_FL] = (p > 1 ? GS_PART : 0) | (j == 0 ? GS_FIRST : 0) |
-                           (j == p - 1 ? GS_LAST : 0);
+                t[GS_FL] =
+                    (p > 1 ? GS_PART : 0) | (j == 0 ? GS_FIRST : 0) | (j == p - 1 ? GS_LAST : 0);
                 t[GS_RX] = 0;
                 t[GS_LB] = pc[i].b + p - 1;
                 td[GS_CL] = j == 0 ? pc[i].cl : 0.0;
@@ -224,8 +224,8 @@ static hpls_status level_factor(dgs_ctx *X, dgs_level *L, int level, hpls_int p_
 /* The reduced system of group G, written by gs_spikes into rdl, rd, rdu on
  * the device: factored by the next level there, or read back and factored
  * on the host. */
-static hpls_status group_child(dgs_ctx *X, dgs_group *G, int level, hpls_dbuf *rdl,
-                               hpls_dbuf *rd, hpls_dbuf *rdu)
+static hpls_status group_child(dgs_ctx *X, dgs_group *G, int level, hpls_dbuf *rdl, hpls_dbuf *rd,
+                               hpls_dbuf *rdu)
 {
     hpls_backend *be = X->be;
     hpls_int nr = G->nr;
@@ -238,10 +238,8 @@ static hpls_status group_child(dgs_ctx *X, dgs_group *G, int level, hpls_dbuf *r
     hpls_dev_read(be, rdu, 0, h + 2 * nr, bytes);
     hpls_status st = device_failed(be);
     if (st == HPLS_OK && (X->how & HPLS_TFAC_REDUCED_HOST)) {
-        const hpls_gspike_how how = {.nt = X->nt,
-                                     .prow = HPLS_DEVICE_GSPIKE_ROWS,
-                                     .delta = X->delta,
-                                     .level = level + 1};
+        const hpls_gspike_how how = {
+            .nt = X->nt, .prow = HPLS_DEVICE_GSPIKE_ROWS, .delta = X->delta, .level = level + 1};
         st = hpls_gspike_factor_at(nr, h, h + nr, h + 2 * nr, &how, &G->host);
         if (st == HPLS_OK) {
             X->nsingular += hpls_gspike_singular_blocks(G->host);
@@ -286,8 +284,9 @@ static hpls_status level_factor(dgs_ctx *X, dgs_level *L, int level, hpls_int p_
     /* the marshalled layout where a GPU wants it (or how asks) and the blocks
      * are of one length near enough that it takes at most 2n slots */
     hpls_int nblk = L->nblk;
-    int tiled = ((X->how & HPLS_TFAC_TILED) || (!(X->how & HPLS_TFAC_NATURAL) && !hpls_dev_cpu(be))) &&
-                mmax * nblk <= 2 * n;
+    int tiled =
+        ((X->how & HPLS_TFAC_TILED) || (!(X->how & HPLS_TFAC_NATURAL) && !hpls_dev_cpu(be))) &&
+        mmax * nblk <= 2 * n;
     L->step = tiled ? nblk : 0;
     size_t slots = (size_t)(tiled ? mmax * nblk : n) * sizeof(double);
     int parts = 0;
@@ -374,11 +373,10 @@ static hpls_status level_factor(dgs_ctx *X, dgs_level *L, int level, hpls_int p_
             goto done;
         }
         HPLS_DEV_RUN(be, HPLS_K_gs_spikes, hpls_dev_groups(G->nb), HPLS_KL(G->b0), HPLS_KL(G->nb),
-                     HPLS_KL(L->step), HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(ddl),
-                     HPLS_KG(dd), HPLS_KG(ddu), HPLS_KG(L->rs), HPLS_KG(L->c), HPLS_KG(L->s),
-                     HPLS_KG(L->r0), HPLS_KG(L->r1), HPLS_KG(L->r2), HPLS_KG(L->v),
-                     HPLS_KG(L->w), HPLS_KG(red[3 * k]), HPLS_KG(red[3 * k + 1]),
-                     HPLS_KG(red[3 * k + 2]));
+                     HPLS_KL(L->step), HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(ddl), HPLS_KG(dd),
+                     HPLS_KG(ddu), HPLS_KG(L->rs), HPLS_KG(L->c), HPLS_KG(L->s), HPLS_KG(L->r0),
+                     HPLS_KG(L->r1), HPLS_KG(L->r2), HPLS_KG(L->v), HPLS_KG(L->w),
+                     HPLS_KG(red[3 * k]), HPLS_KG(red[3 * k + 1]), HPLS_KG(red[3 * k + 2]));
     }
     hpls_dev_read(be, L->tabd, 0, tabd, (size_t)(GS_TABD * nblk) * sizeof *tabd);
     if ((st = device_failed(be)) != HPLS_OK)
@@ -417,10 +415,10 @@ static void level_solve(hpls_backend *be, const dgs_level *L, hpls_dbuf *b, hpls
         size_t groups = hpls_dev_groups(G->nb);
         /* a level of whole pieces has no g and writes no y: rs stands in */
         hpls_dbuf *g = L->g ? L->g : L->rs, *y = G->y ? G->y : L->rs;
-        HPLS_DEV_RUN(be, HPLS_K_gs_solve1, groups, HPLS_KL(G->b0), HPLS_KL(G->nb),
-                     HPLS_KL(L->step), HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(L->rs),
-                     HPLS_KG(L->c), HPLS_KG(L->s), HPLS_KG(L->r0), HPLS_KG(L->r1),
-                     HPLS_KG(L->r2), HPLS_KG(b), HPLS_KG(x), HPLS_KG(g), HPLS_KG(y));
+        HPLS_DEV_RUN(be, HPLS_K_gs_solve1, groups, HPLS_KL(G->b0), HPLS_KL(G->nb), HPLS_KL(L->step),
+                     HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(L->rs), HPLS_KG(L->c),
+                     HPLS_KG(L->s), HPLS_KG(L->r0), HPLS_KG(L->r1), HPLS_KG(L->r2), HPLS_KG(b),
+                     HPLS_KG(x), HPLS_KG(g), HPLS_KG(y));
         if (G->nr == 0)
             continue;
         if (G->dev) { /* 3(i) on the device, in place */
@@ -428,16 +426,16 @@ static void level_solve(hpls_backend *be, const dgs_level *L, hpls_dbuf *b, hpls
         } else { /* on the host */
             size_t bytes = (size_t)G->nr * sizeof *G->hy;
             hpls_dev_read(be, G->y, 0, G->hy, bytes);
-            hpls_status st = be->err == HPLS_OK ? hpls_gspike_solve(G->host, G->hy, G->hy)
-                                                : HPLS_OK;
+            hpls_status st =
+                be->err == HPLS_OK ? hpls_gspike_solve(G->host, G->hy, G->hy) : HPLS_OK;
             if (st != HPLS_OK)
                 hpls_be_fail(be, st, "gspike: the reduced system on the host: %s",
                              hpls_last_error());
             hpls_dev_write(be, G->y, 0, G->hy, bytes);
         }
-        HPLS_DEV_RUN(be, HPLS_K_gs_solve2, groups, HPLS_KL(G->b0), HPLS_KL(G->nb),
-                     HPLS_KL(L->step), HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(L->v),
-                     HPLS_KG(L->w), HPLS_KG(g), HPLS_KG(G->y), HPLS_KG(x));
+        HPLS_DEV_RUN(be, HPLS_K_gs_solve2, groups, HPLS_KL(G->b0), HPLS_KL(G->nb), HPLS_KL(L->step),
+                     HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(L->v), HPLS_KG(L->w), HPLS_KG(g),
+                     HPLS_KG(G->y), HPLS_KG(x));
     }
 }
 
@@ -475,7 +473,10 @@ hpls_status hpls_dgspike_factor(hpls_backend *be, const hpls_tridiag *T, hpls_in
 {
     *out = NULL;
     hpls_int n = T->n;
-    dgs_ctx X = {.be = be, .delta = delta, .how = how, .nt = be->nthreads > 0 ? be->nthreads : 1,
+    dgs_ctx X = {.be = be,
+                 .delta = delta,
+                 .how = how,
+                 .nt = be->nthreads > 0 ? be->nthreads : 1,
                  .rcond = 1.0};
     hpls_status st = reduced_where(&X.how);
     if (st != HPLS_OK)
@@ -541,8 +542,8 @@ void hpls_dgspike_solve(hpls_backend *be, hpls_dgspike *F, const hpls_dvec *b, h
         if (!part)
             return;
         HPLS_DEV_RUN(be, HPLS_K_gs_resid_part, (size_t)ng, HPLS_KL(n), HPLS_KG(F->dl),
-                     HPLS_KG(F->d), HPLS_KG(F->du), HPLS_KG(F->top->rs), HPLS_KG(bb),
-                     HPLS_KG(xx), HPLS_KV(F->r), HPLS_KG(part));
+                     HPLS_KG(F->d), HPLS_KG(F->du), HPLS_KG(F->top->rs), HPLS_KG(bb), HPLS_KG(xx),
+                     HPLS_KV(F->r), HPLS_KG(part));
         double h[4]; /* max |D r|, ||D T||_inf, ||x||_inf, ||D b||_inf */
         hpls_dev_reduce_part(be, ng, 4, HPLS_DEV_MAX, h);
         double den = h[1] * h[2] + h[3], berr = den > 0 ? h[0] / den : 0.0;
@@ -550,10 +551,16 @@ void hpls_dgspike_solve(hpls_backend *be, hpls_dgspike *F, const hpls_dvec *b, h
             break;
         last = berr;
         level_solve(be, F->top, hpls_dev_vbuf(F->r), hpls_dev_vbuf(F->r)); /* the correction */
-        be->v->axpy(be, n, 1.0, F->r, x);                                   /* x += r */
+        be->v->axpy(be, n, 1.0, F->r, x);                                  /* x += r */
     }
 }
 
-hpls_int hpls_dgspike_singular(const hpls_dgspike *F) { return F->nsingular; }
+hpls_int hpls_dgspike_singular(const hpls_dgspike *F)
+{
+    return F->nsingular;
+}
 
-double hpls_dgspike_rcond(const hpls_dgspike *F) { return F->rcond; }
+double hpls_dgspike_rcond(const hpls_dgspike *F)
+{
+    return F->rcond;
+}

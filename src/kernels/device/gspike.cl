@@ -77,7 +77,10 @@ DEVICE void gs_back(GLOBAL const double *r0, GLOBAL const double *r1, GLOBAL con
  * and one that is not its piece's last gets the welcome fill-in (column e-1 +=
  * zeta column e, zeta = +-1 making the corner grow); a whole piece leaves its
  * |R_mm| and its norm for the host's singularity test. */
-KERNEL void gs_factor(idx_t b0, idx_t nb, idx_t step, double delta, GLOBAL idx_t *tab, GLOBAL double *tabd, GLOBAL const double *dl, GLOBAL const double *d, GLOBAL const double *du, GLOBAL const double *rs, GLOBAL double *c, GLOBAL double *s, GLOBAL double *r0, GLOBAL double *r1, GLOBAL double *r2)
+KERNEL void gs_factor(idx_t b0, idx_t nb, idx_t step, double delta, GLOBAL idx_t *tab,
+                      GLOBAL double *tabd, GLOBAL const double *dl, GLOBAL const double *d,
+                      GLOBAL const double *du, GLOBAL const double *rs, GLOBAL double *c,
+                      GLOBAL double *s, GLOBAL double *r0, GLOBAL double *r1, GLOBAL double *r2)
 {
     FOR_BLOCKS(b, b0, nb)
     {
@@ -139,7 +142,12 @@ KERNEL void gs_factor(idx_t b0, idx_t nb, idx_t step, double delta, GLOBAL idx_t
  * block's repair), a singular last block's extra spike, their growth, and the
  * block's rows of the reduced system (App. C, Fig. C.1: unknowns t_2, b_1,
  * t_3, b_2, ..., pairs joined by ones) into rdl, rd, rdu. */
-KERNEL void gs_spikes(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab, GLOBAL double *tabd, GLOBAL const double *dl, GLOBAL const double *d, GLOBAL const double *du, GLOBAL const double *rs, GLOBAL const double *c, GLOBAL const double *s, GLOBAL const double *r0, GLOBAL const double *r1, GLOBAL const double *r2, GLOBAL double *v, GLOBAL double *w, GLOBAL double *rdl, GLOBAL double *rd, GLOBAL double *rdu)
+KERNEL void gs_spikes(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab, GLOBAL double *tabd,
+                      GLOBAL const double *dl, GLOBAL const double *d, GLOBAL const double *du,
+                      GLOBAL const double *rs, GLOBAL const double *c, GLOBAL const double *s,
+                      GLOBAL const double *r0, GLOBAL const double *r1, GLOBAL const double *r2,
+                      GLOBAL double *v, GLOBAL double *w, GLOBAL double *rdl, GLOBAL double *rd,
+                      GLOBAL double *rdu)
 {
     FOR_BLOCKS(b, b0, nb)
     {
@@ -210,7 +218,11 @@ KERNEL void gs_spikes(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab, G
  * g = R~^{-1} Q^T f, into x for a whole piece (its solution), into g for a
  * partition, whose first and last rows go to the reduced right-hand side y.
  * x may be b (each item reads its own rows before writing them). */
-KERNEL void gs_solve1(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab, GLOBAL const double *tabd, GLOBAL const double *rs, GLOBAL const double *c, GLOBAL const double *s, GLOBAL const double *r0, GLOBAL const double *r1, GLOBAL const double *r2, GLOBAL const double *b, GLOBAL double *x, GLOBAL double *g, GLOBAL double *y)
+KERNEL void gs_solve1(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab,
+                      GLOBAL const double *tabd, GLOBAL const double *rs, GLOBAL const double *c,
+                      GLOBAL const double *s, GLOBAL const double *r0, GLOBAL const double *r1,
+                      GLOBAL const double *r2, GLOBAL const double *b, GLOBAL double *x,
+                      GLOBAL double *g, GLOBAL double *y)
 {
     FOR_BLOCKS(k0, b0, nb)
     {
@@ -244,7 +256,9 @@ KERNEL void gs_solve1(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab, G
  * (Alg. 1, 3(ii)), then x = P_mu x~ (3(iii), Prop. 2.3): a repaired block j-1
  * adds zeta_{j-1} times its last x~ to this block's first row, the x~ its own
  * item computes, recomputed here from g the same way. */
-KERNEL void gs_solve2(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab, GLOBAL const double *tabd, GLOBAL const double *v, GLOBAL const double *w, GLOBAL const double *g, GLOBAL const double *y, GLOBAL double *x)
+KERNEL void gs_solve2(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab,
+                      GLOBAL const double *tabd, GLOBAL const double *v, GLOBAL const double *w,
+                      GLOBAL const double *g, GLOBAL const double *y, GLOBAL double *x)
 {
     FOR_BLOCKS(k0, b0, nb)
     {
@@ -277,7 +291,9 @@ KERNEL void gs_solve2(idx_t b0, idx_t nb, idx_t step, GLOBAL const idx_t *tab, G
 /* The refinement's residual (gspike.c's residual): r = b - T x, and per
  * work-group the maxima of |D r|, the rows of |D T|, |x| and |D b| into
  * part[GRP * 4 + 0..3] (max-reduced in two stages: red_final) */
-KERNEL void gs_resid_part(idx_t n, GLOBAL const double *dl, GLOBAL const double *d, GLOBAL const double *du, GLOBAL const double *rs, GLOBAL const double *b, GLOBAL const double *x, GLOBAL double *r, GLOBAL double *part)
+KERNEL void gs_resid_part(idx_t n, GLOBAL const double *dl, GLOBAL const double *d,
+                          GLOBAL const double *du, GLOBAL const double *rs, GLOBAL const double *b,
+                          GLOBAL const double *x, GLOBAL double *r, GLOBAL double *part)
 {
     LOCAL_ARRAY(double, sh, WG);
     double rn = 0.0, an = 0.0, xn = 0.0, bn = 0.0;

@@ -4,7 +4,8 @@
  * or one system whose recurrences one item runs (no parallelism inside a
  * system: g-Spike is the device's solver for one large T).  The operations
  * are thomas.c's in its order, so x has the host's values.  x may be b. */
-KERNEL void tri_thomas(idx_t n, idx_t block, GLOBAL const double *dl, GLOBAL const double *cp, GLOBAL const double *pinv, GLOBAL const double *b, GLOBAL double *x)
+KERNEL void tri_thomas(idx_t n, idx_t block, GLOBAL const double *dl, GLOBAL const double *cp,
+                       GLOBAL const double *pinv, GLOBAL const double *b, GLOBAL double *x)
 {
     idx_t nb = (n + block - 1) / block;
     for (idx_t k = GID; k < nb; k += GSZ) {

@@ -21,10 +21,10 @@
 struct hpls_dtfac {
     int method; /* hpls_tridiag_method */
     hpls_int n, block;
-    hpls_dbuf *dl, *cp, *pinv; /* thomas: thomas.c's factors */
-    hpls_dtri *tri;            /* cr, blocks in local memory */
-    int nlev;                  /* cr, one system level by level: cr.c's levels, */
-    hpls_int *off;             /* their offsets (host), */
+    hpls_dbuf *dl, *cp, *pinv;                /* thomas: thomas.c's factors */
+    hpls_dtri *tri;                           /* cr, blocks in local memory */
+    int nlev;                                 /* cr, one system level by level: cr.c's levels, */
+    hpls_int *off;                            /* their offsets (host), */
     hpls_dbuf *l, *u, *dinv, *k1, *k2, *work; /* coefficients, levels 1.. of b and x */
     hpls_dgspike *gs;
 };
@@ -55,7 +55,8 @@ static hpls_status factor_thomas(hpls_backend *be, const hpls_tridiag *T, hpls_d
     if (st == HPLS_OK)
         st = hpls_dev_upload(be, t.pinv, bytes, &F->pinv);
     hpls_thomas_free(&t);
-    return st == HPLS_OK ? st : hpls_dev_fail(be, st, "thomas's factors of %lld rows", (long long)T->n);
+    return st == HPLS_OK ? st
+                         : hpls_dev_fail(be, st, "thomas's factors of %lld rows", (long long)T->n);
 }
 
 /* CR's pivot test on each block (cr.c, as the host's btri factors them) */
@@ -100,8 +101,8 @@ static hpls_status factor_cr_levels(hpls_backend *be, const hpls_tridiag *T, hpl
 }
 
 hpls_status hpls_devop_tfac_factor(hpls_backend *be, const hpls_tridiag *T, hpls_int block,
-                                 int method, const hpls_tridiag_opts *opts, int how,
-                                 hpls_dtfac **out)
+                                   int method, const hpls_tridiag_opts *opts, int how,
+                                   hpls_dtfac **out)
 {
     *out = NULL;
     hpls_int n = T->n;
