@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # mpi.sh: one run of the MPI table: time per BiCGSTAB iteration of hpls on
 # ranks against the same solve without MPI, and against PETSc on 2 ranks,
-# with the reductions and halo messages per iteration counted by hpls; written
-# to $HPLS_BENCH_OUT/mpi.md (bench/run_all.sh repeats it, medians of the runs).
+# with the reductions and halo messages per iteration counted by hpls; then
+# hisa, bhisa and pjg over the ranks (1 rank, 1 rank x 2 threads, 2 ranks);
+# written to $HPLS_BENCH_OUT/mpi.md (bench/run_all.sh repeats it, medians of
+# the runs).
 #   bench/mpi.sh [BUILD_DIR]      (BUILD_DIR an MPI build; BUILD_DIR-nompi is
 #                                  configured beside it with -DHPLS_MPI=OFF)
 set -euo pipefail
@@ -17,7 +19,11 @@ cmake --build "$nompi" --target hpls_cmd -j"$(nproc)" >/dev/null
 hpls=$build/bin/hpls
 petsc=$(peer_petsc "$build")
 specs="gas:n=1000000,k=2 poisson3d:nx=100"
-[ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || specs="gas:n=20000,k=2 poisson3d:nx=20"
+hspec="gas:n=1000000,k=2" # hisa, bhisa, pjg: a quasi-tridiagonal matrix
+if [ "${HPLS_BENCH_SMOKE:-0}" = 1 ]; then
+    specs="gas:n=20000,k=2 poisson3d:nx=20"
+    hspec="gas:n=20000,k=2"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hpls_mpi.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 field() { grep -o "\"$1\":[^,}]*" <<<"$2" | head -1 | cut -d: -f2; }
@@ -65,5 +71,24 @@ hrun() {
         echo
         echo "PETSc (petsc-dev) was not available: its columns are empty."
     fi
+    echo
+    echo "## HISA, BHISA and PJG over the ranks"
+    echo
+    echo "\`$hspec\` written by \`hpls gen\`, b = A 1, x0 = 0, tol 1e-8, default options, ranks and threads as above (\`mpiexec -n P --bind-to none hpls solve A.mtx --solver M --threads T\`; 1 x T is the distributed code on one rank).  hisa on 2 ranks is bhisa with 2 blocks (T cut at the ranks' boundary), so its 2 x 1 iteration differs from 1 x 1's; bhisa's blocks are ranks x threads, so 1 x 2 and 2 x 1 run the same iteration (2 blocks); pjg's block on 2 ranks is each rank's k-th psize rows, psize at least 65536 multiply-adds a rank (one process: its thread default, 1 row at 1 thread: Gauss-Seidel), so its counts differ too.  reductions and halo messages per iteration: at 2 ranks, all ranks' messages (pjg: one exchange per block)."
+    echo
+    echo "| method | 1 x 1 ms/it | 1 x 2 ms/it | 2 x 1 ms/it | 2 x 1 / 1 x 2 | 2 x 1 / 1 x 1 | iterations (1 x 1, 1 x 2, 2 x 1) | reductions / it | halo messages / it |"
+    echo "|---|---:|---:|---:|---:|---:|---|---:|---:|"
+    "$hpls" gen "$hspec" -o "$tmp/H.mtx" >/dev/null
+    for m in hisa bhisa pjg; do
+        h11=$(hrun 1 1 "$tmp/H.mtx" --solver $m)
+        h12=$(hrun 1 2 "$tmp/H.mtx" --solver $m)
+        h21=$(hrun 2 1 "$tmp/H.mtx" --solver $m)
+        awk -v m="$m" -v a="$(per_it "$h11")" -v b="$(per_it "$h12")" -v c="$(per_it "$h21")" \
+            -v i1="$(field iterations "$h11")" -v i2="$(field iterations "$h12")" \
+            -v i3="$(field iterations "$h21")" -v red="$(field reductions_per_iteration "$h21")" \
+            -v msg="$(field halo_messages_per_iteration "$h21")" 'BEGIN {
+            printf "| %s | %.3f | %.3f | %.3f | %.2f | %.2f | %s, %s, %s | %s | %s |\n",
+                m, a, b, c, c / b, c / a, i1, i2, i3, red, msg }'
+    done
 } >"$out/mpi.md"
 cat "$out/mpi.md"

@@ -131,6 +131,8 @@ void hpls_op_release(hpls_op *op)
 void hpls_op_set_qtree(hpls_op *op, const hpls_qtree *qt)
 {
     op->qt = qt;
+    if (op->D) /* distributed: qt is the diagonal block's, walked inside the halo's product */
+        return;
     op->apply = qt_apply;
     if (op->apply_t)
         op->apply_t = qt_apply_t;

@@ -54,7 +54,7 @@ static const opt_def opts[] = {
      .help = "gmres pc_side=left: converged means ||b-Ax|| <= tol*||b|| (unpreconditioned, "
              "confirmed on b - A x), or ||M^-1 r|| <= tol*||M^-1 b|| (preconditioned)"},
     {"gspike_p", OPT_INT, "0", HPLS_M_GSPIKE, OFF(gspike_p), .lo = 0, .hi = 1e12,
-     .help = "g-Spike partitions (0: from n and the thread count)"},
+     .help = "g-Spike partitions (0: from n and the thread count); under MPI per rank"},
     {"gspike_delta", OPT_REAL, "1e-6", HPLS_M_GSPIKE, OFF(gspike_delta), .lo = 0, .hi = 1,
      .help = "g-Spike: a block is singular when |R_mm| < delta*||A_j|| (0: no repair)"},
     {"tridiag", OPT_CHOICE, "thomas", HPLS_M_TRIDIAG, OFF(tridiag),

@@ -8,7 +8,8 @@
 #include "la/qtree.h"
 #include "la/rcm.h"
 #ifdef HPLS_HAVE_MPI
-#include "mpi/dcsr.h"
+#include "mpi/dcsr_ops.h"
+#include "mpi/dist.h"
 #endif
 
 #include <math.h>
@@ -121,6 +122,10 @@ static void teardown(hpls_solver *s)
     s->dist = NULL;
     hpls_backend_destroy(s->be);
     s->be = NULL;
+#ifdef HPLS_HAVE_MPI
+    hpls_dtrans_destroy(s->dtr); /* after the backend, which uses its matrix's communicator */
+    s->dtr = NULL;
+#endif
     s->op = (hpls_op){0};
     s->ready = 0;
 }
@@ -242,6 +247,15 @@ static hpls_status use_precond(hpls_solver *s, hpls_int n)
                          "both precond=%s and a preconditioner object "
                          "(hpls_solver_set_precond) were given",
                          s->opt.pc_type->name);
+#ifdef HPLS_HAVE_MPI
+    if (s->dist && hpls_precond_size(s->ext_pc) != n) /* block Jacobi: it acts on my rows */
+        return hpls_fail(HPLS_ERR_SIZE,
+                         "the preconditioner object is %lld x %lld (or not set up: -1), rank "
+                         "%d has %lld rows: on a distributed matrix each rank's object acts on "
+                         "its own rows (set it up on the rank's diagonal block)",
+                         (long long)hpls_precond_size(s->ext_pc),
+                         (long long)hpls_precond_size(s->ext_pc), s->dist->rank, (long long)n);
+#endif
     if (hpls_precond_size(s->ext_pc) != n)
         return hpls_fail(HPLS_ERR_SIZE,
                          "the preconditioner object is %lld x %lld (or not set "
@@ -310,9 +324,10 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     if (be->d && (st = device_check(s)) != HPLS_OK)
         goto fail;
 #ifdef HPLS_HAVE_MPI
-    if (s->dist)
+    if (s->dist) {
         s->op = hpls_op_dcsr(be, s->dist);
-    else
+        s->op.dk = &hpls_dist_ops; /* HISA's S x and PJG's sweeps over the ranks */
+    } else
 #endif
         s->op = s->A    ? hpls_op_csr(be, s->A)
                 : s->Ad ? hpls_op_dense(be, s->Ad)
@@ -321,6 +336,10 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
         if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;
         hpls_op_set_transpose(&s->op, s->At);
+#ifdef HPLS_HAVE_MPI
+        if (s->dist && (st = hpls_op_dcsr_transpose(&s->op)) != HPLS_OK) /* Ad^T + reverse halo */
+            goto fail;
+#endif
     }
     if ((st = hpls_op_upload(&s->op)) != HPLS_OK)
         goto fail;
@@ -394,7 +413,7 @@ static const double RUIZ_TOL = 1e-2;
  * rows and columns of A scaled first (Dr A Dc Q: the permutation and the
  * scaling commute).  The buffers of the transformed b, x and of the true
  * residual are allocated here.  s->fmt says what was done. */
-static hpls_status setup_transform(hpls_solver *s, const hpls_csr *A)
+hpls_status hpls_solver_transform(hpls_solver *s, const hpls_csr *A)
 {
     const hpls_options *o = &s->opt;
     hpls_int n = A->nrows;
@@ -455,6 +474,14 @@ static hpls_status setup_transform(hpls_solver *s, const hpls_csr *A)
     return HPLS_OK;
 }
 
+/* The message of a failed reorder or scale. */
+static hpls_status transform_fail(hpls_solver *s, hpls_status st)
+{
+    return hpls_solver_fail(s, st, "%s%s%s: %s", s->opt.reorder ? "reorder=" : "scale=",
+                            hpls_optset_get(&s->os, s->opt.reorder ? "reorder" : "scale"),
+                            s->opt.reorder && s->opt.scale ? " with scale" : "", hpls_last_error());
+}
+
 /* The setup of A (CSR) with the options in effect. */
 static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
 {
@@ -469,10 +496,8 @@ static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
     st = hpls_csr_check(A);
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s", hpls_last_error());
-    if ((s->opt.reorder || s->opt.scale) && (st = setup_transform(s, A)) != HPLS_OK) {
-        hpls_solver_fail(s, st, "%s%s%s: %s", s->opt.reorder ? "reorder=" : "scale=",
-                         hpls_optset_get(&s->os, s->opt.reorder ? "reorder" : "scale"),
-                         s->opt.reorder && s->opt.scale ? " with scale" : "", hpls_last_error());
+    if ((s->opt.reorder || s->opt.scale) && (st = hpls_solver_transform(s, A)) != HPLS_OK) {
+        transform_fail(s, st);
         teardown(s);
         return st;
     }
@@ -750,7 +775,8 @@ const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dv
         return r;
     hpls_status st = s->pc.apply(&s->pc, r, z);
     if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "preconditioner %s: %s", s->opt.pc_type->name, hpls_last_error());
+        hpls_be_fail(s->be, st, "preconditioner %s: %s",
+                     s->ext_pc ? "object" : s->opt.pc_type->name, hpls_last_error());
     return z;
 }
 
@@ -760,8 +786,8 @@ const hpls_dvec *hpls_pc_apply_t(const hpls_solver *s, const hpls_dvec *r, hpls_
         return r;
     hpls_status st = s->pc.apply_t(&s->pc, r, z);
     if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "preconditioner %s (transpose): %s", s->opt.pc_type->name,
-                     hpls_last_error());
+        hpls_be_fail(s->be, st, "preconditioner %s (transpose): %s",
+                     s->ext_pc ? "object" : s->opt.pc_type->name, hpls_last_error());
     return z;
 }
 
@@ -801,6 +827,15 @@ static hpls_status check_finite(hpls_solver *s, hpls_int n, const hpls_dvec *v, 
     return HPLS_OK;
 }
 
+#ifdef HPLS_HAVE_MPI
+/* The status of a distributed solve on every rank: the first failing rank's. */
+static hpls_status dist_agree(hpls_solver *s, hpls_status st)
+{
+    return hpls_mpi_agree(s->dist->comm, st, hpls_mpi_stopped(s->be),
+                          st == HPLS_ERR_VALUE ? s->msg : NULL, sizeof s->msg);
+}
+#endif
+
 /* The solve on the backend: b and x attached (copied in where the backend's
  * memory is not the host's), the method, the true residual of the result, x
  * copied back.  bb, xx: the user's arrays, or their permuted copies. */
@@ -839,6 +874,10 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
         st = hpls_fail(be->err, "%s", be->msg);
     hpls_be_detach(be, n, X, xx, 1);
     hpls_be_detach(be, n, B, bb, 0);
+#ifdef HPLS_HAVE_MPI
+    if (s->dtr) /* x goes back through collectives (from_inner): every rank or none */
+        st = dist_agree(s, st);
+#endif
     if (st == HPLS_OK)
         hpls_conv_finish(s, xx);
     return st;
@@ -849,6 +888,12 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
  * so that Aperm px = pb is A x = b (row rp_k of it times dr). */
 static void to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x)
 {
+#ifdef HPLS_HAVE_MPI
+    if (s->dtr) { /* distributed: on my rows, or through rank 0 (collective) */
+        hpls_dtrans_to_inner(s, b, x);
+        return;
+    }
+#endif
     for (hpls_int k = 0; k < s->op.n; k++) {
         hpls_int i = s->rp ? s->rp[k] : k, j = s->cp ? s->cp[k] : k;
         s->pb[k] = (s->dr ? s->dr[i] : 1.0) * b[i];
@@ -857,8 +902,14 @@ static void to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x)
 }
 
 /* x = Dc Q px: the user's unknowns from the transformed system's. */
-static void from_inner(const hpls_solver *s, hpls_real *x)
+static void from_inner(hpls_solver *s, hpls_real *x)
 {
+#ifdef HPLS_HAVE_MPI
+    if (s->dtr) {
+        hpls_dtrans_from_inner(s, x);
+        return;
+    }
+#endif
     for (hpls_int l = 0; l < s->op.n; l++) {
         hpls_int j = s->cp ? s->cp[l] : l;
         x[j] = (s->dc ? s->dc[j] : 1.0) * s->px[l];
@@ -866,8 +917,12 @@ static void from_inner(const hpls_solver *s, hpls_real *x)
 }
 
 /* ||b - A x|| on the user's matrix (s->pr holds the residual). */
-static double user_residual(const hpls_solver *s, const hpls_real *b, const hpls_real *x)
+static double user_residual(hpls_solver *s, const hpls_real *b, const hpls_real *x)
 {
+#ifdef HPLS_HAVE_MPI
+    if (s->dtr) /* the user's distributed A, through its halo */
+        return hpls_dtrans_residual(s, b, x);
+#endif
     double rn = 0;
     s->be->k->residual_block(s->be->nthreads, s->Auser, 1, b, x, s->pr, s->op.n, &rn);
     hpls_be_reduce(s->be, &rn, 1, HPLS_RED_SUM);
@@ -887,6 +942,7 @@ static hpls_status solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x
     double bn = 0, r0 = 0;
     for (hpls_int i = 0; i < n; i++)
         bn += b[i] * b[i];
+    hpls_be_reduce(s->be, &bn, 1, HPLS_RED_SUM); /* over the ranks (one process: as is) */
     bn = sqrt(bn);
     r0 = keep.ref == HPLS_REF_R0 && keep.initial_guess ? user_residual(s, b, x) : bn;
     double target = fmax(keep.tol * (keep.ref == HPLS_REF_R0 ? r0 : bn), keep.atol);
@@ -900,10 +956,12 @@ static hpls_status solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x
         double rn = user_residual(s, b, x), inner = s->info.resnorm;
         s->info.resnorm = rn;
         s->info.iterations = its;
-        hpls_int bad = 0; /* x unscaled may overflow where an empty column hides it from rn */
-        while (bad < n && isfinite(x[bad]))
-            bad++;
-        if (hpls_reason_converged(s->info.reason) && (!isfinite(rn) || bad < n)) {
+        hpls_int i = 0; /* x unscaled may overflow where an empty column hides it from rn */
+        while (i < n && isfinite(x[i]))
+            i++;
+        double bad = i < n;
+        hpls_be_reduce(s->be, &bad, 1, HPLS_RED_MAX);
+        if (hpls_reason_converged(s->info.reason) && (!isfinite(rn) || bad > 0)) {
             /* finite on the scaled system, overflowing on the user's A */
             s->info.reason = HPLS_DIVERGED_NAN;
             snprintf(s->msg, sizeof s->msg,
@@ -943,15 +1001,21 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->info.precond_norm = 0;
     s->info.iterations = 0;
     hpls_status st;
+    int scaled = s->dr != NULL, moved = s->Aperm != NULL;
 #ifdef HPLS_HAVE_MPI
     if (s->dist) {
         hpls_mpi_reset_counts(s->be);
         s->dist->messages = 0;
     }
+    if (s->dtr) { /* reorder, scale on the ranks (src/mpi/dist_transform.c) */
+        scaled = s->opt.scale != 0;
+        moved = 1;
+        s->dtr->D->messages = 0;
+    }
 #endif
-    if (s->dr)
+    if (scaled)
         st = solve_scaled(s, b->data, x->data);
-    else if (s->Aperm) { /* reordered: the permuted system, x permuted back on success */
+    else if (moved) { /* reordered: the permuted system, x permuted back on success */
         to_inner(s, b->data, x->data);
         if ((st = solve_on_backend(s, s->pb, s->px)) == HPLS_OK)
             from_inner(s, x->data);
@@ -960,8 +1024,7 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     s->info.solve_s = hpls_wtime() - t0;
 #ifdef HPLS_HAVE_MPI
     if (s->dist) /* every rank returns the first failing rank's status */
-        st = hpls_mpi_agree(s->dist->comm, st, hpls_mpi_stopped(s->be),
-                            st == HPLS_ERR_VALUE ? s->msg : NULL, sizeof s->msg);
+        st = dist_agree(s, st);
 #endif
     if (st != HPLS_OK) {
         s->info.reason = HPLS_NOT_RUN;
@@ -1237,32 +1300,24 @@ const char *hpls_solver_format(const hpls_solver *s)
 
 #ifdef HPLS_HAVE_MPI
 /* What runs on a distributed matrix: the methods flagged HPLS_M_DIST on any
- * number of ranks, every method on one; no reordering, scaling, quad-tree
- * or preconditioner object yet. */
+ * number of ranks, every method on one.  reorder and scale transform the
+ * distributed system (src/mpi/dist_transform.c), format=qtree stores each
+ * rank's diagonal block as a quad-tree (src/mpi/dcsr_spmv.c), and a
+ * preconditioner object acts on each rank's rows (block Jacobi). */
 static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
 {
     const hpls_options *o = &s->opt;
-    if (o->reorder || o->scale || o->format || (o->method->flags & HPLS_M_QTREE))
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "%s is not distributed yet (MPI): run it "
-                                "without mpirun",
-                                o->reorder ? "reorder"
-                                : o->scale ? "scale"
-                                           : "format=qtree");
     if (o->backend != 0)
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "backend=%s runs in one process: under MPI "
                                 "the backend is mpi",
                                 hpls_optset_get(&s->os, "backend"));
-    if (s->ext_pc)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "a preconditioner object is not "
-                                "distributed yet (MPI)");
     if (D->size > 1 && !(o->method->flags & HPLS_M_DIST))
         return hpls_solver_fail(s, HPLS_ERR_OPTION,
                                 "solver %s is not distributed yet: it runs "
-                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor and "
-                                "the Krylov methods without A^T)",
+                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor, pjg, "
+                                "hisa, bhisa, thomas, cr, gspike, lapack and the Krylov "
+                                "methods)",
                                 o->method->name, D->size);
     return HPLS_OK;
 }
@@ -1275,20 +1330,35 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
     hpls_status st = check_options(s);
     if (st == HPLS_OK)
         st = check_dist(s, D);
+    if (s->opt.reorder || s->opt.scale) { /* collective: every rank or none */
+        st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
+        if (st == HPLS_OK && (st = hpls_dtrans_setup(s, D, RUIZ_TOL, RUIZ_SWEEPS)) != HPLS_OK)
+            transform_fail(s, st);
+    }
     if (st == HPLS_OK) {
-        s->A = s->Auser = D->Ad;
-        s->dist = D;
+        /* the transformed matrix has D's row blocks; it is kept out of a teardown
+         * by setup_common failing on this rank only: its communicator is freed
+         * by every rank together, after the agreement below */
+        hpls_dtrans *tr = s->dtr;
+        s->dtr = NULL;
+        s->dist = tr ? tr->T : D;
+        s->A = s->dist->Ad;
+        s->Auser = D->Ad;
         st = setup_common(s, D->nlocal, t0);
-        if (st != HPLS_OK && D->first > 0) { /* rows named in my block's numbering */
+        s->dtr = tr;
+        /* rows named in my block's numbering (a size error names none) */
+        if (st != HPLS_OK && st != HPLS_ERR_SIZE && D->first > 0) {
             size_t used = strlen(s->msg);
             snprintf(s->msg + used, sizeof s->msg - used,
-                     " (a row of rank %d's block: its row 1 is row %lld of A)", D->rank,
-                     (long long)D->first + 1);
+                     " (a row of rank %d's block: its row 1 is row %lld of %s)", D->rank,
+                     (long long)D->first + 1, s->opt.reorder ? "the reordered A" : "A");
         }
     }
     st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
     if (st != HPLS_OK)
         teardown(s); /* it failed on another rank */
+    else
+        hpls_dist_agree(s); /* what hisa and pjg settle over the ranks (mpi/dist.h) */
     return st;
 }
 
@@ -1296,7 +1366,9 @@ hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions, 
 {
     if (!s || !s->ready || !s->dist)
         return hpls_fail(HPLS_ERR_STATE, "hpls_solver_mpi_counts: no distributed solver");
-    long long mine[2] = {hpls_mpi_reductions(s->be), s->dist->messages}, all[2];
+    long long mine[2] = {hpls_mpi_reductions(s->be),
+                         s->dist->messages + (s->dtr ? s->dtr->D->messages : 0)},
+              all[2];
     MPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, s->dist->comm);
     *reductions = all[0] / s->dist->size; /* every rank makes each reduction */
     *messages = all[1];

@@ -43,6 +43,8 @@ typedef struct hpls_op {
     /* a distributed A only: y += sign (A - Ad) v, the other ranks' entries of v
      * through the halo (v, y: this rank's host arrays); returns sum y_i^2 here */
     double (*coupling)(const struct hpls_op *op, const hpls_real *v, double sign, hpls_real *y);
+    /* a distributed A only: HISA's and PJG's kernels over the ranks (below), else NULL */
+    const struct hpls_distops *dk;
 } hpls_op;
 
 /* The operator of a CSR or a dense matrix on backend be (src/operator.c). */
@@ -100,6 +102,25 @@ enum {
 typedef struct hpls_solver hpls_solver;
 struct hpls_method;
 struct hpls_pc_type;
+
+/* The methods that are kernels themselves, on a matrix distributed over MPI
+ * ranks (src/mpi/dist.h; op->dk): each row keeps the one-process arithmetic,
+ * in the same order, so the iterates are those of one process with the same
+ * blocks.  Host arrays are the rank's parts. */
+typedef struct hpls_distops {
+    /* y = (B + A - Ad) x: B a matrix on the rank's own rows and columns (HISA's
+     * S there), the other ranks' x through the halo, each row summed in global
+     * column order as one process sums it; a failure is recorded in op->be */
+    void (*apply_part)(const hpls_op *op, const hpls_csr *B, const hpls_real *x, hpls_real *y);
+    /* PJG over the ranks: block k is every rank's k-th chunk of psize rows;
+     * setup puts the blocks and the exchange plan in s->mdata (and its
+     * destroy in s->mdata_destroy); a sweep is hpls_k_pjg_sweep's, each
+     * block's new values sent to the ranks holding them before the next
+     * block (fresh: the first sweep of a solve, which fetches x's ghosts) */
+    hpls_status (*pjg_setup)(hpls_solver *s);
+    void (*pjg_sweep)(hpls_solver *s, int fresh, const hpls_real *dinv, const hpls_real *b,
+                      hpls_real *x, hpls_real *xold, hpls_real *r);
+} hpls_distops;
 
 /* Residual-norm reference of the relative test. */
 typedef enum { HPLS_REF_B, HPLS_REF_R0 } hpls_ref;
@@ -252,6 +273,7 @@ struct hpls_solver {
     const hpls_int *cp;            /* unknown l of Aperm is unknown cp[l] of A (NULL: l) */
     double *dr, *dc;         /* scale: row and column factors of A's rows, columns (or NULL) */
     hpls_real *pb, *px, *pr; /* reorder, scale: b, x of Aperm's system; r of A's (host) */
+    struct hpls_dtrans *dtr; /* reorder, scale on a distributed matrix (src/mpi), or NULL */
     char fmt[160];           /* what the operator is (hpls_solver_format), "" if plain CSR */
     /* solver=auto: the user's options (restored before anything else), the
      * advice, the candidate in use, whether it fell back, and what it said */
@@ -277,6 +299,11 @@ hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_option
                                      hpls_pjg_partition **P);
 void hpls_pjg_partition_free(hpls_pjg_partition *P);
 hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads);
+
+/* reorder and scale of A (square, checked) by s's options: s->Aperm, perm,
+ * rp, cp, dr, dc, the buffers pb, px, pr of n values, and s->fmt (solver.c;
+ * src/mpi runs it on rank 0 for a distributed A). */
+hpls_status hpls_solver_transform(hpls_solver *s, const hpls_csr *A);
 
 /* Records a message in the solver (and thread-locally) and returns st. */
 hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)

@@ -177,14 +177,17 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
     }
     hpls_info info;
     hpls_solver_get_info(s, &info);
+    /* how a method that is not a backend's runs on the ranks (the direct ones) */
+    const char *how = hpls_solver_dist_note(s);
     if (!quiet && !json)
         printf("hpls solve: %s: n = %lld, nnz = %lld on %d MPI ranks\n"
                "solver %s, precond %s, tol %s, maxiter %s, threads %d per rank\n"
+               "%s%s%s"
                "  iteration  relative residual\n",
                matrix ? matrix : spec, (long long)D->n, (long long)D->nnz, size,
                hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
                hpls_solver_get_option(s, "tol"), hpls_solver_get_option(s, "maxiter"),
-               info.threads);
+               info.threads, how ? "method: " : "", how ? how : "", how ? "\n" : "");
     hpls_vec bv = {D->nlocal, b}, xv = {D->nlocal, x};
     st = hpls_solver_solve(s, &bv, &xv);
     if (st != HPLS_OK) {
@@ -224,6 +227,16 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
             printf(",\"error\":");
             cli_json_number(err);
         }
+        if (hpls_solver_gspike_singular(s) >= 0)
+            printf(",\"singular_blocks\":%lld", (long long)hpls_solver_gspike_singular(s));
+        if (how) {
+            printf(",\"distributed\":");
+            cli_json_string(how);
+        }
+        if (hpls_solver_format(s)) { /* how hisa, bhisa, pjg cut their blocks over the ranks */
+            printf(",\"format\":");
+            cli_json_string(hpls_solver_format(s));
+        }
         printf("}\n");
     } else {
         cli_summary(&info, quiet, !bfile, err);
@@ -231,6 +244,8 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
             printf("setup %.4f s, solve %.4f s, %d ranks x %d threads; %lld reductions, "
                    "%lld halo messages\n",
                    info.setup_s, info.solve_s, size, info.threads, reductions, messages);
+        if (!quiet && hpls_solver_format(s))
+            printf("format: %s\n", hpls_solver_format(s));
     }
     if (rc != 0) {
         const char *why = hpls_solver_message(s);

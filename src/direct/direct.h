@@ -66,13 +66,6 @@ double hpls_gspike_rcond_bound(const hpls_gspike *f);
 /* max |v|, |w| of the spikes (all levels; infinite when one was not finite). */
 double hpls_gspike_growth(const hpls_gspike *f);
 
-/* Spike growth above which the solve refines: Spike's backward error is about
- * eps times the spikes' size (the blocks' condition), not eps; #14 and #15 of
- * Table A.1 grow them to 1e8..1e20 (backward error 1e-10 and worse before the
- * refinement, 3e-17 after one step), the well-conditioned ids stay below 10. */
-#define HPLS_GSPIKE_GROWTH_REFINE 100.0
-#define HPLS_GSPIKE_REFINE_MAX 3 /* steps of iterative refinement at most */
-
 /* The parts of the factorization a device's g-Spike (kernels/device/gspike.c)
  * shares, so that it partitions, scales and refines exactly as this one:
  *   how: the factorization's parameters; prow > 0 makes every automatic p
@@ -103,6 +96,9 @@ void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d
  * (gspike, lapack; thomas and cr refuse tiny pivots as they factor).  The
  * solver framework calls it; the hpls_tridiag_* API solves such T regardless. */
 hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F);
+/* Partitions gspike found singular in a solver's direct method (its mdata:
+ * factors on the host or on a device; 0 for the other methods). */
+hpls_int hpls_tridiag_solver_singular(const void *mdata);
 /* The same test on method m's bound rcond (a device's factors). */
 hpls_status hpls_tridiag_rcond_check(hpls_tridiag_method m, double rcond);
 /* HPLS_ERR_VALUE naming the first row of T that holds NaN or Inf (who: the caller). */

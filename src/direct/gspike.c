@@ -18,12 +18,14 @@
  *      x~ = g - v t_{j+1} - w b_{j-1}; (iii) x = P_mu x~ (Prop. 2.3).
  *
  * Factor once (steps 0-2 and the reduced system's factors), solve many (Q^T f,
- * back substitution, reduced solve, recovery).
+ * back substitution, reduced solve, recovery).  The per-partition kernels
+ * (gspike.h: block QR, repair, spikes, recovery) are shared with g-Spike on
+ * MPI ranks (src/mpi/dist_gspike.c).
  *
  * Accuracy: Spike's backward error is about eps times the spikes' size (the
  * blocks' condition), not eps: on Table A.1's #14 and #15 (random, diagonal
  * 1e-8 or 0) Algorithm 1 alone leaves 1e-10 (the paper's Table 2: 8.6e-11).
- * When the spikes grow beyond HPLS_GSPIKE_GROWTH_REFINE or a block was repaired, the
+ * When the spikes grow beyond GS_GROWTH_REFINE or a block was repaired, the
  * factorization keeps a copy of T and each solve refines (fixed precision,
  * as LAPACK's dgtrfs): one or two steps bring those backward errors to 3e-17.
  *
@@ -43,46 +45,12 @@
  * the spikes apart from T, so that any later right-hand side costs only the
  * solve, is what the extra 2n buys.  (Storing each rotation as one number, Stewart's encoding,
  * would save n at the price of a square root per row in every solve.) */
-#include "direct/direct.h"
+#include "direct/gspike.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-
-enum {
-    GS_SEQ_MAX = 128, /* pieces below this many rows: sequential Givens-QR (Sec. 3.3) */
-    GS_MIN_BLOCK = 64 /* automatic p keeps blocks at least this long */
-};
-
-typedef struct gs_piece {
-    hpls_int lo, hi;      /* rows [lo, hi) */
-    hpls_real cl, cu;     /* couplings dl[lo] to the previous piece, du[hi-1] to the next */
-    hpls_int p;           /* blocks; 1: sequential Givens-QR of the whole piece */
-    hpls_int *bs;         /* p+1 block starts */
-    hpls_real *zeta;      /* p: multiplier of the repair of block j (0: none) */
-    int last_singular;    /* the last block is singular: its first m-1 rows only */
-    hpls_real rmm_last;   /* then its (R_p)_mm */
-    hpls_gspike *reduced; /* factors of the reduced system (p > 1) */
-} gs_piece;
-
-struct hpls_gspike {
-    hpls_int n;
-    int nt;                    /* threads of the factorization and the solves */
-    hpls_int prow;             /* automatic partitions: rows per partition (0: nt of them) */
-    double growth;             /* max |v|, |w| over this level and below: the spike growth */
-    hpls_real *adl, *ad, *adu; /* a copy of T, kept (top level only) for the refinement */
-    hpls_real *rs;             /* row scales: D = diag(rs), rs_i a power of two */
-    hpls_real *c, *s;          /* rotation k acts on rows k, k+1 of its block */
-    hpls_real *r0, *r1, *r2;   /* R~: diagonal, first and second super-diagonal */
-    hpls_real *v, *w;          /* right and left spikes (NULL when every p is 1) */
-    hpls_int npieces;
-    gs_piece *pieces;
-    hpls_int *order;    /* pieces in an order where each one's inputs are solved */
-    hpls_int nsingular; /* blocks found singular, this level and below */
-    hpls_int wlen;      /* solve workspace: the reduced unknowns, this level and below */
-    double rmm_rel;     /* min |R_mm| / ||T_piece||_inf of the sequential pieces, all levels */
-};
 
 /* sqrt(a^2 + b^2) without the cost of hypot when no overflow or underflow threatens. */
 static inline double givens_norm(double a, double b)
@@ -100,14 +68,24 @@ static inline double sc(const hpls_real *v, const hpls_real *rs, hpls_int k)
 
 /* Step 2(i): Givens-QR of rows [a, e) of D T.  Rotation k zeroes dl[k+1] against the
  * current diagonal: row k of R reads (r, c beta + s d_{k+1}, s du_{k+1}), and the
- * rotated row k+1 starts (-s beta + c d_{k+1}, c du_{k+1}).  Returns ||A_j||_inf. */
-static double block_qr(const hpls_real *dl, const hpls_real *d, const hpls_real *du,
-                       const hpls_real *rs, hpls_int a, hpls_int e, hpls_gspike *f)
+ * rotated row k+1 starts (-s beta + c d_{k+1}, c du_{k+1}).  Returns ||A_j||_inf.
+ * The split test (MPI ranks' blocks, which are not cut into irreducible pieces
+ * first): at a zero coupling the current diagonal alpha is R_mm of the leading
+ * part [a, k]; when it is tiny (or zero: rows of zeros, whose norm is 0) that
+ * part is a singular block coupled to the rest one way only, which no later
+ * rotation could repair (gspike.h). */
+double hpls_gspike_block_qr(const hpls_real *dl, const hpls_real *d, const hpls_real *du,
+                            hpls_int a, hpls_int e, double split, hpls_int *end, hpls_gspike *f)
 {
+    const hpls_real *rs = f->rs;
     double alpha = sc(d, rs, a), beta = a + 1 < e ? sc(du, rs, a) : 0.0;
     double norm = fabs(alpha) + fabs(beta);
-    for (hpls_int k = a; k + 1 < e; k++) {
+    hpls_int k = a;
+    for (; k + 1 < e; k++) {
         double low = sc(dl, rs, k + 1), dk = sc(d, rs, k + 1);
+        if (split > 0.0 && (low == 0.0 || du[k] == 0.0) &&
+            (fabs(alpha) < split * norm || alpha == 0.0))
+            break;
         double up = k + 2 < e ? sc(du, rs, k + 1) : 0.0;
         double r = givens_norm(alpha, low);
         double c = r > 0 ? alpha / r : 1.0, s = r > 0 ? low / r : 0.0;
@@ -121,14 +99,15 @@ static double block_qr(const hpls_real *dl, const hpls_real *d, const hpls_real 
         double row = fabs(low) + fabs(dk) + fabs(up);
         norm = row > norm ? row : norm;
     }
-    f->r0[e - 1] = alpha;
-    f->r1[e - 1] = 0.0;
-    f->r2[e - 1] = 0.0;
+    f->r0[k] = alpha;
+    f->r1[k] = 0.0;
+    f->r2[k] = 0.0;
+    if (end)
+        *end = k + 1;
     return norm;
 }
 
-/* y = Q_j^T y on rows [a, e). */
-static void apply_qt(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y)
+void hpls_gspike_apply_qt(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y)
 {
     const hpls_real *c = f->c, *s = f->s;
     double t0 = y[a];
@@ -140,10 +119,9 @@ static void apply_qt(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y)
     y[e - 1] = t0;
 }
 
-/* y = R~^{-1} y on rows [a, e).  short_last: R~ = diag(R_{1:m-1,1:m-1}, 1), the
- * singular last block, whose last column and last row are left out. */
-static void back_subst(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y,
-                       int short_last)
+/* short_last: the singular last block, whose last column and last row are left out. */
+void hpls_gspike_back_subst(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y,
+                            int short_last)
 {
     const hpls_real *r0 = f->r0, *r1 = f->r1, *r2 = f->r2;
     hpls_int top = short_last ? e - 2 : e - 1;
@@ -154,6 +132,67 @@ static void back_subst(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *
         y2 = y1;
         y1 = t;
     }
+}
+
+double hpls_gspike_block_repair(hpls_gspike *f, double coupling, hpls_int a, hpls_int e)
+{
+    /* column e-1 += zeta * column e: in Q_j^T A that adds zeta * coupling * (s, c)
+     * to the last column of R_j (Q_j = I for a block of one row) */
+    int one = e - a == 1;
+    double add = one ? coupling : coupling * f->c[e - 2];
+    double zeta = (f->r0[e - 1] < 0) == (add < 0) ? 1.0 : -1.0;
+    f->r0[e - 1] += zeta * add;
+    if (!one)
+        f->r1[e - 2] += zeta * coupling * f->s[e - 2];
+    return zeta;
+}
+
+double hpls_gspike_block_spikes(hpls_gspike *f, hpls_int a, hpls_int e, const double *vr,
+                                const double *wr, int short_last)
+{
+    hpls_real *v = f->v, *w = f->w;
+    memset(v + a, 0, (size_t)(e - a) * sizeof *v);
+    if (short_last) { /* the extra spike: last column of R over R_11 */
+        if (e - 2 >= a)
+            v[e - 2] = f->r1[e - 2];
+        if (e - 3 >= a)
+            v[e - 3] = f->r2[e - 3];
+        hpls_gspike_back_subst(f, a, e, v, 1);
+    } else if (vr) {
+        /* Q_j^T B_j: the rotations before row e-3 act on zeros (with vr[0] = 0,
+         * rows e-2 and e-1 get coupling (s, c) of the last rotation) */
+        if (e - 2 >= a)
+            v[e - 2] = vr[0];
+        v[e - 1] = vr[1];
+        hpls_gspike_apply_qt(f, e - 3 > a ? e - 3 : a, e, v);
+        hpls_gspike_back_subst(f, a, e, v, 0);
+    }
+    memset(w + a, 0, (size_t)(e - a) * sizeof *w);
+    if (wr) { /* Q_j^T C_j, the column before the block in its first two rows */
+        w[a] = wr[0];
+        if (a + 1 < e)
+            w[a + 1] = wr[1];
+        hpls_gspike_apply_qt(f, a, e, w);
+        hpls_gspike_back_subst(f, a, e, w, short_last);
+    }
+    /* NaN compares false: a non-finite spike makes the growth infinite */
+    double growth = 0.0;
+    for (hpls_int i = a; i < e; i++) {
+        double g = fabs(v[i]) > fabs(w[i]) ? fabs(v[i]) : fabs(w[i]);
+        if (!(g <= growth))
+            growth = isnan(g) ? INFINITY : g;
+    }
+    return growth;
+}
+
+void hpls_gspike_block_recover(const hpls_gspike *f, hpls_int a, hpls_int e, double tn, double bp,
+                               int short_last, hpls_real *x)
+{
+    hpls_int last = short_last ? e - 1 : e;
+    for (hpls_int i = a; i < last; i++)
+        x[i] -= f->v[i] * tn + f->w[i] * bp;
+    if (last < e)
+        x[e - 1] = tn;
 }
 
 static void free_levels(hpls_gspike *f)
@@ -264,23 +303,16 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
 #pragma omp parallel for num_threads(f->nt) schedule(static) reduction(+ : nsing) reduction(| : last_singular)
     for (hpls_int j = 0; j < p; j++) { /* 2(i) and 2(ii) */
         hpls_int a = bs[j], e = bs[j + 1];
-        double norm = block_qr(dl, d, du, rs, a, e, f);
-        double rmm = f->r0[e - 1];
+        double norm = hpls_gspike_block_qr(dl, d, du, a, e, 0.0, NULL, f);
         pc->zeta[j] = 0.0;
-        if (!(fabs(rmm) < delta * norm))
+        if (!(fabs(f->r0[e - 1]) < delta * norm))
             continue;
         nsing++;
         if (j == p - 1) {
             last_singular = 1;
             continue;
         }
-        /* column e-1 += zeta * column e: in Q_j^T A that adds zeta du[e-1] (s, c) to the
-         * last column of R_j; the sign makes |corner| grow (Sec. 2.2) */
-        double add = sc(du, rs, e - 1) * f->c[e - 2];
-        double zeta = (rmm < 0) == (add < 0) ? 1.0 : -1.0;
-        pc->zeta[j] = zeta;
-        f->r0[e - 1] += zeta * add;
-        f->r1[e - 2] += zeta * sc(du, rs, e - 1) * f->s[e - 2];
+        pc->zeta[j] = hpls_gspike_block_repair(f, sc(du, rs, e - 1), a, e);
     }
     pc->last_singular = last_singular;
     pc->rmm_last = f->r0[bs[p] - 1];
@@ -288,34 +320,14 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
 #pragma omp parallel for num_threads(f->nt) schedule(static) reduction(max : growth)
     for (hpls_int j = 0; j < p; j++) { /* 2(iii): the spikes */
         hpls_int a = bs[j], e = bs[j + 1];
-        int short_last = j == p - 1 && last_singular;
-        hpls_real *v = f->v, *w = f->w;
-        memset(v + a, 0, (size_t)(e - a) * sizeof *v);
-        if (j < p - 1) { /* Q_j^T B_j: du[e-1] (s, c) in the last two rows */
-            v[e - 1] = sc(du, rs, e - 1) * f->c[e - 2];
-            v[e - 2] = sc(du, rs, e - 1) * f->s[e - 2];
-            back_subst(f, a, e, v, 0);
-        } else if (short_last) { /* the extra spike: last column of R over R_11 */
-            v[e - 2] = f->r1[e - 2];
-            if (e - 3 >= a)
-                v[e - 3] = f->r2[e - 3];
-            back_subst(f, a, e, v, 1);
-        }
-        memset(w + a, 0, (size_t)(e - a) * sizeof *w);
-        if (j > 0) { /* column a-1 in block row j, with the previous block's repair */
-            double zp = pc->zeta[j - 1];
-            w[a] = sc(dl, rs, a) + zp * sc(d, rs, a);
-            if (a + 1 < e)
-                w[a + 1] = zp * sc(dl, rs, a + 1);
-            apply_qt(f, a, e, w);
-            back_subst(f, a, e, w, short_last);
-        }
-        /* NaN compares false: a non-finite spike makes growth infinite */
-        for (hpls_int i = a; i < e; i++) {
-            double g = fabs(v[i]) > fabs(w[i]) ? fabs(v[i]) : fabs(w[i]);
-            if (!(g <= growth))
-                growth = isnan(g) ? INFINITY : g;
-        }
+        /* B_j: du[e-1] in the last row; C_j: column a-1 with the previous block's repair */
+        double zp = j > 0 ? pc->zeta[j - 1] : 0.0;
+        double vr[2] = {0.0, sc(du, rs, e - 1)};
+        double wr[2] = {sc(dl, rs, a) + zp * sc(d, rs, a),
+                        a + 1 < e ? zp * sc(dl, rs, a + 1) : 0.0};
+        double g = hpls_gspike_block_spikes(f, a, e, j < p - 1 ? vr : NULL, j > 0 ? wr : NULL,
+                                            j == p - 1 && last_singular);
+        growth = g > growth ? g : growth;
     }
     if (!isfinite(growth))
         return hpls_fail(HPLS_ERR_SINGULAR, "gspike: a spike overflowed (level %d): the matrix is "
@@ -344,13 +356,8 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         rd[nr - 1] = pc->rmm_last;
         rdu[nr - 1] = 0.0;
     }
-    pc->reduced = hpls_calloc(1, sizeof *pc->reduced);
-    if (pc->reduced) {
-        pc->reduced->nt = f->nt;
-        pc->reduced->prow = f->prow;
-    }
-    hpls_status st = pc->reduced ? factor_level(nr, rdl, rd, rdu, 0, delta, level + 1, 1, pc->reduced)
-                                 : HPLS_ERR_NOMEM;
+    const hpls_gspike_how how = {.nt = f->nt, .prow = f->prow, .delta = delta, .level = level + 1};
+    hpls_status st = hpls_gspike_factor_at(nr, rdl, rd, rdu, &how, &pc->reduced);
     hpls_free(rdl);
     if (st == HPLS_OK) {
         /* pieces are solved one after another: they share the workspace */
@@ -388,12 +395,19 @@ hpls_int hpls_gspike_partitions(hpls_int len, hpls_int p_req, int nt, hpls_int p
 void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d,
                              const hpls_real *du, int nt, hpls_real *rs)
 {
+    hpls_gspike_scale_rows(n, dl, d, du, 0, nt, rs);
+}
+
+/* e is clamped so that 2^-e is a normal number. */
+void hpls_gspike_scale_rows(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                            const hpls_real *du, int edges, int nt, hpls_real *rs)
+{
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (hpls_int i = 0; i < n; i++) {
         double m = fabs(d[i]);
-        if (i > 0 && fabs(dl[i]) > m)
+        if ((i > 0 || edges) && fabs(dl[i]) > m)
             m = fabs(dl[i]);
-        if (i < n - 1 && fabs(du[i]) > m)
+        if ((i < n - 1 || edges) && fabs(du[i]) > m)
             m = fabs(du[i]);
         /* e and 2^-e from the bits (frexp and ldexp are library calls: as long as
          * the rest of the factorization); a subnormal m has a biased exponent 0 */
@@ -416,7 +430,7 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     if (!f->rs)
         return HPLS_ERR_NOMEM;
     const hpls_real *rs = f->rs;
-    hpls_gspike_equilibrate(n, dl, d, du, f->nt, f->rs);
+    hpls_gspike_scale_rows(n, dl, d, du, 0, f->nt, f->rs);
     hpls_status st = split_pieces(n, dl, du, rs, f);
     if (st != HPLS_OK)
         return st;
@@ -446,7 +460,7 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
         gs_piece *pc = &f->pieces[i];
         if (pc->p > 1)
             continue;
-        block_qr(dl, d, du, rs, pc->lo, pc->hi, f);
+        hpls_gspike_block_qr(dl, d, du, pc->lo, pc->hi, 0.0, NULL, f);
         /* R_kk >= |dl_k+1| > 0 for k < m in an irreducible piece: only R_mm can
          * vanish; its size against the piece's norm says how near it comes */
         double tn = 0.0;
@@ -463,8 +477,9 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     f->rmm_rel = rmin;
     if (bad >= 0) {
         if (level > 0)
-            return hpls_fail(HPLS_ERR_SINGULAR, "gspike: the reduced system (level %d) is "
-                                                "singular: the matrix is numerically singular",
+            return hpls_fail(HPLS_ERR_SINGULAR,
+                             "gspike: the reduced system (level %d) is "
+                             "singular: the matrix is numerically singular",
                              level);
         return hpls_fail(HPLS_ERR_SINGULAR,
                          "gspike: R(%lld, %lld) = 0: the irreducible rows %lld..%lld are singular",
@@ -478,9 +493,36 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     return HPLS_OK;
 }
 
+hpls_status hpls_gspike_factor_reduced(hpls_int nr, const hpls_real *rdl, const hpls_real *rd,
+                                       const hpls_real *rdu, int nt, double delta, int level,
+                                       hpls_gspike **out)
+{
+    const hpls_gspike_how how = {.nt = nt, .delta = delta, .level = level};
+    return hpls_gspike_factor_at(nr, rdl, rd, rdu, &how, out);
+}
+
+hpls_status hpls_gspike_rows_create(hpls_int n, int nt, hpls_gspike **out)
+{
+    *out = NULL;
+    hpls_gspike *f = hpls_calloc(1, sizeof *f);
+    if (!f)
+        return HPLS_ERR_NOMEM;
+    f->n = n;
+    f->nt = nt;
+    f->rmm_rel = 1.0;
+    hpls_real **arrays[] = {&f->rs, &f->c, &f->s, &f->r0, &f->r1, &f->r2, &f->v, &f->w};
+    for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
+        if (!(*arrays[k] = hpls_malloc(n, sizeof **arrays[k]))) {
+            hpls_gspike_free(f);
+            return HPLS_ERR_NOMEM;
+        }
+    *out = f;
+    return HPLS_OK;
+}
+
 hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
-                               const hpls_real *du, int nt, hpls_int p, double delta,
-                               int refine, hpls_gspike **out)
+                               const hpls_real *du, int nt, hpls_int p, double delta, int refine,
+                               hpls_gspike **out)
 {
     const hpls_gspike_how how = {.nt = nt, .p = p, .delta = delta, .refine = refine};
     return hpls_gspike_factor_at(n, dl, d, du, &how, out);
@@ -501,8 +543,7 @@ hpls_status hpls_gspike_factor_at(hpls_int n, const hpls_real *dl, const hpls_re
                            : HPLS_OK;
     /* refine when the spikes grew or a block was repaired: the repaired blocks
      * of Tables 3-4 leave a backward error of 1e-15 that refinement takes to eps */
-    if (st == HPLS_OK && how->refine &&
-        (f->growth > HPLS_GSPIKE_GROWTH_REFINE || f->nsingular > 0)) {
+    if (st == HPLS_OK && how->refine && (f->growth > GS_GROWTH_REFINE || f->nsingular > 0)) {
         f->adl = hpls_malloc(n, sizeof *f->adl);
         f->ad = hpls_malloc(n, sizeof *f->ad);
         f->adu = hpls_malloc(n, sizeof *f->adu);
@@ -533,8 +574,8 @@ static void solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x,
     hpls_real *y = work;
 #pragma omp parallel for num_threads(f->nt) schedule(static)
     for (hpls_int j = 0; j < p; j++) { /* g_j = R~_j^{-1} Q_j^T f_j */
-        apply_qt(f, bs[j], bs[j + 1], x);
-        back_subst(f, bs[j], bs[j + 1], x, j == p - 1 && pc->last_singular);
+        hpls_gspike_apply_qt(f, bs[j], bs[j + 1], x);
+        hpls_gspike_back_subst(f, bs[j], bs[j + 1], x, j == p - 1 && pc->last_singular);
     }
     for (hpls_int j = 0; j + 1 < p; j++) {
         y[2 * j] = x[bs[j + 1] - 1];
@@ -545,14 +586,9 @@ static void solve_blocks(const hpls_gspike *f, const gs_piece *pc, hpls_real *x,
     solve_level(pc->reduced, y, y, work + nr);
 #pragma omp parallel for num_threads(f->nt) schedule(static)
     for (hpls_int j = 0; j < p; j++) { /* x~_j = g_j - v_j t_{j+1} - w_j b_{j-1} */
-        hpls_int a = bs[j], e = bs[j + 1];
         double tn = j + 1 < p ? y[2 * j] : pc->last_singular ? y[nr - 1] : 0.0;
         double bp = j > 0 ? y[2 * j - 1] : 0.0;
-        hpls_int last = j == p - 1 && pc->last_singular ? e - 1 : e;
-        for (hpls_int i = a; i < last; i++)
-            x[i] -= f->v[i] * tn + f->w[i] * bp;
-        if (last < e)
-            x[e - 1] = tn;
+        hpls_gspike_block_recover(f, bs[j], bs[j + 1], tn, bp, j == p - 1 && pc->last_singular, x);
     }
     for (hpls_int j = 0; j + 1 < p; j++) /* x = P_mu x~ (Prop. 2.3) */
         if (pc->zeta[j] != 0.0)
@@ -575,10 +611,15 @@ static void solve_level(const hpls_gspike *f, const hpls_real *b, hpls_real *x, 
         if (pc->p > 1) {
             solve_blocks(f, pc, x, work);
         } else {
-            apply_qt(f, pc->lo, pc->hi, x);
-            back_subst(f, pc->lo, pc->hi, x, 0);
+            hpls_gspike_apply_qt(f, pc->lo, pc->hi, x);
+            hpls_gspike_back_subst(f, pc->lo, pc->hi, x, 0);
         }
     }
+}
+
+void hpls_gspike_solve_work(const hpls_gspike *f, const hpls_real *b, hpls_real *x, hpls_real *work)
+{
+    solve_level(f, b, x, work);
 }
 
 /* r = b - T x; returns the normwise backward error of the equilibrated system,
@@ -613,7 +654,7 @@ static double residual(const hpls_gspike *f, const hpls_real *b, const hpls_real
 /* The solve, then, when the spikes grew (f->ad kept), fixed-precision iterative
  * refinement x += T^{-1}(b - T x) with the same factors (Skeel 1980; LAPACK's
  * dgtrfs for dgttrs), stopped as dgtrfs does: at a backward error of eps, when a
- * step no longer halves it, or after HPLS_GSPIKE_REFINE_MAX steps. */
+ * step no longer halves it, or after GS_REFINE_MAX steps. */
 hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_real *x)
 {
     /* everything is allocated before x is written: a failure leaves x (and b) as
@@ -629,7 +670,7 @@ hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_rea
     }
     solve_level(f, b, x, work);
     double last = INFINITY;
-    for (int it = 0; f->ad && it < HPLS_GSPIKE_REFINE_MAX; it++) {
+    for (int it = 0; f->ad && it < GS_REFINE_MAX; it++) {
         double berr = residual(f, b, x, r);
         if (!(berr > DBL_EPSILON) || !(berr <= 0.5 * last))
             break;

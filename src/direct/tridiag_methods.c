@@ -4,6 +4,9 @@
  * and solves with the factors, iterations 0, the true residual deciding the reason. */
 #include "direct/direct.h"
 #include "solver.h"
+#ifdef HPLS_HAVE_MPI
+#include "mpi/dcsr.h"
+#endif
 
 #include <float.h>
 #include <math.h>
@@ -257,6 +260,10 @@ typedef struct tridiag_solver {
 /* Extracts T from s->A and factors it with the method named like the solver. */
 hpls_status hpls_setup_tridiag(hpls_solver *s)
 {
+#ifdef HPLS_HAVE_MPI
+    if (s->dist && s->dist->size > 1) /* T on several ranks: src/mpi/dist_tridiag.c */
+        return hpls_setup_tridiag_dist(s);
+#endif
     const char *name = s->opt.method->name;
     hpls_tridiag_method m;
     hpls_status st = hpls_tridiag_method_from_name(name, &m);
@@ -296,6 +303,10 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
 
 hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
+#ifdef HPLS_HAVE_MPI
+    if (s->dist && s->dist->size > 1)
+        return hpls_solve_tridiag_dist(s, b, x);
+#endif
     const tridiag_solver *M = s->mdata;
     if (M->D) {
         s->be->d->tfac_solve(s->be, M->D, b, x);
@@ -340,6 +351,17 @@ hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real
     hpls_free(bn);
     hpls_free(rn);
     return st;
+}
+
+hpls_int hpls_tridiag_solver_singular(const void *mdata)
+{
+    const tridiag_solver *M = mdata;
+    if (M->F)
+        return hpls_tridiag_factors_singular(M->F);
+    hpls_int sing = 0;
+    double rcond;
+    M->be->d->tfac_stats(M->D, &sing, &rcond);
+    return sing;
 }
 
 void hpls_destroy_tridiag(void *mdata)

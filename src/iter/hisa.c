@@ -11,7 +11,13 @@
  * diagonally dominant A, Lemma 2); a residual that keeps growing is reported early
  * as HPLS_DIVERGED_GROWTH with the advice to use T as a Krylov preconditioner.
  * Optionally (xtol > 0) the paper's test ||x^m - x^{m-1}|| <= xtol ||x^m|| stops too.
- * Traffic per iteration: S once (SpMV), T's factors once, x twice, b, y, y', b'. */
+ * Traffic per iteration: S once (SpMV), T's factors once, x twice, b, y, y', b'.
+ *
+ * On a matrix distributed over MPI ranks, A is the rank's diagonal block: T is
+ * cut at the ranks' boundaries too (HISA on P ranks is BHISA with P blocks,
+ * Eq. 7), and S x adds the couplings to the other ranks' rows through the halo
+ * (mpi/dist_hisa.c).  T x = b' stays local, the residual identity holds row by
+ * row, and ||y - y'|| is the one reduction of an iteration. */
 #include "solver.h"
 
 #include "direct/block_tridiag.h"
@@ -169,7 +175,11 @@ static void s_product(hpls_solver *s, const hisa_data *H, const hpls_dvec *x, hp
     const hpls_csr *S = H->S;
     const hpls_real *xp = hpls_v_host(be, x);
     hpls_real *yp = hpls_v_host(be, y);
-    if (xp && yp) /* else a refused handle, recorded: the test stops */
+    if (!xp || !yp) /* a refused handle, recorded: the test stops */
+        return;
+    if (s->op.dk) /* distributed: S is the rank's part, its couplings to the others' rows too */
+        s->op.dk->apply_part(&s->op, S, xp, yp);
+    else
         be->k->spmv(be->nthreads, S, xp, yp);
 }
 

@@ -14,7 +14,11 @@
  * and history are those of sweeping and testing b - A x after each sweep.
  * Paper's Alg. 1 line 12 reads A twice per iteration; this reads it once.
  * Runs on CSR and on dense matrices.
- * Traffic per iteration: A once, x, xold, b, r (+ one sweep per solve). */
+ * Traffic per iteration: A once, x, xold, b, r (+ one sweep per solve).
+ * On a matrix distributed over MPI ranks, block k is every rank's k-th chunk
+ * of psize rows, and each block's new values go to the ranks that hold them
+ * before the next block (mpi/dist_pjg.c): the same iteration as one process
+ * with those blocks. */
 #include "solver.h"
 
 #include <stdlib.h>
@@ -100,6 +104,8 @@ hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_option
 
 hpls_status hpls_setup_pjg(hpls_solver *s)
 {
+    if (s->op.dk) /* distributed: blocks over the ranks (mpi/dist_pjg.c) */
+        return s->op.dk->pjg_setup(s);
     hpls_pjg_partition *P;
     hpls_int n = s->op.n;
     hpls_status st = hpls_pjg_partition_build(n, s->A ? s->A->nnz : n * n, &s->opt,
@@ -113,7 +119,6 @@ void hpls_destroy_pjg(void *mdata) { hpls_pjg_partition_free(mdata); }
 
 hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-    const hpls_pjg_partition *P = s->mdata;
     hpls_backend *be = s->be;
     hpls_int n = s->op.n;
     hpls_dvec *r = s->work[0], *xold = s->work[1];
@@ -124,8 +129,13 @@ hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         return HPLS_OK; /* a handle was refused: hpls_solver_solve reports it */
     for (hpls_int it = 0;; it++) {
         /* x: x^it -> x^(it+1); xold = x^it; r = b - A x^it */
-        be->k->pjg_sweep(be->nthreads, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
-                         P->lo, bp, xp, xo, rp);
+        if (s->op.dk) { /* every rank on every block, new values exchanged after each */
+            s->op.dk->pjg_sweep(s, it == 0, dinv, bp, xp, xo, rp);
+        } else {
+            const hpls_pjg_partition *P = s->mdata;
+            be->k->pjg_sweep(be->nthreads, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx,
+                             P->blockof, P->lo, bp, xp, xo, rp);
+        }
         double rnorm = hpls_v_nrm2(be, n, r);
         if ((it == 0 ? hpls_conv_start(s, rnorm) : hpls_conv_check(s, it, rnorm)) !=
             HPLS_NOT_RUN) {

@@ -7,7 +7,7 @@
  * owner are contiguous), tells every owner how many and which (one
  * MPI_Alltoall, one MPI_Alltoallv at setup), and from then on one persistent
  * receive per owner and one persistent send per rank needing its values. */
-#include "mpi/dcsr.h"
+#include "mpi/dcsr_ops.h"
 
 #include "gen/gen.h"
 
@@ -257,6 +257,7 @@ void hpls_dcsr_destroy(hpls_dcsr *D)
 {
     if (!D)
         return;
+    hpls_dcsr_reverse_destroy(D);
     for (int k = 0; D->req && k < D->nrecv + D->nsend; k++)
         MPI_Request_free(&D->req[k]);
     if (D->comm != MPI_COMM_NULL)

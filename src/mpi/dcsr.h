@@ -40,9 +40,10 @@ typedef struct hpls_dcsr {
     int *recv_rank, *send_rank;
     hpls_int *recv_ptr, *send_ptr, *send_idx;
     hpls_real *ghost, *sendbuf;
-    MPI_Request *req;       /* nrecv receives, then nsend sends (persistent) */
-    const hpls_real *xsent; /* the x of the exchange under way, or NULL */
-    long long messages;     /* halo messages this rank has sent */
+    MPI_Request *req;          /* nrecv receives, then nsend sends (persistent) */
+    const hpls_real *xsent;    /* the x of the exchange under way, or NULL */
+    long long messages;        /* halo messages this rank has sent */
+    struct hpls_dcsr_rev *rev; /* the reverse halo (dcsr_ops.h), made on first use, or NULL */
 } hpls_dcsr;
 
 /* The matrix from my rows: nlocal rows, row i's entries rowptr[i] ..
@@ -75,7 +76,8 @@ hpls_status hpls_dcsr_halo_start(hpls_dcsr *D, const hpls_real *x);
 hpls_status hpls_dcsr_halo_finish(hpls_dcsr *D);
 
 /* The operator of D on backend be (an mpi backend on D's communicator):
- * y = A x, r = b - A x with ||r||, and || |A| |x| || (dcsr_spmv.c). */
+ * y = A x (Ad through op->qt when set), r = b - A x with ||r||, and
+ * || |A| |x| || (dcsr_spmv.c); y = A^T x: hpls_op_dcsr_transpose. */
 hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D);
 
 /* The mpi backend: the cpu backend on my rows, every reduction one
@@ -95,16 +97,31 @@ int hpls_mpi_stopped(const hpls_backend *be);
  * on every rank. */
 hpls_status hpls_mpi_agree(MPI_Comm comm, hpls_status st, int stopped, char *msg, size_t msglen);
 
-/* The solver on D (solver_dist.c): methods that reach A only through the
- * operator and its diagonal run on any number of ranks (the Krylov methods
- * without A^T, jacobi; gs, sor and ssor sweep each rank's rows with the other
- * ranks' unknowns explicit, iter/sor.c); the others on one rank only, and a preconditioner
- * is built on Ad, my diagonal block (block Jacobi: coupling between ranks is
- * left out of M, as OpenFOAM's DILU leaves processor boundaries out).  b and
- * x given to hpls_solver_solve are my nlocal entries. */
+/* The solver on D (solver.c): methods that reach A only through the
+ * operator and its diagonal run on any number of ranks (the Krylov methods,
+ * A^T by the reverse halo, dcsr_ops.h; jacobi; gs, sor and ssor sweep each
+ * rank's rows with the other ranks' unknowns explicit, iter/sor.c; the
+ * tridiagonal direct methods, dist_tridiag.c); the others on one rank only, and a preconditioner is built on Ad, my diagonal
+ * block (block Jacobi: coupling between ranks is left out of M, as OpenFOAM's
+ * DILU leaves processor boundaries out), as a preconditioner object given
+ * with hpls_solver_set_precond acts on my rows.  reorder and scale transform
+ * the system on D's row blocks (dist_transform.c), format=qtree walks Ad's
+ * quad-tree.  b and x given to hpls_solver_solve are my nlocal entries. */
 hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D);
 /* Halo messages sent and reductions made by all ranks during the last solve. */
 hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,
                                    long long *messages);
+
+/* The tridiagonal direct methods (thomas, cr, gspike, lapack) on more than one
+ * rank (dist_tridiag.c): gspike distributed (dist_gspike.c), the others on T
+ * gathered to rank 0.  hpls_setup_tridiag and hpls_solve_tridiag call them. */
+hpls_status hpls_setup_tridiag_dist(hpls_solver *s);
+hpls_status hpls_solve_tridiag_dist(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+/* Partitions g-Spike found singular (all ranks, all levels) in the solver's
+ * last setup; -1 when its method is not gspike or it is not set up. */
+hpls_int hpls_solver_gspike_singular(const hpls_solver *s);
+/* How a tridiagonal direct method runs on the ranks ("g-Spike on 4 ranks: 8
+ * partitions ..."), or NULL (one rank, another method, not set up). */
+const char *hpls_solver_dist_note(const hpls_solver *s);
 
 #endif /* HPLS_MPI_DCSR_H */

@@ -1,14 +1,33 @@
-/* dcsr_spmv.c: y = A x and r = b - A x for a row-distributed matrix (dcsr.h),
- * the halo exchange overlapped with the diagonal block's product:
+/* dcsr_spmv.c: y = A x, y = A^T x and r = b - A x for a row-distributed
+ * matrix (dcsr.h), the halo exchange overlapped with the diagonal block's
+ * product:
  *
  *   start the halo (send the x values others need, receive my ghosts)
- *   y = Ad x_local          (cpu's SpMV kernel, OpenMP)
+ *   y = Ad x_local          (cpu's SpMV kernel, OpenMP; or the quad-tree of Ad)
  *   finish the halo
  *   y += Ao ghost           (the off-diagonal block, ghost columns only)
  *
+ * y = A^T x by the reverse halo (dcsr_reverse.c), not by a distributed A^T:
+ *
+ *   w = Ao^T x_local        (nghost values: my rows' part of the ghost columns of y)
+ *   start sending w back to the ghosts' owners
+ *   y = Ad^T x_local        (Ad^T built once at setup, or the quad-tree's walk)
+ *   finish: y += what the other ranks sent for my rows
+ *
+ * Per product it sends one message to every rank it receives ghosts from
+ * and the nghost values of the forward exchange: the same messages and bytes
+ * as y = A x.  A^T distributed at setup would send one message per neighbour
+ * too, the values of the distinct rows of other ranks that have entries in my
+ * columns (as many, for a structurally symmetric A), but it needs an
+ * all-to-all of the off-diagonal entries and a second halo plan at setup;
+ * this needs only the local transposes Ad^T and Ao^T (A^T's memory either
+ * way) and no message at setup.
+ *
  * One message per neighbouring rank each way per product; the residual's sum
  * of squares is one reduction. */
-#include "mpi/dcsr.h"
+#include "mpi/dcsr_ops.h"
+
+#include "la/qtree.h"
 
 #include <math.h>
 #include <omp.h>
@@ -52,11 +71,34 @@ static hpls_status dcsr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *
     if (!xp || !yp)
         return be->err;
     hpls_status st = hpls_dcsr_halo_start(D, xp);
-    be->k->spmv(be->nthreads, D->Ad, xp, yp); /* y = Ad x while the halo travels */
+    if (op->qt) /* y = Ad x while the halo travels: the same bits either way */
+        hpls_k_qt_spmv(op->qt, xp, yp);
+    else
+        be->k->spmv(be->nthreads, D->Ad, xp, yp);
     if (st == HPLS_OK)
         st = hpls_dcsr_halo_finish(D);
     if (st == HPLS_OK && D->nghost > 0)
         offdiag(be->nthreads, D->Ao, D->ghost, 1.0, yp); /* y += Ao ghost */
+    return st;
+}
+
+static hpls_status dcsr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
+{
+    hpls_backend *be = op->be;
+    hpls_dcsr *D = op->D;
+    const hpls_real *xp = hpls_v_host(be, x);
+    hpls_real *yp = hpls_v_host(be, y);
+    if (!xp || !yp)
+        return be->err;
+    if (D->nghost > 0) /* w = Ao^T x, sent before the local product */
+        be->k->spmv(be->nthreads, D->rev->AoT, xp, D->rev->out);
+    hpls_status st = hpls_dcsr_reverse_start(D);
+    if (op->qt) /* y = Ad^T x while w travels */
+        hpls_k_qt_spmv_t(op->qt, xp, yp);
+    else
+        be->k->spmv(be->nthreads, op->At, xp, yp);
+    if (st == HPLS_OK)
+        st = hpls_dcsr_reverse_finish(D, HPLS_RED_SUM, yp); /* y += the others' w */
     return st;
 }
 
@@ -130,4 +172,15 @@ hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D)
                      .residual = dcsr_residual,
                      .abs_norm = dcsr_abs_norm,
                      .coupling = dcsr_coupling};
+}
+
+hpls_status hpls_op_dcsr_transpose(hpls_op *op)
+{
+    hpls_dcsr *D = op->D;
+    hpls_status st = hpls_dcsr_reverse_plan(D);
+    if (st == HPLS_OK && !D->rev->AoT)
+        st = hpls_csr_transpose(D->Ao, &D->rev->AoT);
+    if (st == HPLS_OK)
+        op->apply_t = dcsr_apply_t;
+    return st;
 }

@@ -9,6 +9,7 @@
 #include "precond/trisolve.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Applications of each strategy timed by auto before it decides. */
 #define AUTO_TRIALS 2
@@ -154,7 +155,8 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
     const hpls_trisplit *t = &F->a;
     hpls_int n = F->n;
     hpls_status st;
-    int by_level = by_levels(F);
+    /* levels, or auto's choice on a device; the host's auto: after its trials (auto_next) */
+    int by_level = F->chosen == HPLS_TRI_LEVELS;
     if (by_level) {
         hpls_tri Tl = hpls_tri_of(t->A, 0, t->lowend, t->upbeg, NULL);
         hpls_tri Tu = hpls_tri_of(t->A, 1, t->lowend, t->upbeg, NULL);
@@ -164,13 +166,21 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
     }
     if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->A->rowptr, t->lowend)) !=
             HPLS_OK ||
-        (st = tricopy_alloc(&F->up, n, by_level ? &F->bwd.lev : NULL, t->upbeg, t->A->rowptr + 1)) !=
-            HPLS_OK)
+        (st = tricopy_alloc(&F->up, n, by_level ? &F->bwd.lev : NULL, t->upbeg,
+                            t->A->rowptr + 1)) != HPLS_OK)
         return st;
-    F->fwd.T = (hpls_tri){.n = n, .lo = F->low.ptr, .hi = F->low.ptr + 1, .col = F->low.col,
-                          .val = F->low.val, .row = by_level ? F->fwd.lev.order : NULL};
-    F->bwd.T = (hpls_tri){.n = n, .lo = F->up.ptr, .hi = F->up.ptr + 1, .col = F->up.col,
-                          .val = F->up.val, .row = by_level ? F->bwd.lev.order : NULL,
+    F->fwd.T = (hpls_tri){.n = n,
+                          .lo = F->low.ptr,
+                          .hi = F->low.ptr + 1,
+                          .col = F->low.col,
+                          .val = F->low.val,
+                          .row = by_level ? F->fwd.lev.order : NULL};
+    F->bwd.T = (hpls_tri){.n = n,
+                          .lo = F->up.ptr,
+                          .hi = F->up.ptr + 1,
+                          .col = F->up.col,
+                          .val = F->up.val,
+                          .row = by_level ? F->bwd.lev.order : NULL,
                           .upper = 1};
     return HPLS_OK;
 }
@@ -189,8 +199,8 @@ void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
     }
 }
 
-hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv,
-                                    const char *what, int positive)
+hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv, const char *what,
+                                    int positive)
 {
     const hpls_csr *A = F->a.A;
     double big = 0;
@@ -222,8 +232,52 @@ static int sweep(hpls_trifac *F, const hpls_sweep *w, int strategy, const hpls_r
     return 0;
 }
 
+/* The copy c of sweep w laid out again: in lev's level order (Alg. 4: a
+ * level's rows contiguous, so its parallel loop streams the copy), or in row
+ * order (lev NULL), where a serial or syncfree sweep reads x and b in row
+ * order too (in level order they are far apart on a stencil's anti-diagonal
+ * levels).  Without memory for the new copy the old layout stays: the same
+ * numbers, only slower. */
+static void lay_out(hpls_tricopy *c, hpls_sweep *w, hpls_int n, const hpls_levels *lev)
+{
+    hpls_tricopy r = {.ptr = hpls_malloc(n + 1, sizeof *r.ptr)};
+    if (!r.ptr || (lev && !(r.slot = hpls_malloc(n, sizeof *r.slot))))
+        goto cleanup;
+    r.ptr[0] = 0;
+    for (hpls_int s = 0; s < n; s++) {
+        hpls_int i = lev ? lev->order[s] : s, from = c->slot ? c->slot[i] : i;
+        r.ptr[s + 1] = r.ptr[s] + (c->ptr[from + 1] - c->ptr[from]);
+        if (lev)
+            r.slot[i] = s;
+    }
+    r.col = hpls_malloc(r.ptr[n], sizeof *r.col);
+    r.val = hpls_malloc(r.ptr[n], sizeof *r.val);
+    if (!r.col || !r.val)
+        goto cleanup;
+    for (hpls_int s = 0; s < n; s++) {
+        hpls_int i = lev ? lev->order[s] : s, from = c->ptr[c->slot ? c->slot[i] : i];
+        size_t len = (size_t)(r.ptr[s + 1] - r.ptr[s]);
+        memcpy(r.col + r.ptr[s], c->col + from, len * sizeof *r.col);
+        memcpy(r.val + r.ptr[s], c->val + from, len * sizeof *r.val);
+    }
+    tricopy_free(c);
+    *c = r;
+    w->T.lo = r.ptr;
+    w->T.hi = r.ptr + 1;
+    w->T.col = r.col;
+    w->T.val = r.val;
+    w->T.row = lev ? lev->order : NULL;
+    return;
+cleanup:
+    tricopy_free(&r);
+}
+
 /* auto, after a timed application: skips the strategies dropped in the first
- * round and, the trials over, keeps the fastest (ties to the simpler). */
+ * round and, the trials over, keeps the fastest (ties to the simpler).  The
+ * trials ran on copies in row order (a serial sweep over level-ordered copies
+ * took 1.5x its time on poisson3d 100^3 and lost its trials to levels, which
+ * then made the solve 1.4x slower than trisolve=serial): levels, if kept, gets
+ * its level order now. */
 static void auto_next(hpls_trifac *F)
 {
     while (undecided(F) && F->trials >= 3 && isinf(F->best[F->trials % 3]))
@@ -233,6 +287,10 @@ static void auto_next(hpls_trifac *F)
     for (int k = 1; k < 3; k++)
         if (F->best[k] < F->best[F->chosen])
             F->chosen = k;
+    if (F->chosen == HPLS_TRI_LEVELS) {
+        lay_out(&F->low, &F->fwd, F->n, &F->fwd.lev);
+        lay_out(&F->up, &F->bwd, F->n, &F->bwd.lev);
+    }
 }
 
 /* z = M^-1 r: (forward) g1 = Lbar^-1 r, (backward) z = Ubar^-1 (scaled g1), in

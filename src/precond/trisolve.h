@@ -70,9 +70,10 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
 void hpls_trifac_destroy(void *F);
 /* Allocates F->low and F->up with the pattern of A's strictly lower and upper
  * parts and points fwd.T, bwd.T at them; the values (zero) are the caller's
- * to fill (hpls_trifac_copy_row).  When a level strategy may run (levels, on
- * the host auto still to decide, on a device auto's choice) it first builds
- * fwd.lev and bwd.lev and lays the copies out in level order. */
+ * to fill (hpls_trifac_copy_row).  For trisolve=levels (and a device's auto
+ * that picks levels) it first builds fwd.lev and bwd.lev and lays the copies
+ * out in level order (the host's auto does so only when its trials keep
+ * levels). */
 hpls_status hpls_trifac_copies(hpls_trifac *F);
 /* Builds the level sets the sweeps need and hands F to pc (apply, apply_t,
  * update: F->numeric on the new values). */

@@ -38,13 +38,19 @@ once bad_option 2 'tol' --gen gas:n=100 --tol -1
 printf '%%%%MatrixMarket matrix coordinate real general\n6 6 6\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n5 5 1\n6 6 0\n' >"$tmp/zd.mtx"
 if [ "$NP" -gt 1 ]; then
   once zero_diag_last_rank 3 "rank $((NP - 1)): .*zero diagonal" "$tmp/zd.mtx" --solver jacobi
-  once pjg_not_distributed 2 "solver pjg is not distributed yet" --gen gas:n=1000 --solver pjg
-  once bicg_not_distributed 2 "solver bicg is not distributed yet" --gen gas:n=1000 --solver bicg
-  once hisa_not_distributed 2 "solver hisa is not distributed yet" --gen gas:n=1000 --solver hisa
+  once pjg_zero_diag_last_rank 3 "rank $((NP - 1)): .*zero diagonal" "$tmp/zd.mtx" --solver pjg
+  # the last rank's band block has a zero pivot: its setup fails, every rank stops
+  once hisa_zero_pivot_last_rank 3 "rank $((NP - 1)): setup of hisa: .*pivot 0 in row [0-9]+ .*rank $((NP - 1))'s block" \
+    "$tmp/zd.mtx" --solver hisa
+  once bhisa_zero_pivot_last_rank 3 "rank $((NP - 1)): setup of bhisa: .*pivot 0" "$tmp/zd.mtx" --solver bhisa
 else
   once zero_diag 3 "zero diagonal" "$tmp/zd.mtx" --solver jacobi
 fi
-once reorder_not_distributed 2 "reorder is not distributed yet" --gen gas:n=1000 --reorder rcm
+# reorder=matching on rank 0 of a matrix without a perfect matching; a zero
+# diagonal wherever rcm moved it
+once struct_singular_matching 3 "setup failed: reorder=matching: structurally singular" \
+  "$B/struct_singular.mtx" --reorder matching
+once zero_diag_rcm 3 "zero diagonal" "$tmp/zd.mtx" --solver jacobi --reorder rcm
 once history_not_distributed 2 "--history is not distributed yet" --gen gas:n=100 --history "$tmp/h.csv"
 printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n' >"$tmp/b3.mtx"
 once b_size 2 'has 3 entries but the matrix has 5 rows' "$B/A5.mtx" "$tmp/b3.mtx"
@@ -53,6 +59,16 @@ once b_nan 2 "bnan.mtx:8: value 'nan' is not finite" "$tmp/zd.mtx" "$tmp/bnan.mt
 once output_over_input 2 'would overwrite an input' "$tmp/zd.mtx" -o "$tmp/zd.mtx"
 # cg on an indefinite matrix: the same numerical stop on every rank
 once indefinite 3 'indefinite' "$B/indefinite.mtx" --solver cg
+# the tridiagonal direct methods: 4 rows on 3 ranks (a rank with one row)
+once not_tridiagonal_gspike 2 'entry \(1, 4\) lies outside the tridiagonal band: gspike needs' \
+  "$B/not_tridiagonal.mtx" --solver gspike
+once not_tridiagonal_thomas 2 'entry \(1, 4\) lies outside the tridiagonal band: thomas needs' \
+  "$B/not_tridiagonal.mtx" --solver thomas
+once singular_gspike 3 'singular' "$B/tri_singular.mtx" --solver gspike
+once near_singular_gspike 3 'singular' "$B/tri_near_singular.mtx" --solver gspike
+once zero_matrix_gspike 3 'singular' "$B/tri_zero.mtx" --solver gspike
+once singular_lapack 3 'singular' "$B/tri_singular.mtx" --solver lapack
+once pivot_thomas 3 'pivot 0 in row 1 is zero or tiny' "$B/diag_zero_first.mtx" --solver thomas
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

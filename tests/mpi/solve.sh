@@ -7,6 +7,8 @@
 # reductions and halo messages; x gathered by -o equals the one-process x.
 # Processor-local preconditioners (block Jacobi: dilu, ilu0, dic on each
 # rank's diagonal block) converge to tol, in the same count on one rank.
+# The tridiagonal direct methods (0 iterations): the true residual <= tol and
+# the error within 10 times one process's; gspike's JSON names its partitions.
 set -u
 NP=$1 HPLS=$2 MPIEXEC=$3
 pass=0 fail=0
@@ -79,6 +81,24 @@ for c in "gs" "sor --omega 1.2" "ssor --omega 1.2"; do
   done
 done
 
+# the tridiagonal direct methods (src/mpi/dist_tridiag.c): gspike distributed
+# (partitions per rank), thomas, cr and lapack on T gathered to rank 0 (the
+# one-process x, checked bit for bit in test_dist_gspike); the JSON says how
+for c in "gspike" "gspike --gspike_p 3" "thomas" "cr" "lapack"; do
+  # shellcheck disable=SC2086
+  same "tridiag_${c// /_}" 0 --gen tridiag:n=6000 --solver $c
+done
+same gspike_nondominant 0 --gen tridiag:n=6000,dom=0.2 --solver gspike --gspike_p 2
+same gspike_id1 0 --gen tridiag:id=1,n=4000 --solver gspike --gspike_p 2
+out=$("${run[@]}" "$HPLS" solve --gen tridiag:n=6000 --solver gspike --gspike_p 2 --json 2>&1)
+if grep -q '"singular_blocks":0' <<<"$out" &&
+  { [ "$NP" -eq 1 ] || grep -q "\"distributed\":\"g-Spike on $NP ranks: $((2 * NP)) partitions" <<<"$out"; }; then
+  pass=$((pass + 1))
+else
+  echo "FAIL gspike_json (np $NP): $out"
+  fail=$((fail + 1))
+fi
+
 D=${HPLS_DATA_DIR:-}/matrices
 data=0
 for c in "sherman1 gmres 1" "orsirr_1 gmres 1" "gr_30_30 cg 1" "add32 cg 1" "jpwh_991 gmres 1" \
@@ -90,8 +110,65 @@ for c in "sherman1 gmres 1" "orsirr_1 gmres 1" "gr_30_30 cg 1" "add32 cg 1" "jpw
 done
 [ "$data" -eq 0 ] && echo "(no matrices in HPLS_DATA_DIR: the real-matrix cases were skipped)"
 
-# block Jacobi with local dilu / ilu0 / dic
-for c in "bicgstab dilu convdiff3d:nx=16" "bicgstab ilu0 convdiff3d:nx=16" "cg dic poisson3d:nx=16"; do
+# A^T x by the reverse halo (bicg, qmr), reorder and scale (Ruiz on the ranks;
+# rcm, matching on rank 0), the quad-tree of each rank's diagonal block
+same bicg 1 --gen convdiff3d:nx=16 --solver bicg
+same qmr 1 --gen convdiff3d:nx=16 --solver qmr
+same bicg_jacobi 1 --gen gas:n=8000,k=3 --solver bicg --precond jacobi
+same qmr_jacobi 1 --gen gas:n=8000,k=3 --solver qmr --precond jacobi
+same rcm_cg 1 --gen poisson3d:nx=12 --solver cg --reorder rcm
+same ruiz_gmres 1 --gen convdiff3d:nx=16 --solver gmres --scale ruiz
+same rcm_ruiz_gmres 1 --gen convdiff3d:nx=16 --solver gmres --reorder rcm --scale ruiz
+same qtbicgstab 1 --gen gas:n=20000,k=2 --solver qtbicgstab --qt_d 64
+same bicg_qtree 1 --gen convdiff3d:nx=16 --solver bicg --format qtree --qt_d 64
+
+# x = 1 + i/n from b = A x (awk): a permutation or a scaling left undone on
+# the way back shows in x (x = 1 hides a permutation); poisson2d with its rows
+# reversed has zero diagonals, reorder=matching's case
+"$HPLS" gen poisson2d:nx=24 -o "$tmp/p2.mtx" >/dev/null 2>&1
+"$HPLS" gen convdiff3d:nx=10 -o "$tmp/cd.mtx" >/dev/null 2>&1
+awk '/^%/ { print; next } !n { n = $1; print; next } { print n + 1 - $1, $2, $3 }' \
+  "$tmp/p2.mtx" >"$tmp/swap.mtx"
+rhs() { # MATRIX: b = A x for that x, a Matrix Market array
+  awk '/^%/ { next } !n { n = $1; next } { b[$1] += $3 * (1 + $2 / n) }
+    END { print "%%MatrixMarket matrix array real general"; print n, 1
+      for (i = 1; i <= n; i++) printf "%.17g\n", b[i] }' "$1"
+}
+x_back() { # NAME MATRIX ARGS...: x written by -o on NP ranks is that x to 1e-6
+  local name=$1 m=$2
+  shift 2
+  rhs "$m" >"$tmp/b_$name.mtx"
+  local out n
+  out=$("${run[@]}" "$HPLS" solve "$m" "$tmp/b_$name.mtx" --tol 1e-10 -q -o "$tmp/x_$name.mtx" "$@" 2>&1)
+  n=$(grep -v '^%' "$m" | head -1 | cut -d' ' -f1)
+  if grep -v '^%' "$tmp/x_$name.mtx" 2>/dev/null | tail -n +2 | awk -v n="$n" \
+    '{ d = $1 - (1 + NR / n); if (d < 0) d = -d; if (!(d <= 1e-6)) bad = 1 }
+     END { exit !(NR == n && !bad) }'; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL x_back_$name (np $NP): $out"
+    fail=$((fail + 1))
+  fi
+}
+x_back rcm "$tmp/p2.mtx" --solver cg --reorder rcm
+x_back ruiz "$tmp/cd.mtx" --solver gmres --scale ruiz
+x_back rcm_ruiz "$tmp/cd.mtx" --solver bicgstab --reorder rcm --scale ruiz
+x_back matching "$tmp/swap.mtx" --solver gmres --precond jacobi --reorder matching
+x_back matching_scaled "$tmp/swap.mtx" --solver gmres --reorder matching --scale matching
+same matching 1 "$tmp/swap.mtx" --solver gmres --precond jacobi --reorder matching
+
+# the quad-tree's product is CSR's bit for bit: qtbicgstab's x is bicgstab's on NP ranks
+for c in "bicgstab" "qtbicgstab --qt_d 64"; do
+  # shellcheck disable=SC2086
+  "${run[@]}" "$HPLS" solve --gen gas:n=20000,k=2 --solver $c --tol $TOL -q \
+    -o "$tmp/xq_${c%% *}.mtx" >/dev/null 2>&1
+done
+cmp -s "$tmp/xq_bicgstab.mtx" "$tmp/xq_qtbicgstab.mtx" && pass=$((pass + 1)) ||
+  { echo "FAIL qtree_bits (np $NP)"; fail=$((fail + 1)); }
+
+# block Jacobi with local dilu / ilu0 / dic (and their M^-T for bicg, qmr)
+for c in "bicgstab dilu convdiff3d:nx=16" "bicgstab ilu0 convdiff3d:nx=16" "cg dic poisson3d:nx=16" \
+  "bicg ilu0 convdiff3d:nx=16" "qmr dilu convdiff3d:nx=16"; do
   set -- $c
   out=$("${run[@]}" "$HPLS" solve --gen "$3" --solver "$1" --precond "$2" --tol $TOL --json 2>&1)
   one=$("$HPLS" solve --gen "$3" --solver "$1" --precond "$2" --tol $TOL --json 2>&1)

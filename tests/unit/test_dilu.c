@@ -67,7 +67,10 @@ static hpls_solver *setup(const hpls_csr *A, const char *opts)
     return s;
 }
 
-static const hpls_trifac *fac(const hpls_solver *s) { return s->pc.ctx; }
+static const hpls_trifac *fac(const hpls_solver *s)
+{
+    return s->pc.ctx;
+}
 
 /* Dense M of dilu/dic: (E + L) E^-1 (E + U). */
 static double *dense_dilu(const hpls_csr *A, const hpls_real *E)
@@ -182,7 +185,8 @@ static void ilu0_product_matches_a_on_its_pattern(void **state)
         double *M = dense_ilu0(A, fac(s)->vec[0]);
         for (hpls_int i = 0; i < n; i++)
             for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-                assert_true(fabs(M[i * n + A->colind[p]] - A->val[p]) <= 1e-12 * (1 + fabs(A->val[p])));
+                assert_true(fabs(M[i * n + A->colind[p]] - A->val[p]) <=
+                            1e-12 * (1 + fabs(A->val[p])));
         hpls_vec *rv = tu_vec_random(n, seed), *z;
         hpls_vec_create(n, &z);
         tu_pc_apply(s, 0, rv->data, z->data);
@@ -498,11 +502,16 @@ static void preconditioned_methods_converge(void **state)
         const char *solver, *pc;
     } run;
     const run runs[] = {
-        {"convdiff3d:nx=16,pe=50", "bicgstab", "dilu"}, {"convdiff3d:nx=16,pe=50", "gmres", "ilu0"},
-        {"convdiff3d:nx=16,pe=50", "bicg", "dilu"},     {"convdiff3d:nx=16,pe=50", "qmr", "ilu0"},
-        {"poisson3d:nx=16", "cg", "dic"},               {"poisson3d:nx=16", "bicgstab", "ilu0"},
-        {"matrices/sherman1.mtx", "bicgstab", "dilu"},  {"matrices/orsirr_1.mtx", "gmres", "dilu"},
-        {"matrices/cdde1.mtx", "bicgstab", "ilu0"},     {"matrices/e05r0500.mtx", "bicgstab", "dilu"},
+        {"convdiff3d:nx=16,pe=50", "bicgstab", "dilu"},
+        {"convdiff3d:nx=16,pe=50", "gmres", "ilu0"},
+        {"convdiff3d:nx=16,pe=50", "bicg", "dilu"},
+        {"convdiff3d:nx=16,pe=50", "qmr", "ilu0"},
+        {"poisson3d:nx=16", "cg", "dic"},
+        {"poisson3d:nx=16", "bicgstab", "ilu0"},
+        {"matrices/sherman1.mtx", "bicgstab", "dilu"},
+        {"matrices/orsirr_1.mtx", "gmres", "dilu"},
+        {"matrices/cdde1.mtx", "bicgstab", "ilu0"},
+        {"matrices/e05r0500.mtx", "bicgstab", "dilu"},
     };
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
         hpls_csr *A = NULL;
@@ -562,7 +571,8 @@ static void options_and_strategy_names(void **state)
     assert_string_equal(hpls_solver_trisolve(s), "levels");
     assert_int_equal(hpls_solver_set_options(s, "trisolve=auto threads=1"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    assert_string_equal(hpls_solver_trisolve(s), "auto: serial"); /* nothing to time on one thread */
+    assert_string_equal(hpls_solver_trisolve(s),
+                        "auto: serial"); /* nothing to time on one thread */
     assert_int_equal(hpls_solver_set_options(s, "threads=2"), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
     /* the ref backend runs on one thread whatever threads says */
@@ -608,41 +618,85 @@ static void dic_rejects_an_upper_entry_without_mirror(void **state)
     hpls_csr_destroy(A);
 }
 
-/* levels (and auto on two threads) keep the split copies in level order: slot
- * s holds row fwd.lev.order[s], with A's lower (upper) entries of that row
- * times rD_i; serial keeps them in row order. */
-static void level_strategies_store_the_copies_in_level_order(void **state)
+/* The copies hold slot s = row T.row[s] (row s when T.row is NULL), with A's
+ * lower (upper) entries of that row times rD_i. */
+static void check_copies(const hpls_csr *A, const hpls_trifac *F)
+{
+    const hpls_real *rD = F->vec[1];
+    for (int upper = 0; upper < 2; upper++) {
+        const hpls_sweep *w = upper ? &F->bwd : &F->fwd;
+        for (hpls_int sl = 0; sl < A->nrows; sl++) {
+            hpls_int i = w->T.row ? w->T.row[sl] : sl, q = w->T.lo[sl];
+            for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+                hpls_int j = A->colind[p];
+                if (upper ? j <= i : j >= i)
+                    continue;
+                assert_true(q < w->T.hi[sl]);
+                assert_int_equal(w->T.col[q], j);
+                assert_true(w->T.val[q++] == A->val[p] * rD[i]);
+            }
+            assert_int_equal(q, w->T.hi[sl]);
+        }
+    }
+}
+
+/* levels keeps the split copies in level order (slot s holds row
+ * fwd.lev.order[s]); serial keeps them in row order, and so does auto during
+ * its trials (a serial trial over level-ordered copies is slow and lost to
+ * levels on poisson3d); once auto has decided, levels gets the level order
+ * and the others keep row order.  z stays serial's bit for bit throughout. */
+static void copies_are_in_level_order_only_for_levels(void **state)
 {
     (void)state;
     hpls_csr *A = random_matrix(120, 5, 3.0, 21);
-    const char *const opts[] = {"precond=dilu trisolve=serial threads=2",
-                                "precond=dilu trisolve=levels threads=2",
-                                "precond=dilu trisolve=auto threads=2"};
-    for (int k = 0; k < 3; k++) {
-        hpls_solver *s = setup(A, opts[k]);
-        const hpls_trifac *F = fac(s);
-        const hpls_real *rD = F->vec[1];
-        for (int upper = 0; upper < 2; upper++) {
-            const hpls_sweep *w = upper ? &F->bwd : &F->fwd;
-            if (k == 0)
-                assert_null(w->T.row);
-            else
-                assert_ptr_equal(w->T.row, w->lev.order);
-            for (hpls_int sl = 0; sl < A->nrows; sl++) {
-                hpls_int i = w->T.row ? w->T.row[sl] : sl, q = w->T.lo[sl];
-                for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-                    hpls_int j = A->colind[p];
-                    if (upper ? j <= i : j >= i)
-                        continue;
-                    assert_true(q < w->T.hi[sl]);
-                    assert_int_equal(w->T.col[q], j);
-                    assert_true(w->T.val[q++] == A->val[p] * rD[i]);
-                }
-                assert_int_equal(q, w->T.hi[sl]);
-            }
+    hpls_int n = A->nrows;
+    hpls_vec *r = tu_vec_random(n, 5);
+    double *z0 = malloc((size_t)n * sizeof *z0), *z = malloc((size_t)n * sizeof *z);
+    hpls_solver *s0 = setup(A, "precond=dilu trisolve=serial threads=2");
+    check_copies(A, fac(s0));
+    assert_null(fac(s0)->fwd.T.row);
+    tu_pc_apply(s0, 0, r->data, z0);
+    hpls_solver *s = setup(A, "precond=dilu trisolve=levels threads=2");
+    check_copies(A, fac(s));
+    assert_ptr_equal(fac(s)->fwd.T.row, fac(s)->fwd.lev.order);
+    assert_ptr_equal(fac(s)->bwd.T.row, fac(s)->bwd.lev.order);
+    hpls_solver_destroy(s);
+    /* auto, with the trials' times set so that levels (k = 1) or serial (k = 0) wins */
+    for (int k = 0; k < 2; k++) {
+        s = setup(A, "precond=dilu trisolve=auto threads=2");
+        hpls_trifac *F = s->pc.ctx;
+        if (F->nt == 1) { /* one thread (the ref backend): serial at once, no trials */
+            assert_string_equal(hpls_pc_strategy(&s->pc), "auto: serial");
+            assert_null(F->fwd.T.row);
+            hpls_solver_destroy(s);
+            continue;
         }
+        assert_null(F->fwd.T.row);
+        assert_null(F->bwd.T.row);
+        check_copies(A, F);
+        F->trials = 5; /* the last trial, syncfree's, is next */
+        F->best[HPLS_TRI_SERIAL] = k == 0 ? 0.0 : 1e9;
+        F->best[HPLS_TRI_LEVELS] = k == 1 ? 0.0 : 1e9;
+        F->best[HPLS_TRI_SYNCFREE] = 1e9;
+        tu_pc_apply(s, 0, r->data, z);
+        assert_memory_equal(z, z0, (size_t)n * sizeof *z);
+        assert_int_equal(F->chosen, k);
+        assert_string_equal(hpls_pc_strategy(&s->pc), k ? "auto: levels" : "auto: serial");
+        if (k == 1) {
+            assert_ptr_equal(F->fwd.T.row, F->fwd.lev.order);
+            assert_ptr_equal(F->bwd.T.row, F->bwd.lev.order);
+        } else {
+            assert_null(F->fwd.T.row);
+        }
+        check_copies(A, F);
+        tu_pc_apply(s, 0, r->data, z);
+        assert_memory_equal(z, z0, (size_t)n * sizeof *z);
         hpls_solver_destroy(s);
     }
+    hpls_solver_destroy(s0);
+    free(z0);
+    free(z);
+    hpls_vec_destroy(r);
     hpls_csr_destroy(A);
 }
 
@@ -651,11 +705,13 @@ static void level_strategies_store_the_copies_in_level_order(void **state)
 static void level_sets_are_valid_and_strategies_agree(void **state)
 {
     (void)state;
-    hpls_csr *mats[3] = {tu_gen("convdiff3d:nx=8"), tu_gen("tridiag:n=50"), random_matrix(200, 5, 2, 3)};
+    hpls_csr *mats[3] = {tu_gen("convdiff3d:nx=8"), tu_gen("tridiag:n=50"),
+                         random_matrix(200, 5, 2, 3)};
     for (int m = 0; m < 3; m++) {
         const hpls_csr *A = mats[m];
         hpls_int n = A->nrows;
-        hpls_int *lowend = malloc((size_t)n * sizeof *lowend), *upbeg = malloc((size_t)n * sizeof *upbeg);
+        hpls_int *lowend = malloc((size_t)n * sizeof *lowend),
+                 *upbeg = malloc((size_t)n * sizeof *upbeg);
         hpls_k_tri_split(2, A, lowend, upbeg);
         for (int upper = 0; upper < 2; upper++) {
             hpls_tri T = hpls_tri_of(A, upper, lowend, upbeg, A->val);
@@ -698,7 +754,8 @@ static void late_sweeps_finish_serially_bit_for_bit(void **state)
     for (int m = 0; m < 2; m++) {
         const hpls_csr *A = mats[m];
         hpls_int n = A->nrows;
-        hpls_int *lowend = malloc((size_t)n * sizeof *lowend), *upbeg = malloc((size_t)n * sizeof *upbeg);
+        hpls_int *lowend = malloc((size_t)n * sizeof *lowend),
+                 *upbeg = malloc((size_t)n * sizeof *upbeg);
         double *b = malloc((size_t)n * sizeof *b), *dinv = malloc((size_t)n * sizeof *dinv);
         double *x0 = malloc((size_t)n * sizeof *x0), *x = malloc((size_t)n * sizeof *x);
         for (hpls_int i = 0; i < n; i++) {
@@ -753,7 +810,7 @@ int main(void)
         cmocka_unit_test(options_and_strategy_names),
         cmocka_unit_test(level_sets_are_valid_and_strategies_agree),
         cmocka_unit_test(dic_rejects_an_upper_entry_without_mirror),
-        cmocka_unit_test(level_strategies_store_the_copies_in_level_order),
+        cmocka_unit_test(copies_are_in_level_order_only_for_levels),
         cmocka_unit_test(late_sweeps_finish_serially_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@
  * (2n).  The paper's 5n overwrites T and keeps nothing for a later solve. */
 #include "kernels/device/gspike.h"
 
-#include "direct/direct.h"
+#include "direct/gspike.h"
 #include "kernels/device/devhost.h"
 
 #include <float.h>
@@ -69,7 +69,7 @@ struct dgs_level {
     hpls_dbuf *v, *w, *g;                 /* spikes, the solve's g (partitions only) */
 };
 
-struct hpls_dgspike {
+struct hpls_devgspike {
     hpls_int n;
     int refine; /* every solve refines (gspike.c's rule) */
     dgs_level *top;
@@ -455,7 +455,7 @@ static hpls_status reduced_where(int *how)
     return HPLS_OK;
 }
 
-void hpls_dgspike_free(hpls_backend *be, hpls_dgspike *F)
+void hpls_devgspike_free(hpls_backend *be, hpls_devgspike *F)
 {
     if (!F)
         return;
@@ -468,8 +468,8 @@ void hpls_dgspike_free(hpls_backend *be, hpls_dgspike *F)
     hpls_free(F);
 }
 
-hpls_status hpls_dgspike_factor(hpls_backend *be, const hpls_tridiag *T, hpls_int p, double delta,
-                                int how, hpls_dgspike **out)
+hpls_status hpls_devgspike_factor(hpls_backend *be, const hpls_tridiag *T, hpls_int p, double delta,
+                                int how, hpls_devgspike **out)
 {
     *out = NULL;
     hpls_int n = T->n;
@@ -481,7 +481,7 @@ hpls_status hpls_dgspike_factor(hpls_backend *be, const hpls_tridiag *T, hpls_in
     hpls_status st = reduced_where(&X.how);
     if (st != HPLS_OK)
         return st;
-    hpls_dgspike *F = hpls_calloc(1, sizeof *F);
+    hpls_devgspike *F = hpls_calloc(1, sizeof *F);
     if (!F)
         return HPLS_ERR_NOMEM;
     F->n = n;
@@ -500,7 +500,7 @@ hpls_status hpls_dgspike_factor(hpls_backend *be, const hpls_tridiag *T, hpls_in
             st = level_factor(&X, F->top, 0, p, n, T->dl, T->d, T->du, F->dl, F->d, F->du);
     }
     /* refine as gspike.c does: after spike growth or a repair */
-    F->refine = n > 0 && (X.growth > HPLS_GSPIKE_GROWTH_REFINE || X.nsingular > 0);
+    F->refine = n > 0 && (X.growth > GS_GROWTH_REFINE || X.nsingular > 0);
     if (st == HPLS_OK && F->refine) {
         st = be->v->alloc(be, n, &F->r);
         if (st == HPLS_OK)
@@ -512,7 +512,7 @@ hpls_status hpls_dgspike_factor(hpls_backend *be, const hpls_tridiag *T, hpls_in
         F->dl = F->d = F->du = NULL;
     }
     if (st != HPLS_OK) {
-        hpls_dgspike_free(be, F);
+        hpls_devgspike_free(be, F);
         return st;
     }
     F->nsingular = X.nsingular;
@@ -523,8 +523,8 @@ hpls_status hpls_dgspike_factor(hpls_backend *be, const hpls_tridiag *T, hpls_in
 
 /* The solve, then gspike.c's refinement x += T^{-1}(b - T x), stopped as
  * dgtrfs does: at a backward error of eps, when a step no longer halves it,
- * or after HPLS_GSPIKE_REFINE_MAX steps; its four maxima are read back. */
-void hpls_dgspike_solve(hpls_backend *be, hpls_dgspike *F, const hpls_dvec *b, hpls_dvec *x)
+ * or after GS_REFINE_MAX steps; its four maxima are read back. */
+void hpls_devgspike_solve(hpls_backend *be, hpls_devgspike *F, const hpls_dvec *b, hpls_dvec *x)
 {
     hpls_int n = F->n;
     if (n == 0 || be->err != HPLS_OK)
@@ -536,7 +536,7 @@ void hpls_dgspike_solve(hpls_backend *be, hpls_dgspike *F, const hpls_dvec *b, h
     }
     level_solve(be, F->top, bb, xx);
     double last = INFINITY;
-    for (int it = 0; F->refine && it < HPLS_GSPIKE_REFINE_MAX; it++) {
+    for (int it = 0; F->refine && it < GS_REFINE_MAX; it++) {
         int ng = hpls_dev_rgroups(n);
         hpls_dbuf *part = hpls_dev_part(be, 4);
         if (!part)
@@ -555,12 +555,12 @@ void hpls_dgspike_solve(hpls_backend *be, hpls_dgspike *F, const hpls_dvec *b, h
     }
 }
 
-hpls_int hpls_dgspike_singular(const hpls_dgspike *F)
+hpls_int hpls_devgspike_singular(const hpls_devgspike *F)
 {
     return F->nsingular;
 }
 
-double hpls_dgspike_rcond(const hpls_dgspike *F)
+double hpls_devgspike_rcond(const hpls_devgspike *F)
 {
     return F->rcond;
 }

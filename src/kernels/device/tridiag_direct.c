@@ -26,7 +26,7 @@ struct hpls_dtfac {
     int nlev;                                 /* cr, one system level by level: cr.c's levels, */
     hpls_int *off;                            /* their offsets (host), */
     hpls_dbuf *l, *u, *dinv, *k1, *k2, *work; /* coefficients, levels 1.. of b and x */
-    hpls_dgspike *gs;
+    hpls_devgspike *gs;
 };
 
 void hpls_devop_tfac_release(hpls_backend *be, hpls_dtfac *F)
@@ -38,7 +38,7 @@ void hpls_devop_tfac_release(hpls_backend *be, hpls_dtfac *F)
         hpls_dev_free(be, mem[k]);
     be->d->tri_release(be, F->tri);
     hpls_free(F->off);
-    hpls_dgspike_free(be, F->gs);
+    hpls_devgspike_free(be, F->gs);
     hpls_free(F);
 }
 
@@ -135,10 +135,10 @@ hpls_status hpls_devop_tfac_factor(hpls_backend *be, const hpls_tridiag *T, hpls
                                             "thomas or cr, not gspike");
             break;
         }
-        st = hpls_dgspike_factor(be, T, opts ? opts->partitions : 0,
+        st = hpls_devgspike_factor(be, T, opts ? opts->partitions : 0,
                                  opts ? opts->delta : HPLS_TRIDIAG_DELTA_DEFAULT, how, &F->gs);
         if (st == HPLS_OK) /* the solver framework's test (hpls_tridiag_factors_check) */
-            st = hpls_tridiag_rcond_check(HPLS_TRIDIAG_GSPIKE, hpls_dgspike_rcond(F->gs));
+            st = hpls_tridiag_rcond_check(HPLS_TRIDIAG_GSPIKE, hpls_devgspike_rcond(F->gs));
         break;
     default:
         st = hpls_fail(HPLS_ERR_UNSUPPORTED,
@@ -185,7 +185,7 @@ void hpls_devop_tfac_solve(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, 
     if (F->n == 0 || be->err != HPLS_OK)
         return;
     if (F->gs) {
-        hpls_dgspike_solve(be, F->gs, b, x);
+        hpls_devgspike_solve(be, F->gs, b, x);
     } else if (F->tri) {
         be->d->tri_solve(be, F->tri, b, x);
     } else if (F->off) {
@@ -199,6 +199,6 @@ void hpls_devop_tfac_solve(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, 
 
 void hpls_devop_tfac_stats(const hpls_dtfac *F, hpls_int *singular, double *rcond)
 {
-    *singular = F->gs ? hpls_dgspike_singular(F->gs) : 0;
-    *rcond = F->gs ? hpls_dgspike_rcond(F->gs) : 1.0;
+    *singular = F->gs ? hpls_devgspike_singular(F->gs) : 0;
+    *rcond = F->gs ? hpls_devgspike_rcond(F->gs) : 1.0;
 }

@@ -1,0 +1,177 @@
+/* dist_tridiag.c: the tridiagonal direct methods, `--solver thomas|cr|gspike|
+ * lapack`, on a matrix distributed over more than one MPI rank (one rank runs
+ * the one-process methods of src/direct unchanged):
+ *
+ *   gspike: distributed (dist_gspike.c): gspike_p partitions per rank, the
+ *     reduced system gathered to rank 0 and solved there;
+ *   thomas, cr, lapack: T is gathered to rank 0, which factors it by the
+ *     one-process method; every solve gathers b to rank 0 and scatters x back.
+ *     Not parallel: 3n values reach rank 0 once and n each way per solve, and
+ *     rank 0 holds all of T and its factors; but the same bits as one process
+ *     (the same code on the same T), which is what a reference method is for.
+ *     Their distributed forms would be Spike with each rank's block factored
+ *     without pivoting across ranks (ScaLAPACK's pddtsv): they would fail on
+ *     matrices these methods solve on one process.
+ * Either way the true residual is computed distributed and decides the reason,
+ * as one process does. */
+#include "mpi/dist_gspike.h"
+
+#include "direct/direct.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct dist_tridiag {
+    hpls_dcsr *D;
+    hpls_dgspike *gs;        /* gspike: the distributed factors */
+    hpls_tridiag_factors *F; /* thomas, cr, lapack: rank 0's factors of the gathered T */
+    hpls_real *bx;           /* rank 0: b gathered, then x (n values) */
+    char how[160];           /* how it runs on the ranks (hpls_solver_dist_note) */
+} dist_tridiag;
+
+static void destroy_dist(void *p)
+{
+    dist_tridiag *t = p;
+    if (!t)
+        return;
+    hpls_dgspike_free(t->gs);
+    hpls_tridiag_factors_destroy(t->F);
+    hpls_free(t->bx);
+    hpls_free(t);
+}
+
+/* T gathered to rank 0 and factored there by method m (collective). */
+static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_method m)
+{
+    hpls_dcsr *D = t->D;
+    hpls_real *l = NULL, *d = NULL, *u = NULL;
+    hpls_tridiag *T = NULL;
+    hpls_status st = hpls_dcsr_tridiag(D, s->opt.method->name, &l, &d, &u);
+    if (st == HPLS_OK && D->rank == 0) {
+        st = hpls_tridiag_create(D->n, &T);
+        if (st == HPLS_OK && !(t->bx = hpls_malloc(D->n + 1, sizeof *t->bx)))
+            st = HPLS_ERR_NOMEM;
+    }
+    st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
+    if (st == HPLS_OK)
+        st = hpls_dcsr_gather_vec(D, 0, l, T ? T->dl : NULL);
+    if (st == HPLS_OK)
+        st = hpls_dcsr_gather_vec(D, 0, d, T ? T->d : NULL);
+    if (st == HPLS_OK)
+        st = hpls_dcsr_gather_vec(D, 0, u, T ? T->du : NULL);
+    if (st == HPLS_OK) {
+        if (D->rank == 0) { /* as hpls_setup_tridiag does in one process */
+            const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p,
+                                         .delta = s->opt.gspike_delta,
+                                         .threads = s->be->nthreads};
+            st = hpls_tridiag_factor(T, m, &o, &t->F);
+            if (st == HPLS_OK)
+                st = hpls_tridiag_factors_check(t->F);
+        }
+        st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
+    }
+    hpls_tridiag_destroy(T);
+    hpls_free(l);
+    hpls_free(d);
+    hpls_free(u);
+    return st;
+}
+
+hpls_status hpls_setup_tridiag_dist(hpls_solver *s)
+{
+    hpls_dcsr *D = s->dist;
+    hpls_tridiag_method m;
+    hpls_status st = hpls_tridiag_method_from_name(s->opt.method->name, &m);
+    if (st != HPLS_OK)
+        return st;
+    dist_tridiag *t = hpls_calloc(1, sizeof *t);
+    st = hpls_mpi_agree(D->comm, t ? HPLS_OK : HPLS_ERR_NOMEM, 0, NULL, 0);
+    if (st != HPLS_OK) {
+        hpls_free(t);
+        return st;
+    }
+    t->D = D;
+    if (m == HPLS_TRIDIAG_GSPIKE) {
+        st = hpls_dgspike_factor(D, s->be->nthreads, s->opt.gspike_p, s->opt.gspike_delta, &t->gs);
+        double rcond = st == HPLS_OK ? hpls_dgspike_rcond_bound(t->gs) : 1.0;
+        if (!(rcond > DBL_EPSILON)) /* every rank holds the same rcond */
+            st = hpls_fail(HPLS_ERR_SINGULAR,
+                           "gspike: the matrix is numerically singular (|R(m,m)| / ||D T||, D "
+                           "equilibrating the rows, = %.2g is below the machine epsilon)%s",
+                           rcond,
+                           hpls_dgspike_unrepaired(t->gs) > 0
+                               ? ", or a singular partition could not be repaired (a "
+                                 "neighbouring partition of one row, or T reducible beside it: "
+                                 "fewer ranks or gspike_p partitions may solve it)"
+                               : "");
+        if (st == HPLS_OK)
+            snprintf(t->how, sizeof t->how,
+                     "g-Spike on %d ranks: %lld partitions (%lld singular), reduced system of "
+                     "%lld rows gathered to rank 0",
+                     D->size, (long long)hpls_dgspike_partitions(t->gs),
+                     (long long)hpls_dgspike_singular_blocks(t->gs),
+                     (long long)hpls_dgspike_reduced_order(t->gs));
+    } else {
+        st = gather_factor(s, t, m);
+        if (st == HPLS_OK)
+            snprintf(t->how, sizeof t->how,
+                     "%s on %d ranks: T gathered to rank 0 and solved there (3n values once, n "
+                     "each way per solve)",
+                     s->opt.method->name, D->size);
+    }
+    if (st != HPLS_OK) {
+        destroy_dist(t);
+        return st;
+    }
+    s->mdata = t;
+    s->mdata_destroy = destroy_dist;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solve_tridiag_dist(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+{
+    dist_tridiag *t = s->mdata;
+    const hpls_real *bp = hpls_v_host(s->be, b); /* the mpi backend's: my rows of the arrays */
+    hpls_real *xp = hpls_v_host(s->be, x);
+    if (!bp || !xp)
+        return s->be->err;
+    hpls_status st = HPLS_OK;
+    if (t->gs) {
+        hpls_dgspike_solve(t->gs, bp, xp);
+    } else {
+        st = hpls_dcsr_gather_vec(t->D, 0, bp, t->bx);
+        if (st == HPLS_OK) {
+            if (t->D->rank == 0)
+                st = hpls_tridiag_solve_factored(t->F, 1, t->bx, t->bx);
+            st = hpls_mpi_agree(t->D->comm, st, 0, NULL, 0);
+        }
+        if (st == HPLS_OK)
+            st = hpls_dcsr_scatter_vec(t->D, 0, t->bx, xp);
+    }
+    if (st != HPLS_OK)
+        return st;
+    /* a direct solve is one step: its true residual decides the reason */
+    if (hpls_conv_start(s, hpls_op_residual(s, b, x, s->work[0])) == HPLS_NOT_RUN)
+        s->info.reason = HPLS_DIVERGED_STAGNATION;
+    return HPLS_OK;
+}
+
+/* The solver's own data is ours when its destroy is (one rank: src/direct's). */
+static const dist_tridiag *ours(const hpls_solver *s)
+{
+    return s && s->ready && s->mdata_destroy == destroy_dist ? s->mdata : NULL;
+}
+
+hpls_int hpls_solver_gspike_singular(const hpls_solver *s)
+{
+    if (!s || !s->ready || !s->mdata || strcmp(s->opt.method->name, "gspike") != 0)
+        return -1;
+    return ours(s) ? hpls_dgspike_singular_blocks(ours(s)->gs)
+                   : hpls_tridiag_solver_singular(s->mdata);
+}
+
+const char *hpls_solver_dist_note(const hpls_solver *s)
+{
+    return ours(s) ? ours(s)->how : NULL;
+}

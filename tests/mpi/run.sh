@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# run.sh NP MPIEXEC PROGRAM [ARGS...]: PROGRAM on NP ranks (oversubscribed, as
+# root when the tests run as root), bounded by a timeout: a hang is exit 124,
+# a failure.
+set -u
+NP=$1 MPIEXEC=$2
+shift 2
+run=(timeout 100 "$MPIEXEC" --oversubscribe -np "$NP")
+[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+exec "${run[@]}" "$@"
