@@ -140,19 +140,100 @@ def jacobi(m):
     return Cost(a + 4 * 8 * n, 1 + red(1))
 
 
-def gs(m):
-    """src/iter/gs.c: a sweep (A once) + A's upper half for the residual, x, b,
-    dx, r; on a GPU the sweep goes by the levels of L: a launch per level."""
+RELAX_AUTO_ROWS = 32  # kernels/device/relax.c: auto is serial below this many rows a level
+
+
+def relax_strategy(m):
+    """trisolve=auto for gs, sor, ssor on a GPU (kernels/device/relax.c): serial when
+    the level sets average fewer than RELAX_AUTO_ROWS rows (a chain, as gas's n
+    levels), else sync-free."""
+    return "serial" if m["n"] < RELAX_AUTO_ROWS * m["levels"] else "syncfree"
+
+
+def sweep_lat(m, strategy):
+    """Launches and dependency chain of one sweep: by levels a launch a level (U's
+    levels taken as L's); sync-free one launch and a chain as long as the levels;
+    serial one launch and a chain of n rows (one work-item)."""
+    return {"levels": (m["levels"], 0), "syncfree": (1, m["levels"]),
+            "serial": (1, m["n"])}[strategy]
+
+
+def relax_sweep(n, z, strategy):
+    """One sweep of kernels/device/relax.cl: A once, the diagonal positions, b,
+    D^-1, x read and written, its old copy read (+ the level order by levels)."""
+    return 12 * z + 8 * (n + 1) + 6 * 8 * n + (8 * n if strategy == "levels" else 0)
+
+
+def relax_residual(n, z):
+    """relax_residual_part: A's upper (or lower) half, the diagonal positions and
+    values, x_old and x, r written."""
+    return 12 * (z - n) // 2 + 8 * (n + 1) + 5 * 8 * n
+
+
+def gs(m, strategy=None):
+    """src/iter/gs.c (and sor.c: the same passes) on a device: x copied to dx (the old
+    values a row reads), a forward sweep (trisolve=auto), the residual
+    (U + (1 - 1/w) D)(dx - x) and its norm."""
     n, z = m["n"], m["z"]
-    return Cost(spmv(n, z) + 12 * (z - n) // 2 + 3 * 8 * n, m["levels"] + 1 + red(1))
+    s = strategy or relax_strategy(m)
+    lat, chain = sweep_lat(m, s)
+    return Cost(16 * n + relax_sweep(n, z, s) + relax_residual(n, z), 1 + lat + 1 + red(1), chain)
+
+
+def ssor(m):
+    """src/iter/ssor.c on a device: copy + forward sweep, copy + backward sweep, the
+    residual from A's lower half and its norm."""
+    n, z = m["n"], m["z"]
+    s = relax_strategy(m)
+    lat, chain = sweep_lat(m, s)
+    b = 2 * (16 * n + relax_sweep(n, z, s)) + relax_residual(n, z)
+    return Cost(b, 2 * (1 + lat) + 1 + red(1), 2 * chain)
+
+
+def ssor_apply(m):
+    """precond ssor on a device: (D + wL) y = r and (D + wU) z = D y, each reading
+    its half of A, the diagonal positions and values, b and z; then z *= w (2 - w)."""
+    n, z = m["n"], m["z"]
+    s = relax_strategy(m)
+    lat, chain = sweep_lat(m, s)
+    half = 12 * (z - n) // 2 + 8 * (n + 1) + 4 * 8 * n + (8 * n if s == "levels" else 0)
+    return Cost(2 * half + 16 * n, 2 * lat + 1, 2 * chain)
+
+
+def ssor_bicgstab(m):
+    """BiCGSTAB + 2 precond ssor applications an iteration."""
+    base, a = bicgstab(m), ssor_apply(m)
+    return Cost(base.b + 2 * a.b, base.lat + 2 * a.lat, 2 * a.chain)
 
 
 def pjg(m, psize=PSIZE):
-    """src/iter/pjg.c: A once, x, xold, b, r; one launch per block of psize rows,
-    blocks in order, the residual's norm reduced once."""
+    """src/iter/pjg.c on a device: A once, D^-1, b, x read (cur), new values read
+    (nxt, finished columns) and written, r written; one launch per block of psize
+    rows (a dense row: 16 work-items), blocks in order; the norm of r (a launch and
+    a reduction)."""
     n = m["n"]
     a = 8 * n * n + 16 * n if m.get("dense") else spmv(n, m["z"])
-    return Cost(a + 3 * 8 * n, -(-n // psize) + red(1))
+    return Cost(a + 4 * 8 * n, -(-n // psize) + 1 + red(1))
+
+
+def pjg_bicgstab(m):
+    """BiCGSTAB + 2 precond pjg applications (1 sweep from z = 0: z set, the sweep
+    without r, a copy back) an iteration."""
+    base, sweep = bicgstab(m), pjg(m)
+    a = Cost(sweep.b - 8 * m["n"] + 3 * 8 * m["n"], sweep.lat - 1 - red(1) + 2)
+    return Cost(base.b + 2 * a.b, base.lat + 2 * a.lat)
+
+
+BLOCK_COLS = 8  # kernels/device/block.cl: columns a launch reads A once for
+
+
+def jacobi_block(m):
+    """solve_many's jacobi on a device (kernels/device/block.c), per column: for 8
+    columns A once, each column's X gathered, B read, R written (one launch), one
+    reduction of the 8 norms, the update (D^-1, R read, X read and written)."""
+    n, z, k = m["n"], m["z"], BLOCK_COLS
+    b = spmv(n, z) - 16 * n + k * 3 * 8 * n + 8 * n + k * 3 * 8 * n
+    return Cost(b / k, (1 + red(1) + 1) / k)
 
 
 def bhisa(m):
@@ -226,8 +307,12 @@ METHODS = [
     ("DILU-BiCGSTAB, sync-free", lambda m: dilu_bicgstab(m, True), None, ("bicgstab", "dilu")),
     ("ILU(0)-BiCGSTAB (cuSPARSE)", cusparse_ilu_bicgstab, None, ("bicgstab", "ilu0")),
     ("PJG psize=65536", pjg, None, ("pjg", "none")),
+    ("BiCGSTAB + PJG (1 sweep)", pjg_bicgstab, None, ("bicgstab", "pjg")),
     ("Jacobi", jacobi, None, ("jacobi", "none")),
-    ("GS, levels", gs, None, ("gs", "none")),
+    ("Jacobi, 8 right-hand sides (a column's share)", jacobi_block, None, ("jacobi", "none")),
+    ("GS / SOR, auto", gs, None, ("gs", "none")),
+    ("SSOR, auto", ssor, None, ("ssor", "none")),
+    ("BiCGSTAB + SSOR, auto", ssor_bicgstab, None, ("bicgstab", "ssor")),
     ("g-Spike (T of A)", gspike, {"gas"}, None),
     ("gtsv2 (T of A)", gtsv2, {"gas"}, None),
 ]
@@ -280,8 +365,16 @@ def cpu_bytes(name, m):
     n, z = m["n"], m["z"]
     if name.startswith(("DILU", "ILU")):
         return bicgstab(m).b + 2 * sweeps(n, z) + 8 * n
-    return {"BHISA": bhisa, "PJG psize=65536": pjg, "Jacobi": jacobi,
-            "GS, levels": gs}.get(name, bicgstab)(m).b
+    host_sweep = spmv(n, z) + 12 * (z - n) // 2 + 3 * 8 * n  # sor_sweep.c + triangle residual
+    pjg_sweep = spmv(n, z) + 3 * 8 * n  # pjg_sweep.c: x, xold, b, r
+    ssor_solve = spmv(n, z) + 3 * 8 * n  # hpls_k_ssor_solve: A once, r, z (3 passes)
+    host = {"BHISA": lambda: bhisa(m).b, "PJG psize=65536": lambda: pjg_sweep,
+            "Jacobi": lambda: jacobi(m).b,
+            "Jacobi, 8 right-hand sides (a column's share)": lambda: jacobi_block(m).b,
+            "GS / SOR, auto": lambda: host_sweep, "SSOR, auto": lambda: host_sweep + spmv(n, z),
+            "BiCGSTAB + SSOR, auto": lambda: bicgstab(m).b + 2 * ssor_solve,
+            "BiCGSTAB + PJG (1 sweep)": lambda: bicgstab(m).b + 2 * pjg_sweep}
+    return host.get(name, lambda: bicgstab(m).b)()
 
 
 def run(build):
@@ -399,7 +492,7 @@ def papers_matrices(w):
     for name, n, z, zs in HISA_T5:
         m = {"n": n, "z": z, "levels": n, "zs": zs}
         for method, cost in [("BHISA", bhisa), ("BiCGSTAB (cuSPARSE+cuBLAS)", cusparse_bicgstab),
-                             ("GS, levels", gs)]:
+                             ("GS, auto (serial: n levels)", gs)]:
             row("HISA (Table 5)", name, m, method, cost(m))
     for name, n, z in DILU_T1:
         m = {"n": n, "z": z, "levels": 0}
@@ -534,7 +627,7 @@ def measure(build, backend, device, bw, smoke):
     """The model's table measured: per method and matrix, bytes and launches per
     iteration (the model's counts), the time per iteration and the setup
     predicted for this device's bandwidth and measured on it."""
-    n, its = (20000, 20) if smoke else (10**6, 200)
+    n, its = (4000, 3) if smoke else (10**6, 200)  # smoke: PoCL's syncfree spins (docs/gpu.md)
     if bw is None:
         bw = next((b for word, b in KNOWN_BW if word in device), None)
     out = []

@@ -697,6 +697,36 @@ def mpi(d, o):
                              f"{col(r, 'matrix')} {f2(v)}x", "not profiled"))
 
 
+def repro(d, o):
+    rows = d.table("1 / 0")
+    x = [(med(col(r, "1 / 0")), r) for r in rows]
+    v, w = max(x, key=lambda t: t[0])
+    same = sum(col(r, "same bits") == "yes" for r in rows)
+    o.row("reproducible=1 (exact sums, rows in global column order): ms per iteration over "
+          "reproducible=0 (BiCGSTAB, GMRES(30); gas 1e6, poisson3d 100³; 1 process x 1-2 threads, "
+          "1 rank x 1-2 threads, 2 ranks x 1 thread)",
+          f"{rng([a for a, _ in x], unit='x')}; x the same bits in {same} of {len(rows)} runs",
+          f"{col(w, 'matrix')} {col(w, 'method')} {col(w, 'configuration')} {f2(v)}x: every "
+          "product of a reduction is split into integer digits (no SIMD), and the sums of "
+          "squares of the residual are a second pass (not profiled)", d.name)
+    if same < len(rows):
+        o.missed.append(f"reproducible=1 the same bits in every configuration: {same} of "
+                        f"{len(rows)} ({d.name})")
+
+
+def mpi_model(d, o):
+    rows = [r for r in d.table("efficiency at 1024") if meds(col(r, "efficiency at 1024"))]
+    if not rows:
+        return
+    x = [(med(col(r, "efficiency at 1024")), r) for r in rows]
+    v, w = min(x, key=lambda t: t[0])
+    o.row("Weak-scaling model to 1024 ranks (1e6 rows per rank, InfiniBand HDR, "
+          "docs/mpi_model.md): predicted parallel efficiency at 1024 ranks, per method",
+          rng([a for a, _ in x]),
+          f"{col(w, 'method')} {f2(v)}: its reductions, ceil(log2 p) latencies each, "
+          "against a short local iteration (a prediction: no cluster ran it)", d.name)
+
+
 def spike_mpi(d, o):
     rows = d.table("hpls / ScaLAPACK")
     both = [r for r in rows if col(r, "hpls / ScaLAPACK") != "-"]
@@ -839,7 +869,8 @@ def generate(results):
                      ("update_values.md", update_values), ("matching.md", matching),
                      ("bicgstabl_petsc.md", bicgstabl_petsc), ("loaded.md", loaded),
                      ("stagnation.md", stagnation), ("advice.md", advice), ("python.md", python),
-                     ("mpi.md", mpi), ("spike_mpi.md", spike_mpi)):
+                     ("mpi.md", mpi), ("spike_mpi.md", spike_mpi), ("repro.md", repro),
+                     ("mpi_model.md", mpi_model)):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 

@@ -6,9 +6,9 @@
 #       script of bench/ without .sh (default: all of them, in this order):
 #       kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded
-#       stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi.  Tables
-#       that need a GPU run only when named (they refuse to run without one): cuda_switch,
-#       gpu_measured (`make bench-gpu`).
+#       stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro
+#       mpi_model.  Tables that need a GPU run only when named (they refuse to run without
+#       one): cuda_switch, gpu_measured (`make bench-gpu`).
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
 # its script, waiting for a quiet machine first); every repetition's Markdown is
@@ -16,7 +16,8 @@
 # after each run and the peers' versions, and bench/results/<table>.md is rendered
 # from it by bench/tables.py (each cell the median of its runs, [min-max] after it).
 # Then README.md's performance section is regenerated (bench/readme_figures.py),
-# and docs/gpu_model.md's tables when gpu_model ran (bench/gpu_model.py doc).
+# and docs/gpu_model.md's tables when gpu_model ran (bench/gpu_model.py doc), and
+# docs/mpi_model.md's tables and mpi_model.png when mpi_model ran (bench/mpi_model.py).
 # A table whose run fails is not published: its files in bench/results stay as
 # they were, and the script exits 1 after the other tables.
 #
@@ -34,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
-all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi"
+all="kernels petsc gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro mpi_model"
 gpu_only="cuda_switch gpu_measured"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}
@@ -149,5 +150,14 @@ fi
 if [[ " $tables " == *" gpu_model "* ]] && [ "$results" = "$(realpath -m "$here/results")" ]; then
     "$python" "$here/gpu_model.py" doc --write --results "$results" --doc "$root/docs/gpu_model.md" ||
         failed+=" docs/gpu_model.md"
+fi
+# docs/mpi_model.md's tables are the rendering of mpi_model.csv (ctest docs_mpi_model);
+# its plot is made from the same medians
+if [[ " $tables " == *" mpi_model "* ]] && [[ " $failed " != *" mpi_model "* ]]; then
+    "$python" "$here/mpi_model.py" plot --results "$results" || failed+=" mpi_model.png"
+    if [ "$results" = "$(realpath -m "$here/results")" ]; then
+        "$python" "$here/mpi_model.py" doc --write --results "$results" --doc "$root/docs/mpi_model.md" ||
+            failed+=" docs/mpi_model.md"
+    fi
 fi
 [ -z "$failed" ] || { echo "run_all.sh: not published:$failed" >&2; exit 1; }

@@ -1,5 +1,7 @@
 /* operator.c: y = A x, y = A^T x and r = b - A x on a backend, for A in CSR,
- * dense or quad-tree storage, or given by the user's functions (shell).  On the host backends the product is a host
+ * dense or quad-tree storage, or given by the user's functions (shell).  On a
+ * device backend a CSR or dense A is copied there once (hpls_op_upload) and
+ * multiplied there (be->d).  On the host backends the product is a host
  * kernel (be->k: OpenMP on cpu, the sequential reference on ref); the
  * quad-tree walk has one implementation, run on the thread count it was built
  * for (one band on ref). */
@@ -44,6 +46,10 @@ static hpls_status csr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec 
 
 static hpls_status dense_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
+    if (op->dAd) { /* on the device */
+        op->be->d->gemv(op->be, op->dAd, x, y);
+        return op->be->err;
+    }
     const hpls_real *xp;
     hpls_real *yp;
     if (host2(op, x, y, &xp, &yp))
@@ -74,8 +80,9 @@ static hpls_status residual(const hpls_op *op, const hpls_dvec *b, const hpls_dv
                             hpls_dvec *r, double *rnorm)
 {
     hpls_backend *be = op->be;
-    if (op->dA) { /* on the device: r and its sum of squares in one pass */
-        double ss = be->d->residual(be, op->dA, b, x, r);
+    if (op->dA || op->dAd) { /* on the device: r and its sum of squares in one pass */
+        double ss = op->dA ? be->d->residual(be, op->dA, b, x, r)
+                           : be->d->dense_residual(be, op->dAd, b, x, r);
         hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
         *rnorm = hpls_be_norm(be, op->n, ss, r);
         return be->err;
@@ -111,6 +118,8 @@ hpls_status hpls_op_upload(hpls_op *op)
 {
     hpls_backend *be = op->be;
     hpls_op_release(op);
+    if (be->d && op->Ad)
+        return be->d->dense_upload(be, op->Ad, &op->dAd);
     if (!be->d || !op->A)
         return HPLS_OK;
     hpls_status st = be->d->csr_upload(be, op->A, 0, &op->dA);
@@ -124,8 +133,10 @@ void hpls_op_release(hpls_op *op)
     if (op->be && op->be->d) {
         op->be->d->csr_release(op->be, op->dA);
         op->be->d->csr_release(op->be, op->dAt);
+        op->be->d->dense_release(op->be, op->dAd);
     }
     op->dA = op->dAt = NULL;
+    op->dAd = NULL;
 }
 
 void hpls_op_set_qtree(hpls_op *op, const hpls_qtree *qt)

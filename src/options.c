@@ -64,12 +64,13 @@ static const opt_def opts[] = {
      .help = "rows per block of bhisa / btridiag (0: one block per thread)"},
     {"xtol", OPT_REAL, "0", HPLS_M_XTOL, OFF(xtol), .lo = 0, .hi = 1,
      .help = "hisa/bhisa also stop when ||x_m - x_m-1|| <= xtol ||x_m|| (0: off)"},
-    {"trisolve", OPT_CHOICE, "auto", HPLS_M_TRISOLVE, OFF(trisolve),
+    {"trisolve", OPT_CHOICE, "auto", HPLS_M_TRISOLVE | HPLS_M_RELAX, OFF(trisolve),
      .choices = "serial,levels,syncfree,auto",
      .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
              "flags), auto (time the first applies, keep the fastest; a parallel one is dropped "
              "once its trial passes 2x serial's time; on opencl: syncfree on a GPU, levels on a "
-             "CPU device)"},
+             "CPU device); gs, sor, ssor, precond ssor: their sweeps on a device, the same "
+             "choices (auto: as dilu's there; the host's sweeps are sequential)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny "
              "E_ii"},
@@ -99,10 +100,15 @@ static const opt_def opts[] = {
              "hpls info --devices), or cuda (the same on an NVIDIA GPU, through the optional "
              "module libhpls_cuda.so; where it cannot run, hpls solve says why and uses cpu)"},
     {"reproducible", OPT_INT, "0", OFF(reproducible), .lo = 0, .hi = 1, .exec = 1,
-     .help = "MPI: 1 sums the ranks' partial sums in rank order (MPI_Allgather): the same bits "
-             "on every run for given ranks and threads, whatever the MPI library's reduction "
-             "algorithm (not across rank counts); 0: MPI_Allreduce.  One process is repeatable "
-             "already"},
+     .help = "1: the same bits (x, residuals, iteration counts) for any number of threads and "
+             "MPI ranks: every sum exact and rounded once (a long fixed-point accumulator; under "
+             "MPI its digits added exactly by one MPI_Allreduce, 560 bytes per value) and each "
+             "row of A x summed in global column order; for jacobi and the Krylov methods with "
+             "precond none or jacobi, format csr, on backend cpu, and under MPI without A^T "
+             "(bicg, qmr), reorder or scale (the others are refused: their sweeps, blocks or M, "
+             "e.g. dilu on each rank's block, or A^T x's sums follow the partition); cost: "
+             "bench/repro.sh.  0: sums per thread and rank in order (repeatable for fixed "
+             "threads in one process)"},
     {"format", OPT_CHOICE, "csr", HPLS_M_FORMAT, OFF(format), .choices = "csr,qtree",
      .help = "how the Krylov methods apply A: csr, or qtree (quad-tree leaves of side <= qt_d "
              "panel by panel, Xu et al. 2015)"},

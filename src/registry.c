@@ -5,27 +5,37 @@
 const hpls_method hpls_methods[] = {
     {.name = "jacobi",
      .help = "Jacobi (weighted with omega), x += omega D^-1 (b - A x)",
-     .flags = HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DEVICE | HPLS_M_DIST,
+     .flags =
+         HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DEVICE | HPLS_M_DIST | HPLS_M_BLKDEV,
      .nwork = 1,
      .solve = hpls_solve_jacobi,
      .solve_block = hpls_solve_jacobi_block},
     {.name = "gs",
      .help = "Gauss-Seidel, forward: a true sequential sweep (the reference for PJG and HISA); "
-             "CSR or dense",
-     .flags = HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST,
+             "CSR or dense (on a device: CSR, the sweep scheduled by trisolve)",
+     .flags = HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE | HPLS_M_RELAX,
      .nwork = 2,
-     .solve = hpls_solve_gs},
+     .setup = hpls_setup_relax,
+     .solve = hpls_solve_gs,
+     .destroy = hpls_destroy_relax},
     {.name = "sor",
-     .help = "successive over-relaxation with omega, forward sweeps (sequential); CSR or dense",
-     .flags = HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST,
+     .help = "successive over-relaxation with omega, forward sweeps (sequential); CSR or dense "
+             "(on a device: CSR, the sweep scheduled by trisolve)",
+     .flags =
+         HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE | HPLS_M_RELAX,
      .nwork = 2,
-     .solve = hpls_solve_sor},
+     .setup = hpls_setup_relax,
+     .solve = hpls_solve_sor,
+     .destroy = hpls_destroy_relax},
     {.name = "ssor",
      .help = "symmetric SOR with omega: a forward and a backward sweep (sequential); CSR or "
-             "dense",
-     .flags = HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST,
+             "dense (on a device: CSR, the sweeps scheduled by trisolve)",
+     .flags =
+         HPLS_M_OMEGA | HPLS_M_DIAG | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE | HPLS_M_RELAX,
      .nwork = 2,
-     .solve = hpls_solve_ssor},
+     .setup = hpls_setup_relax,
+     .solve = hpls_solve_ssor,
+     .destroy = hpls_destroy_relax},
     {.name = "cg",
      .help = "conjugate gradients (symmetric positive definite A and M)",
      .flags = HPLS_M_PRECOND | HPLS_M_DENSE | HPLS_M_FORMAT | HPLS_M_DEVICE | HPLS_M_DIST,
@@ -108,10 +118,11 @@ const hpls_method hpls_methods[] = {
      .solve = hpls_solve_minres},
     {.name = "pjg",
      .help = "PJG (Ahmadi et al. 2021): Gauss-Seidel over blocks of psize, Jacobi inside "
-             "each block, in parallel; CSR or dense.  On P MPI ranks block k is every rank's "
-             "k-th psize rows, and a sweep makes one exchange per block, in turn: blocks x "
-             "(a message's latency) per sweep, so psize defaults to >= 65536 multiply-adds a rank",
-     .flags = HPLS_M_DIAG | HPLS_M_PSIZE | HPLS_M_DENSE | HPLS_M_DIST,
+             "each block, in parallel; CSR or dense (on a device: a launch per block).  On P MPI "
+             "ranks block k is every rank's k-th psize rows, and a sweep makes one exchange per "
+             "block, in turn: blocks x (a message's latency) per sweep, so psize defaults to >= "
+             "65536 multiply-adds a rank",
+     .flags = HPLS_M_DIAG | HPLS_M_PSIZE | HPLS_M_DENSE | HPLS_M_DIST | HPLS_M_DEVICE,
      .nwork = 2,
      .setup = hpls_setup_pjg,
      .solve = hpls_solve_pjg,
@@ -186,13 +197,14 @@ const hpls_pc_type hpls_pc_types[] = {
      .flags = HPLS_M_DEVICE,
      .setup = hpls_pc_setup_jacobi},
     {.name = "ssor",
-     .help = "symmetric SOR with omega (1: symmetric Gauss-Seidel), sequential sweeps",
-     .flags = HPLS_M_OMEGA,
+     .help = "symmetric SOR with omega (1: symmetric Gauss-Seidel), sequential sweeps (on a "
+             "device: scheduled by trisolve)",
+     .flags = HPLS_M_OMEGA | HPLS_M_RELAX | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_ssor},
     {.name = "pjg",
      .help = "`sweeps` PJG sweeps from z = 0 (smoother; not for bicg, qmr, cg, minres); on MPI "
              "ranks on each rank's diagonal block, no exchange (block Jacobi)",
-     .flags = HPLS_M_PSIZE,
+     .flags = HPLS_M_PSIZE | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_pjg},
     {.name = "tridiag",
      .help = "M = T, the tridiagonal band of A, factored once (method: tridiag option)",

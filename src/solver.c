@@ -4,6 +4,7 @@
 
 #include "advice.h"
 
+#include "kernels/cpu/exact_sum.h"
 #include "la/matching.h"
 #include "la/qtree.h"
 #include "la/rcm.h"
@@ -155,6 +156,45 @@ hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ct
 }
 
 /* Options set that neither the method nor its preconditioner uses are errors. */
+/* reproducible=1 promises the same bits for any number of ranks and threads:
+ * jacobi and the Krylov methods keep it (their sums exact, A x row by row),
+ * with precond none or jacobi (entrywise) or a preconditioner object (the
+ * caller's).  The other methods and preconditioners are refused: their
+ * sweeps, blocks or M follow the partition (on several ranks dilu, ilu0, dic,
+ * ssor, pjg, tridiag are built on each rank's diagonal block; gs/sor/ssor
+ * sweep each rank's rows; pjg, bhisa, gspike cut by the thread count;
+ * format=qtree's bands are threads). */
+static hpls_status check_reproducible(hpls_solver *s)
+{
+    const hpls_options *o = &s->opt;
+    const hpls_method *m = o->method;
+    if (!o->reproducible)
+        return HPLS_OK;
+    if (o->backend != 0)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1 runs on backend cpu (and under MPI), not %s: "
+                                "its exact sums are the cpu backend's",
+                                hpls_optset_get(&s->os, "backend"));
+    if (o->format || (m->flags & HPLS_M_QTREE)) /* A^T x adds per-band parts: one band a thread */
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1 needs format=csr: format=qtree's A^T x adds "
+                                "its bands' parts, and its bands follow the thread count");
+    if (!(m->flags & HPLS_M_PRECOND) && strcmp(m->name, "jacobi") != 0)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1: solver %s is not partition-independent (its "
+                                "sweeps or blocks follow the ranks or threads); it keeps the "
+                                "same bits for jacobi and the Krylov methods, or use "
+                                "reproducible=0",
+                                m->name);
+    if (!s->ext_pc && o->pc_type->setup && strcmp(o->pc_type->name, "jacobi") != 0)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1: precond %s depends on the partition (on several "
+                                "MPI ranks it is built on each rank's diagonal block); use "
+                                "precond none or jacobi, or reproducible=0",
+                                o->pc_type->name);
+    return HPLS_OK;
+}
+
 static hpls_status check_options(hpls_solver *s)
 {
     const hpls_options *o = &s->opt;
@@ -168,7 +208,7 @@ static hpls_status check_options(hpls_solver *s)
         return hpls_solver_fail(s, HPLS_ERR_OPTION, "option %s does not apply to solver %s%s%s",
                                 key, m->name, o->pc_type->setup ? " with precond " : "",
                                 o->pc_type->setup ? o->pc_type->name : "");
-    return HPLS_OK;
+    return check_reproducible(s);
 }
 
 /* format=qtree (or solver qtbicgstab): the operator walks the quad-tree of A
@@ -271,28 +311,29 @@ static hpls_status use_precond(hpls_solver *s, hpls_int n)
     return HPLS_OK;
 }
 
-/* What a device backend (be->d) runs: the methods flagged HPLS_M_DEVICE, whose
- * kernels are vector operations and A x, with a preconditioner of the same
- * kind or a preconditioner object (copied through the host), on a CSR matrix. */
+/* What a device backend (be->d) runs: the methods flagged HPLS_M_DEVICE, with
+ * a preconditioner of the same kind or a preconditioner object (copied
+ * through the host), on a CSR matrix or (methods flagged HPLS_M_DENSE) a
+ * dense one. */
 static hpls_status device_check(const hpls_solver *s)
 {
     const hpls_options *o = &s->opt;
     const char *be = s->be->name;
     if (!(o->method->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "solver %s has no %s version (on %s: jacobi, hisa, "
-                         "bhisa, thomas, cr, gspike and the Krylov methods; use backend=cpu)",
+                         "solver %s has no %s version (on %s: jacobi, gs, sor, ssor, pjg, "
+                         "hisa, bhisa, thomas, cr, gspike and the Krylov methods; use backend=cpu)",
                          o->method->name, be, be);
     if (!s->ext_pc && (o->method->flags & HPLS_M_PRECOND) && o->pc_type->setup &&
         !(o->pc_type->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "precond %s has no %s version (on %s: none, "
-                         "jacobi, dilu, dic, ilu0, tridiag, btridiag; use backend=cpu)",
+                         "jacobi, ssor, pjg, dilu, dic, ilu0, tridiag, btridiag; use backend=cpu)",
                          o->pc_type->name, be, be);
-    if (!s->A)
+    if (!s->A && !(s->Ad && (o->method->flags & HPLS_M_DENSE)))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "backend %s multiplies CSR matrices only (not a "
-                         "dense matrix or a shell operator)",
+                         "backend %s multiplies CSR and dense matrices only (not a "
+                         "shell operator)",
                          be);
     if (o->format || (o->method->flags & HPLS_M_QTREE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
@@ -300,6 +341,13 @@ static hpls_status device_check(const hpls_solver *s)
                          "is a CPU-cache method (docs/gpu.md)",
                          be);
     return HPLS_OK;
+}
+
+/* || |A| |x| || for reproducible=1 (conv.c's attainable accuracy): the rows
+ * and the sum of their squares as on any number of ranks. */
+static double csr_abs_norm_exact(const hpls_op *op, const hpls_real *x)
+{
+    return hpls_xsum_abs_rows(op->be, op->A, NULL, x, NULL, 0);
 }
 
 /* The part of setup every storage shares: the backend and the operator on it,
@@ -318,6 +366,8 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     else
 #endif
         st = hpls_backend_create(o->backend, threads, &s->be);
+    if (st == HPLS_OK && o->reproducible && !s->dist) /* the mpi backend's were made exact */
+        st = hpls_cpu_set_exact(s->be);
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;
@@ -332,6 +382,8 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
         s->op = s->A    ? hpls_op_csr(be, s->A)
                 : s->Ad ? hpls_op_dense(be, s->Ad)
                         : hpls_op_shell(be, n, &s->shell);
+    if (be->exact && s->A && !s->dist) /* as any partition computes it (dcsr_spmv.c) */
+        s->op.abs_norm = csr_abs_norm_exact;
     if ((m->flags & HPLS_M_TRANSPOSE) && s->A) {
         if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;
@@ -1194,7 +1246,9 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
     s->msg[0] = '\0';
     hpls_be_clear(s->be);
     hpls_status st = HPLS_OK;
-    if (s->opt.method->solve_block && s->A && !s->dr && !s->be->d && !s->dist) {
+    /* exact (reproducible=1): column by column, whose sums are exact */
+    if (s->opt.method->solve_block && s->A && !s->dr && !s->dist && !s->be->exact &&
+        (!s->be->d || (s->opt.method->flags & HPLS_M_BLKDEV))) {
         st = solve_block(s, k, B, X, col);
         for (hpls_int j = 0; j < k; j++) {
             col[j].setup_s = s->info.setup_s;
@@ -1322,12 +1376,37 @@ static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
     return HPLS_OK;
 }
 
+/* Under MPI reproducible=1 also needs every product summed as one process
+ * sums it: A x is (dcsr_spmv.c), but A^T x adds the ranks' parts at the
+ * owners, and reorder and scale make another system on the ranks. */
+static hpls_status check_reproducible_dist(hpls_solver *s)
+{
+    const hpls_options *o = &s->opt;
+    if (!o->reproducible)
+        return HPLS_OK;
+    if (o->method->flags & HPLS_M_TRANSPOSE)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1 under MPI: solver %s applies A^T, whose product "
+                                "adds the ranks' parts in another order than one process; run "
+                                "it in one process, or use reproducible=0",
+                                o->method->name);
+    if (o->reorder || o->scale)
+        return hpls_solver_fail(s, HPLS_ERR_OPTION,
+                                "reproducible=1 under MPI: %s builds another system on the ranks "
+                                "(not one process's bits); run it in one process, or use "
+                                "reproducible=0",
+                                o->reorder ? "reorder" : "scale");
+    return HPLS_OK;
+}
+
 hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
 {
     double t0 = hpls_wtime();
     teardown(s);
     s->msg[0] = '\0';
     hpls_status st = check_options(s);
+    if (st == HPLS_OK)
+        st = check_reproducible_dist(s);
     if (st == HPLS_OK)
         st = check_dist(s, D);
     if (s->opt.reorder || s->opt.scale) { /* collective: every rank or none */
@@ -1360,6 +1439,13 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
     else
         hpls_dist_agree(s); /* what hisa and pjg settle over the ranks (mpi/dist.h) */
     return st;
+}
+
+hpls_status hpls_solver_mpi_volume(const hpls_solver *s, hpls_mpi_vol *v)
+{
+    if (!s || !s->ready || !s->dist)
+        return hpls_fail(HPLS_ERR_STATE, "hpls_solver_mpi_volume: no distributed solver");
+    return hpls_mpi_volume(s->be, s->dist, v);
 }
 
 hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions, long long *messages)

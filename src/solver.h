@@ -31,6 +31,7 @@ typedef struct hpls_op {
     const struct hpls_qtree *qt; /* A as a quad-tree (format=qtree), or NULL */
     const hpls_shell *shell;     /* or the user's functions (then A and Ad are NULL) */
     hpls_dmat *dA, *dAt;         /* A and A^T on a device backend (hpls_op_upload), or NULL */
+    hpls_ddense *dAd;            /* or the dense A there */
     struct hpls_dcsr *D;         /* or a matrix distributed over MPI ranks (src/mpi); A is then
                                     this rank's diagonal block */
     hpls_status (*apply)(const struct hpls_op *op, const hpls_dvec *x, hpls_dvec *y);
@@ -96,7 +97,10 @@ enum {
     HPLS_M_ELL = 131072u,    /* uses ell (bicgstabl) */
     HPLS_M_DEVICE = 262144u, /* runs on a device backend (opencl): only vector ops and A x */
     HPLS_M_AUTO = 524288u,   /* solver=auto: hpls info's advice chooses at setup (advice.c) */
-    HPLS_M_DIST = 1048576u   /* runs on a matrix distributed over MPI ranks (src/mpi) */
+    HPLS_M_DIST = 1048576u,  /* runs on a matrix distributed over MPI ranks (src/mpi) */
+    HPLS_M_RELAX = 2097152u, /* relaxation sweeps scheduled by trisolve on a device (gs, sor,
+                                ssor, precond ssor) */
+    HPLS_M_BLKDEV = 4194304u /* its solve_block (solve_many) runs on a device too */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -292,6 +296,8 @@ typedef struct hpls_pjg_partition {
     hpls_int *ptr, *idx;
     hpls_int *blockof; /* block of each unknown */
     hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
+    hpls_backend *be;  /* the device backend of dev, or NULL */
+    hpls_dpjg *dev;    /* the partition on a device backend (hpls_pjg_partition_upload) */
 } hpls_pjg_partition;
 /* The partition of n unknowns (nnz stored entries) from o's psize or user
  * partition; the default psize depends on the thread count nthreads. */
@@ -299,6 +305,11 @@ hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_option
                                      hpls_pjg_partition **P);
 void hpls_pjg_partition_free(hpls_pjg_partition *P);
 hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads);
+/* On a device backend (be->d): the psize for psize=0 there (n rows; dense:
+ * rows of n entries), and P copied to the device (P->dev, freed with P). */
+hpls_int hpls_pjg_device_psize(hpls_int n, int dense);
+hpls_status hpls_pjg_partition_upload(hpls_backend *be, hpls_pjg_partition *P, hpls_int n,
+                                      int dense);
 
 /* reorder and scale of A (square, checked) by s's options: s->Aperm, perm,
  * rp, cp, dr, dc, the buffers pb, px, pr of n values, and s->fmt (solver.c;
@@ -390,14 +401,19 @@ hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real 
                                     hpls_info *col);
 hpls_status hpls_solve_gs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_sor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
-/* One SOR sweep of A (sor.c; a sequential host kernel): x swept with weight
- * omega, forward or backward; dx = x_old - x_new.  Then the true residual of
- * the new x, (T + dscale D) dx with T A's strictly upper (upper) or lower part,
- * into r, returning its norm. */
+/* One SOR sweep of A (sor.c; a sequential host kernel, or a device's sweep
+ * scheduled by trisolve): x swept with weight omega, forward or backward; dx
+ * = x_old - x_new on the host, x_old on a device.  Then the true residual of
+ * the new x, (T + dscale D)(x_old - x_new) with T A's strictly upper (upper)
+ * or lower part, into r, returning its norm. */
 void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec *b, hpls_dvec *x,
                     hpls_dvec *dx);
-double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *dx,
-                         hpls_dvec *r);
+double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *x,
+                         const hpls_dvec *dx, hpls_dvec *r);
+/* gs, sor, ssor: on a device backend, A's sweeps there (s->mdata); on a
+ * host, nothing */
+hpls_status hpls_setup_relax(hpls_solver *s);
+void hpls_destroy_relax(void *mdata);
 hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_cg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);

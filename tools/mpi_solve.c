@@ -197,6 +197,8 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
     hpls_solver_get_info(s, &info);
     long long reductions = 0, messages = 0;
     hpls_solver_mpi_counts(s, &reductions, &messages);
+    hpls_mpi_vol vol = {0};
+    hpls_solver_mpi_volume(s, &vol);
     double err = 0; /* max |x - 1| when b = A 1; NaN stays NaN (fmax would skip it) */
     for (hpls_int i = 0; !bfile && i < D->nlocal && !isnan(err); i++) {
         double d = fabs(x[i] - 1.0);
@@ -223,6 +225,10 @@ int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, cons
                "\"halo_messages_per_iteration\":%.2f",
                hpls_reason_str(info.reason), info.setup_s, info.solve_s, reductions, messages,
                reductions / its, messages / its);
+        printf(",\"reduction_bytes\":%lld,\"halo_exchanges\":%lld,\"halo_bytes\":%lld,"
+               "\"halo_neighbours_max\":%lld,\"halo_exchange_bytes_max\":%lld",
+               vol.reduction_bytes, vol.halo_exchanges, vol.halo_bytes, vol.neighbours_max,
+               vol.exchange_bytes_max);
         if (!bfile) {
             printf(",\"error\":");
             cli_json_number(err);

@@ -166,6 +166,23 @@ enum {
     HPLS_TFAC_NATURAL = 4,
     HPLS_TFAC_TILED = 8
 };
+/* The relaxation sweeps of gs, sor, ssor and precond ssor on a device, and
+ * their residual (kernels/device/relax.c, opaque). */
+typedef struct hpls_drelax hpls_drelax;
+/* A sweep's kind (kernels/device/relax.cl): SOR forward and backward (gs: omega
+ * 1), SSOR's (D + wL) y = r and (D + wU) z = D y. */
+enum { HPLS_RELAX_SOR_FWD, HPLS_RELAX_SOR_BWD, HPLS_RELAX_SSOR_FWD, HPLS_RELAX_SSOR_BWD };
+/* A PJG partition on a device (kernels/device/pjg.c, opaque). */
+struct hpls_pjg_partition;
+typedef struct hpls_dpjg hpls_dpjg;
+/* A dense square matrix on a device (kernels/device/dense.c, opaque). */
+typedef struct hpls_ddense hpls_ddense;
+/* Work-items that sum one dense row (kernels/device/dense.cl's DENSE_LANES:
+ * the cpu backend's 16 partial sums). */
+#define HPLS_DEVICE_DENSE_LANES 16
+/* k right-hand sides and their iterates on a device (kernels/device/block.c,
+ * opaque). */
+typedef struct hpls_dblock hpls_dblock;
 
 /* The operator's kernels of a device backend, whose vectors are not host
  * arrays: A is uploaded once (setup) and multiplied there (src/operator.c);
@@ -225,6 +242,53 @@ typedef struct hpls_devops {
     /* gspike's blocks found singular and repaired, and its 1/cond bound
      * (other methods: 0 and 1) */
     void (*tfac_stats)(const hpls_dtfac *F, hpls_int *singular, double *rcond);
+
+    /* ---- kernels/device/relax.c: gs, sor, ssor, precond ssor ---- */
+    /* A's diagonal positions (and its level sets for strategy levels; auto
+     * chooses here) for the sweeps of A's device copy */
+    hpls_status (*relax_upload)(hpls_backend *be, const hpls_csr *A, const hpls_int *diagpos,
+                                int strategy, hpls_drelax **dR);
+    void (*relax_release)(hpls_backend *be, hpls_drelax *dR); /* accepts NULL */
+    /* one sweep of kind mode (HPLS_RELAX_*) with omega: x swept in place,
+     * xo the values before the sweep (SOR: a copy of x; SSOR: not read), dinv
+     * D^-1 (SOR; NULL for SSOR); the host's bits by every strategy */
+    void (*relax_sweep)(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A, int mode,
+                        double omega, const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec *x,
+                        const hpls_dvec *xo);
+    /* r = (T + dscale D)(xo - x), T the strictly upper (upper) or lower part
+     * of A; returns sum r_i^2 (not reduced) */
+    double (*relax_residual)(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A, int upper,
+                             double dscale, const hpls_dvec *xo, const hpls_dvec *x, hpls_dvec *r);
+    /* ---- kernels/device/pjg.c: PJG ---- */
+    /* P's blocks for the sweeps (dense: of a dense A, contiguous blocks only) */
+    hpls_status (*pjg_upload)(hpls_backend *be, const struct hpls_pjg_partition *P, hpls_int n,
+                              int dense, hpls_dpjg **dP);
+    void (*pjg_release)(hpls_backend *be, hpls_dpjg *dP); /* accepts NULL */
+    /* a PJG sweep of A (or the dense Ad) from cur into nxt, a launch a
+     * block; r = b - A cur when r is not NULL (pjg_sweep.c's lagged residual) */
+    void (*pjg_sweep)(hpls_backend *be, const hpls_dpjg *P, const hpls_dmat *A,
+                      const hpls_ddense *Ad, const hpls_dvec *dinv, const hpls_dvec *b,
+                      const hpls_dvec *cur, hpls_dvec *nxt, hpls_dvec *r);
+    /* ---- kernels/device/dense.c: a dense A ---- */
+    hpls_status (*dense_upload)(hpls_backend *be, const hpls_dense *A, hpls_ddense **dA);
+    void (*dense_release)(hpls_backend *be, hpls_ddense *dA); /* accepts NULL */
+    void (*gemv)(hpls_backend *be, const hpls_ddense *A, const hpls_dvec *x, hpls_dvec *y);
+    /* r = b - A x; returns sum r_i^2 (not reduced) */
+    double (*dense_residual)(hpls_backend *be, const hpls_ddense *A, const hpls_dvec *b,
+                             const hpls_dvec *x, hpls_dvec *r);
+    /* ---- kernels/device/block.c: many right-hand sides ---- */
+    /* B and X (n x k, column-major) copied to the device */
+    hpls_status (*block_create)(hpls_backend *be, hpls_int n, hpls_int k, const hpls_real *B,
+                                const hpls_real *X, hpls_dblock **dB);
+    void (*block_release)(hpls_backend *be, hpls_dblock *dB); /* accepts NULL */
+    /* the active columns: cols[0 .. na) */
+    void (*block_columns)(hpls_backend *be, hpls_dblock *D, const hpls_int *cols, hpls_int na);
+    /* R = B - A X of the active columns, ss[c]: column cols[c]'s sum of
+     * squares, reduced over the device (not over processes) */
+    void (*block_residual)(hpls_backend *be, hpls_dblock *D, const hpls_dmat *A, double *ss);
+    /* X += omega D^-1 R on the active columns (jacobi) */
+    void (*block_jacobi)(hpls_backend *be, hpls_dblock *D, double omega, const hpls_dvec *dinv);
+    void (*block_download)(hpls_backend *be, const hpls_dblock *D, hpls_real *X); /* all k */
 } hpls_devops;
 
 /* Every member of hpls_devops, for its one table (kernels/device/devops.c:
@@ -245,7 +309,28 @@ typedef struct hpls_devops {
     X(auto_sweep)                                                                                  \
     X(fac_build)                                                                                   \
     X(fac_release)                                                                                 \
+    HPLS_DEVOPS_METHODS(X)                                                                         \
     HPLS_DEVOPS_TRIDIAG(X)
+/* gs/sor/ssor, PJG, dense A, many right-hand sides (kernels/device/relax.c,
+ * pjg.c, dense.c, block.c) */
+#define HPLS_DEVOPS_METHODS(X)                                                                     \
+    X(relax_upload)                                                                                \
+    X(relax_release)                                                                               \
+    X(relax_sweep)                                                                                 \
+    X(relax_residual)                                                                              \
+    X(pjg_upload)                                                                                  \
+    X(pjg_release)                                                                                 \
+    X(pjg_sweep)                                                                                   \
+    X(dense_upload)                                                                                \
+    X(dense_release)                                                                               \
+    X(gemv)                                                                                        \
+    X(dense_residual)                                                                              \
+    X(block_create)                                                                                \
+    X(block_release)                                                                               \
+    X(block_columns)                                                                               \
+    X(block_residual)                                                                              \
+    X(block_jacobi)                                                                                \
+    X(block_download)
 /* kernels/device/tridiag_direct.c's */
 #define HPLS_DEVOPS_TRIDIAG(X) X(tfac_factor) X(tfac_release) X(tfac_solve) X(tfac_stats)
 #define HPLS_DEVOPS_ONE_(m) +1
@@ -259,6 +344,7 @@ struct hpls_backend {
     const hpls_devops *d; /* a device backend's operator kernels; NULL on host backends */
     int nthreads;        /* threads of every parallel region run for this backend */
     int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
+    int exact;           /* 1: reproducible=1, every sum exact (hpls_cpu_set_exact) */
     /* applied to every local partial sum (k values in place); NULL: one process */
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
     void *reduce_ctx;
@@ -434,6 +520,10 @@ extern const hpls_kernels hpls_cpu_kernels, hpls_ref_kernels;
  * registry of live vectors. */
 hpls_status hpls_cpu_init(hpls_backend *be);
 void hpls_cpu_fini(hpls_backend *be);
+/* reproducible=1 on a cpu backend: its reductions and the sums of squares of
+ * its kernels become exact (kernels/cpu/exact_sum.h), so they give the same
+ * bits on any number of threads and, through an mpi backend's hook, ranks. */
+hpls_status hpls_cpu_set_exact(hpls_backend *be);
 hpls_status hpls_ref_init(hpls_backend *be);
 void hpls_ref_fini(hpls_backend *be);
 /* The device backends run the one device host layer (kernels/device/devhost.h:

@@ -12,7 +12,7 @@ hpls_status hpls_solve_gs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
         hpls_sor_sweep(s, 1.0, 0, b, x, dx);
-        rnorm = hpls_sor_residual(s, 1, 0.0, dx, r); /* r = U dx */
+        rnorm = hpls_sor_residual(s, 1, 0.0, x, dx, r); /* r = U dx */
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

@@ -4,6 +4,8 @@
  * Traffic per iteration: A once, x twice, b, r twice, D^{-1}: one SpMV + 4n. */
 #include "solver.h"
 
+#include <math.h>
+
 hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
     hpls_backend *be = s->be;
@@ -21,6 +23,74 @@ hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     }
 }
 
+/* The columns' norms from their reduced sums of squares. */
+static void column_norms(hpls_backend *be, hpls_int k, double *rn)
+{
+    hpls_be_reduce(be, rn, (int)k, HPLS_RED_SUM);
+    for (hpls_int j = 0; j < k; j++)
+        rn[j] = sqrt(rn[j]);
+}
+
+/* The block on a device backend (kernels/device/block.c): B, X and R stay
+ * there, the active columns' residuals come from one block product (A read
+ * once per HPLS_SPMM_COLS columns) and only their norms come back; a column
+ * that stops leaves the device's list of active columns, its values in
+ * place, and X comes back once at the end.  The same iterates as the host's
+ * (every column's row sums in the same order). */
+static hpls_status jacobi_block_device(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+                                       hpls_info *col)
+{
+    hpls_backend *be = s->be;
+    hpls_dblock *D = NULL;
+    double *rn = hpls_malloc(k, sizeof *rn);
+    hpls_colconv *cc = hpls_malloc(k, sizeof *cc);
+    hpls_int *which = hpls_malloc(k, sizeof *which); /* active slot -> column */
+    hpls_status st = rn && cc && which ? HPLS_OK : HPLS_ERR_NOMEM;
+    if (st == HPLS_OK)
+        st = be->d->block_create(be, s->op.n, k, B, X, &D);
+    if (st != HPLS_OK)
+        goto done;
+    hpls_block_norms(s, k, B, rn); /* ||b_j||, on the host */
+    for (hpls_int j = 0; j < k; j++) {
+        which[j] = j;
+        cc[j].bnorm = rn[j];
+    }
+    hpls_int active = k;
+    be->d->block_columns(be, D, which, active);
+    be->d->block_residual(be, D, s->op.dA, rn);
+    for (hpls_int it = 0; active > 0; it++) {
+        column_norms(be, active, rn);
+        hpls_int before = active;
+        for (hpls_int a = 0; a < active;) { /* the test of each active column */
+            hpls_int j = which[a];
+            hpls_reason r = it == 0 ? hpls_conv_column_start(s, &cc[j], cc[j].bnorm, rn[a])
+                                    : hpls_conv_column(s, &cc[j], it, rn[a]);
+            if (r == HPLS_NOT_RUN) {
+                a++;
+                continue;
+            }
+            col[j].reason = r;
+            col[j].iterations = it;
+            active--; /* column j is done: out, the last active slot moves in */
+            which[a] = which[active];
+            rn[a] = rn[active];
+        }
+        if (active == 0)
+            break;
+        if (active < before)
+            be->d->block_columns(be, D, which, active);
+        be->d->block_jacobi(be, D, s->opt.omega, s->invdiag); /* x_j += omega D^-1 r_j */
+        be->d->block_residual(be, D, s->op.dA, rn);
+    }
+    be->d->block_download(be, D, X);
+done:
+    be->d->block_release(be, D);
+    hpls_free(rn);
+    hpls_free(cc);
+    hpls_free(which);
+    return st == HPLS_OK ? be->err : st;
+}
+
 /* Many right-hand sides: the same iteration on k columns, whose residuals come
  * from one block product (A read once for several columns).  A column that
  * stops is written back and the last active one takes its place, so the
@@ -28,6 +98,8 @@ hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
                                     hpls_info *col)
 {
+    if (s->be->d)
+        return jacobi_block_device(s, k, B, X, col);
     hpls_backend *be = s->be;
     hpls_int n = s->op.n;
     const hpls_real *dinv = hpls_v_host(be, s->invdiag);

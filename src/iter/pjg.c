@@ -13,7 +13,9 @@
  * taken back and k-1 iterations are reported: the iterates, iteration counts
  * and history are those of sweeping and testing b - A x after each sweep.
  * Paper's Alg. 1 line 12 reads A twice per iteration; this reads it once.
- * Runs on CSR and on dense matrices.
+ * Runs on CSR and on dense matrices, on the host or on a device backend
+ * (kernels/device/pjg.c: a launch per block, the blocks in order; the same
+ * iterates, x and r bit for bit).
  * Traffic per iteration: A once, x, xold, b, r (+ one sweep per solve).
  * On a matrix distributed over MPI ranks, block k is every rank's k-th chunk
  * of psize rows, and each block's new values go to the ranks that hold them
@@ -31,6 +33,8 @@ void hpls_pjg_partition_free(hpls_pjg_partition *P)
     hpls_free(P->idx);
     hpls_free(P->blockof);
     hpls_free(P->lo);
+    if (P->dev)
+        P->be->d->pjg_release(P->be, P->dev);
     hpls_free(P);
 }
 
@@ -43,6 +47,24 @@ hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads)
         return 1;
     hpls_int per_row = nnz / n + 1, psize = p * (32768 / per_row + 1);
     return psize < n ? psize : n;
+}
+
+/* Work-items a device's launch should have to fill it: a block is one launch
+ * (bench/gpu_model.py's PSIZE: 65536 rows of a sparse A) */
+enum { PJG_DEVICE_ITEMS = 65536 };
+
+hpls_int hpls_pjg_device_psize(hpls_int n, int dense)
+{
+    /* a sparse row is one work-item, a dense one HPLS_DEVICE_DENSE_LANES */
+    hpls_int rows = dense ? PJG_DEVICE_ITEMS / HPLS_DEVICE_DENSE_LANES : PJG_DEVICE_ITEMS;
+    return n < rows ? (n > 1 ? n : 1) : rows;
+}
+
+hpls_status hpls_pjg_partition_upload(hpls_backend *be, hpls_pjg_partition *P, hpls_int n,
+                                      int dense)
+{
+    P->be = be;
+    return be->d->pjg_upload(be, P, n, dense, &P->dev);
 }
 
 hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
@@ -107,19 +129,53 @@ hpls_status hpls_setup_pjg(hpls_solver *s)
     if (s->op.dk) /* distributed: blocks over the ranks (mpi/dist_pjg.c) */
         return s->op.dk->pjg_setup(s);
     hpls_pjg_partition *P;
+    hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    hpls_status st = hpls_pjg_partition_build(n, s->A ? s->A->nnz : n * n, &s->opt,
-                                              s->be->nthreads, &P);
-    if (st == HPLS_OK)
-        s->mdata = P;
-    return st;
+    hpls_options o = s->opt; /* a device's default psize is its own */
+    if (be->d && o.psize == 0)
+        o.psize = hpls_pjg_device_psize(n, s->Ad != NULL);
+    hpls_status st = hpls_pjg_partition_build(n, s->A ? s->A->nnz : n * n, &o, be->nthreads, &P);
+    if (st == HPLS_OK && be->d)
+        st = hpls_pjg_partition_upload(be, P, n, s->Ad != NULL);
+    if (st != HPLS_OK) {
+        hpls_pjg_partition_free(P);
+        return st;
+    }
+    s->mdata = P;
+    return HPLS_OK;
 }
 
 void hpls_destroy_pjg(void *mdata) { hpls_pjg_partition_free(mdata); }
 
+/* On a device (kernels/device/pjg.c) the sweep reads x^it from cur and writes
+ * x^(it+1) to nxt, r = b - A x^it riding along; the two vectors exchange roles
+ * after each sweep instead of a copy, and the iterate tested last, cur, ends
+ * in x. */
+static hpls_status solve_device(hpls_solver *s, const hpls_pjg_partition *P, const hpls_dvec *b,
+                                hpls_dvec *x)
+{
+    hpls_backend *be = s->be;
+    hpls_dvec *r = s->work[0], *cur = x, *nxt = s->work[1];
+    for (hpls_int it = 0;; it++) {
+        be->d->pjg_sweep(be, P->dev, s->op.dA, s->op.dAd, s->invdiag, b, cur, nxt, r);
+        double rnorm = hpls_v_nrm2(be, s->op.n, r);
+        if ((it == 0 ? hpls_conv_start(s, rnorm) : hpls_conv_check(s, it, rnorm)) !=
+            HPLS_NOT_RUN) {
+            if (cur != x)
+                hpls_v_copy(be, s->op.n, cur, x);
+            return HPLS_OK;
+        }
+        hpls_dvec *t = cur;
+        cur = nxt;
+        nxt = t;
+    }
+}
+
 hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
     hpls_backend *be = s->be;
+    if (be->d)
+        return solve_device(s, s->mdata, b, x);
     hpls_int n = s->op.n;
     hpls_dvec *r = s->work[0], *xold = s->work[1];
     /* the sweep is a host kernel (be->k: OpenMP or the sequential reference) */

@@ -11,15 +11,67 @@
  * of processor boundaries): b - (A - Ad) x through one halo exchange before
  * each sweep, and the true residual is the local formula's plus (A - Ad)
  * (x_old - x_new), one more exchange.  On several ranks this is a different
- * iteration (block Jacobi between ranks, SOR inside): more iterations. */
+ * iteration (block Jacobi between ranks, SOR inside): more iterations.
+ *
+ * On a device backend a sweep is the lower (upper, backward) triangular solve
+ * (D/w + L) x_new = b - U x_old - (1 - 1/w) D x_old, scheduled by trisolve
+ * (kernels/device/relax.c: level sets, sync-free or serial; auto: serial
+ * for long chains, else as the dilu sweeps choose), each row summed as the
+ * host sums it: the iterates
+ * are the host's bit for bit.  x_old is kept in dx (the old values a row
+ * reads), and the residual kernel forms x_old - x_new as it reads them. */
 #include "solver.h"
 
 #include <math.h>
+
+/* The device's part of gs, sor and ssor (s->mdata): A's sweeps there. */
+typedef struct relax_data {
+    hpls_backend *be;
+    hpls_drelax *dev;
+} relax_data;
+
+void hpls_destroy_relax(void *mdata)
+{
+    relax_data *R = mdata;
+    if (!R)
+        return;
+    R->be->d->relax_release(R->be, R->dev);
+    hpls_free(R);
+}
+
+hpls_status hpls_setup_relax(hpls_solver *s)
+{
+    hpls_backend *be = s->be;
+    if (!be->d)
+        return HPLS_OK;
+    if (!s->A)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "%s on %s sweeps a CSR matrix (a dense one: use backend=cpu)",
+                         s->opt.method->name, be->name);
+    relax_data *R = hpls_calloc(1, sizeof *R);
+    if (!R)
+        return HPLS_ERR_NOMEM;
+    R->be = be;
+    hpls_status st = be->d->relax_upload(be, s->A, s->diagpos, s->opt.trisolve, &R->dev);
+    if (st != HPLS_OK) {
+        hpls_free(R);
+        return st;
+    }
+    s->mdata = R;
+    return HPLS_OK;
+}
 
 void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec *b, hpls_dvec *x,
                     hpls_dvec *dx)
 {
     hpls_backend *be = s->be;
+    const relax_data *R = s->mdata;
+    if (R) { /* on the device: dx = x_old, read by the sweep for the old values */
+        hpls_v_copy(be, s->op.n, x, dx);
+        be->d->relax_sweep(be, R->dev, s->op.dA, backward ? HPLS_RELAX_SOR_BWD : HPLS_RELAX_SOR_FWD,
+                           omega, s->invdiag, b, x, dx);
+        return;
+    }
     const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, s->invdiag);
     hpls_real *xp = hpls_v_host(be, x), *dxp = hpls_v_host(be, dx);
     if (!bp || !dinv || !xp || !dxp) /* a handle was refused: recorded, the test stops */
@@ -37,10 +89,16 @@ void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec 
         hpls_k_sor_sweep(s->A, s->diagpos, dinv, omega, backward, bp, xp, dxp);
 }
 
-double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *dx,
-                         hpls_dvec *r)
+double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *x,
+                         const hpls_dvec *dx, hpls_dvec *r)
 {
     hpls_backend *be = s->be;
+    const relax_data *R = s->mdata;
+    if (R) { /* on the device: dx is x_old */
+        double ss = be->d->relax_residual(be, R->dev, s->op.dA, upper, dscale, dx, x, r);
+        hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
+        return hpls_be_norm(be, s->op.n, ss, r);
+    }
     const hpls_real *dxp = hpls_v_host(be, dx);
     hpls_real *rp = hpls_v_host(be, r);
     if (!dxp || !rp)
@@ -63,7 +121,7 @@ hpls_status hpls_solve_sor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
         hpls_sor_sweep(s, w, 0, b, x, dx);
-        rnorm = hpls_sor_residual(s, 1, 1.0 - 1.0 / w, dx, r);
+        rnorm = hpls_sor_residual(s, 1, 1.0 - 1.0 / w, x, dx, r);
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

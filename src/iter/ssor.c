@@ -15,7 +15,7 @@ hpls_status hpls_solve_ssor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     for (hpls_int it = 1;; it++) {
         hpls_sor_sweep(s, w, 0, b, x, dx);
         hpls_sor_sweep(s, w, 1, b, x, dx);
-        rnorm = hpls_sor_residual(s, 0, 1.0 - 1.0 / w, dx, r);
+        rnorm = hpls_sor_residual(s, 0, 1.0 - 1.0 / w, x, dx, r);
         if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }

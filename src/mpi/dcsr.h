@@ -81,13 +81,22 @@ hpls_status hpls_dcsr_halo_finish(hpls_dcsr *D);
 hpls_op hpls_op_dcsr(hpls_backend *be, hpls_dcsr *D);
 
 /* The mpi backend: the cpu backend on my rows, every reduction one
- * MPI_Allreduce over D's communicator, or with ordered = 1 one MPI_Allgather
- * of the ranks' partials summed in rank order (mpi_backend.c). */
-hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int ordered,
-                                    hpls_backend **be);
-/* Reductions (MPI_Allreduce calls) since the last reset. */
+ * MPI_Allreduce over D's communicator; exact = 1 (reproducible=1): the cpu
+ * backend's exact sums, added exactly over the ranks (mpi_backend.c). */
+hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int exact, hpls_backend **be);
+/* Reductions (MPI_Allreduce calls) and the doubles they reduced (the failure
+ * flags left out) since the last reset. */
 long long hpls_mpi_reductions(const hpls_backend *be);
+long long hpls_mpi_reduced_values(const hpls_backend *be);
 void hpls_mpi_reset_counts(hpls_backend *be);
+/* What a solve moved (collective): the bytes one rank put into reductions,
+ * the halo exchanges of the rank that made most, the bytes all ranks sent,
+ * the most ranks one rank sends to, the most bytes one rank sends per
+ * exchange (bench/mpi_model.py's inputs). */
+typedef struct hpls_mpi_vol {
+    long long reduction_bytes, halo_exchanges, halo_bytes, neighbours_max, exchange_bytes_max;
+} hpls_mpi_vol;
+hpls_status hpls_mpi_volume(const hpls_backend *be, const hpls_dcsr *D, hpls_mpi_vol *v);
 
 /* 1 when be stopped because another rank failed (not on its own). */
 int hpls_mpi_stopped(const hpls_backend *be);
@@ -111,6 +120,8 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D);
 /* Halo messages sent and reductions made by all ranks during the last solve. */
 hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,
                                    long long *messages);
+/* The bytes they moved (hpls_mpi_volume), collective. */
+hpls_status hpls_solver_mpi_volume(const hpls_solver *s, hpls_mpi_vol *v);
 
 /* The tridiagonal direct methods (thomas, cr, gspike, lapack) on more than one
  * rank (dist_tridiag.c): gspike distributed (dist_gspike.c), the others on T

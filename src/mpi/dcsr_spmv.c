@@ -24,7 +24,16 @@
  * way) and no message at setup.
  *
  * One message per neighbouring rank each way per product; the residual's sum
- * of squares is one reduction. */
+ * of squares is one reduction.
+ *
+ * reproducible=1 (be->exact): one process sums a row of A x left to right in
+ * its column order, and so must every partition: each row is summed in
+ * global column order, the ghosts left of my columns, mine, the ghosts right
+ * of them (garray is sorted), from the same start (0, or b_i for b - A x),
+ * so y and r are the one-process bits on any number of ranks.  The rows with
+ * no ghost are done while the halo travels, the others after it; the sums of
+ * squares are exact (kernels/cpu/exact_sum.h). */
+#include "kernels/cpu/exact_sum.h"
 #include "mpi/dcsr_ops.h"
 
 #include "la/qtree.h"
@@ -62,8 +71,108 @@ static double offdiag(int nt, const hpls_csr *Ao, const hpls_real *g, double sig
     return ss;
 }
 
+/* How many ghosts lie left of my columns (garray is increasing). */
+static hpls_int ghosts_left(const hpls_dcsr *D)
+{
+    hpls_int lo = 0, hi = D->nghost;
+    while (lo < hi) {
+        hpls_int mid = lo + (hi - lo) / 2;
+        if (D->garray[mid] < D->first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* s +/- (row i of A) x, entry by entry in global column order (spmv.c's
+ * row_acc on the whole row: the product rounded, then added or subtracted). */
+static inline double merged_row(const hpls_dcsr *D, const hpls_real *x, hpls_int i, double s,
+                                int sub, hpls_int left)
+{
+    const hpls_csr *Ad = D->Ad, *Ao = D->Ao;
+    const hpls_real *g = D->ghost;
+    hpls_int p = Ao->rowptr[i], end = Ao->rowptr[i + 1];
+    for (; p < end && Ao->colind[p] < left; p++) {
+        double prod = Ao->val[p] * g[Ao->colind[p]];
+        s = sub ? s - prod : s + prod;
+    }
+    for (hpls_int q = Ad->rowptr[i]; q < Ad->rowptr[i + 1]; q++) {
+        double prod = Ad->val[q] * x[Ad->colind[q]];
+        s = sub ? s - prod : s + prod;
+    }
+    for (; p < end; p++) {
+        double prod = Ao->val[p] * g[Ao->colind[p]];
+        s = sub ? s - prod : s + prod;
+    }
+    return s;
+}
+
+/* y = A x (b NULL) or y = b - A x on my rows without ghost columns (ghosts 0:
+ * the halo need not have arrived) or with them (1); ss (if not NULL): their
+ * y_i^2 added exactly. */
+static void merged_rows(int nt, const hpls_dcsr *D, const hpls_real *x, const hpls_real *b,
+                        hpls_real *y, int ghosts, hpls_xsum *ss)
+{
+    hpls_int m = D->nlocal, left = ghosts_left(D);
+    const hpls_int *orp = D->Ao->rowptr;
+#pragma omp parallel num_threads(nt) if (m > 32768)
+    {
+        int t = omp_get_thread_num(), T = omp_get_num_threads(), adds = 0;
+        hpls_xsum a;
+        hpls_xsum_zero(&a);
+        for (hpls_int i = m * t / T; i < m * (t + 1) / T; i++) {
+            if ((orp[i + 1] > orp[i]) != ghosts)
+                continue;
+            double v = b ? merged_row(D, x, i, b[i], 1, left) : merged_row(D, x, i, 0.0, 0, left);
+            y[i] = v;
+            if (ss) {
+                hpls_xsum_add(&a, v * v);
+                if (++adds == HPLS_XS_BATCH) {
+                    hpls_xsum_carry(&a);
+                    adds = 0;
+                }
+            }
+        }
+        if (ss) {
+            hpls_xsum_carry(&a);
+#pragma omp critical(hpls_xsum)
+            hpls_xsum_merge(ss, &a);
+        }
+    }
+}
+
+/* y = A x or r = b - A x (b not NULL; *rnorm = ||r||) with reproducible=1. */
+static hpls_status exact_product(const hpls_op *op, const hpls_dvec *bv, const hpls_dvec *xv,
+                                 hpls_dvec *yv, double *rnorm)
+{
+    hpls_backend *be = op->be;
+    hpls_dcsr *D = op->D;
+    const hpls_real *xp = hpls_v_host(be, xv), *bp = bv ? hpls_v_host(be, bv) : NULL;
+    hpls_real *yp = hpls_v_host(be, yv);
+    if (!xp || !yp || (bv && !bp))
+        return be->err;
+    hpls_xsum ss;
+    hpls_xsum_zero(&ss);
+    hpls_status st = hpls_dcsr_halo_start(D, xp);
+    merged_rows(be->nthreads, D, xp, bp, yp, 0, rnorm ? &ss : NULL);
+    if (st == HPLS_OK)
+        st = hpls_dcsr_halo_finish(D);
+    if (st != HPLS_OK)
+        return st;
+    merged_rows(be->nthreads, D, xp, bp, yp, 1, rnorm ? &ss : NULL);
+    if (rnorm) {
+        double sum, limbs[HPLS_XS_LIMBS];
+        hpls_xsum_reduce(be, &ss, 1, limbs, &sum);
+        *rnorm = hpls_be_norm(be, op->n, sum, yv);
+    }
+    return be->err;
+}
+
 static hpls_status dcsr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
 {
+    if (op->be->exact)
+        return exact_product(op, NULL, x, y, NULL);
     hpls_backend *be = op->be;
     hpls_dcsr *D = op->D;
     const hpls_real *xp = hpls_v_host(be, x);
@@ -105,6 +214,8 @@ static hpls_status dcsr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec
 static hpls_status dcsr_residual(const hpls_op *op, const hpls_dvec *b, const hpls_dvec *x,
                                  hpls_dvec *r, double *rnorm)
 {
+    if (op->be->exact)
+        return exact_product(op, b, x, r, rnorm);
     hpls_backend *be = op->be;
     hpls_dcsr *D = op->D;
     const hpls_real *bp = hpls_v_host(be, b), *xp = hpls_v_host(be, x);
@@ -134,6 +245,8 @@ static double dcsr_abs_norm(const hpls_op *op, const hpls_real *x)
         hpls_be_fail(op->be, st, "%s", hpls_last_error());
         return 0.0;
     }
+    if (op->be->exact)
+        return hpls_xsum_abs_rows(op->be, D->Ad, D->Ao, x, D->ghost, ghosts_left(D));
     const hpls_csr *Ad = D->Ad, *Ao = D->Ao;
     double ss = 0.0;
     for (hpls_int i = 0; i < D->nlocal; i++) {

@@ -4,6 +4,13 @@
  * MPI_Allreduce of the k values, so BiCGSTAB makes 3 per iteration and GMRES
  * one per Arnoldi step, whatever the number of ranks.
  *
+ * reproducible=1 (exact): the cpu backend's exact operations
+ * (kernels/cpu/exact_sum.h) hand over each sum as HPLS_XS_LIMBS integers below
+ * 2^31 in doubles, which MPI_SUM adds exactly in any order and any tree, so
+ * the same MPI_Allreduce gives every rank the exact sum over all ranks, the
+ * same bits for any number of ranks and threads (560 bytes per value instead
+ * of 8; one buffer holds the largest exact reduction, so it is still one call).
+ *
  * A failure on one rank (a preconditioner's, an operator's) must stop every
  * rank at the same iteration, or the others would wait in the next
  * reduction for ever: each reduction carries one more value, 1 on a rank
@@ -11,6 +18,7 @@
  * (the solver then agrees on the failing rank's status and message).
  * MPI is called from the thread that calls the backend, outside parallel
  * regions (MPI_THREAD_FUNNELED is enough). */
+#include "kernels/cpu/exact_sum.h"
 #include "mpi/dcsr.h"
 
 #include <limits.h>
@@ -20,38 +28,30 @@
 
 /* Values per MPI call of a reduction (and the failure flag): a longer one
  * (GMRES's multi-dots at restart > ~120) goes in pieces, the same on every
- * rank, so reduce never allocates and cannot fail halfway. */
-enum { RED_CAP = 256 };
+ * rank, so reduce never allocates and cannot fail halfway.  Exact: the
+ * limbs of the largest exact reduction. */
+enum { RED_CAP = 256, RED_CAP_EXACT = HPLS_XS_MAXVALS * HPLS_XS_LIMBS };
+/* Ranks whose limbs (each below 2^31) MPI_SUM adds below 2^53, exactly. */
+#define EXACT_MAX_RANKS (1 << 21)
 
 typedef struct mpi_state {
-    hpls_vops vops;          /* cpu's, with finite made global */
-    MPI_Comm comm;           /* the matrix's (not owned) */
-    hpls_int first;          /* global index of my first entry */
-    int size;                /* ranks */
-    int ordered;             /* 1: MPI_Allgather, then the ranks' values in rank order */
-    double buf[RED_CAP + 1]; /* the piece under way and the flag */
-    double *all;             /* ordered: every rank's piece, (RED_CAP + 1) x size */
-    long long reductions;    /* MPI calls made for reductions */
-    int stopped;             /* 1: stopped because another rank failed */
+    hpls_vops vops;       /* cpu's (exact: its exact ones), with finite made global */
+    MPI_Comm comm;        /* the matrix's (not owned) */
+    hpls_int first;       /* global index of my first entry */
+    int cap;              /* values per MPI call */
+    double *buf;          /* cap + 1: the piece under way and the flag */
+    long long reductions; /* MPI calls made for reductions */
+    long long values;     /* doubles reduced (flags left out) */
+    int stopped;          /* 1: stopped because another rank failed */
 } mpi_state;
 
 /* buf[0 .. c] (c values, then the flag) reduced over the ranks, in place. */
 static int reduce_piece(mpi_state *m, int c, hpls_red_op op)
 {
     m->reductions++;
-    if (!m->ordered)
-        return MPI_Allreduce(MPI_IN_PLACE, m->buf, c + 1, MPI_DOUBLE,
-                             op == HPLS_RED_SUM ? MPI_SUM : MPI_MAX, m->comm);
-    int rc = MPI_Allgather(m->buf, c + 1, MPI_DOUBLE, m->all, c + 1, MPI_DOUBLE, m->comm);
-    for (int j = 0; j <= c; j++) { /* rank 0's value, then rank 1's ... */
-        double v = m->all[j];
-        for (int q = 1; q < m->size; q++) {
-            double w = m->all[(size_t)q * (size_t)(c + 1) + (size_t)j];
-            v = op == HPLS_RED_SUM ? v + w : (w > v || isnan(w) ? w : v);
-        }
-        m->buf[j] = v;
-    }
-    return rc;
+    m->values += c;
+    return MPI_Allreduce(MPI_IN_PLACE, m->buf, c + 1, MPI_DOUBLE,
+                         op == HPLS_RED_SUM ? MPI_SUM : MPI_MAX, m->comm);
 }
 
 static hpls_status mpi_reduce(hpls_backend *be, double *vals, int k, hpls_red_op op)
@@ -60,7 +60,7 @@ static hpls_status mpi_reduce(hpls_backend *be, double *vals, int k, hpls_red_op
     double failed = be->err != HPLS_OK && !m->stopped, anyone = 0;
     int off = 0;
     do {
-        int c = k - off < RED_CAP ? k - off : RED_CAP;
+        int c = k - off < m->cap ? k - off : m->cap;
         memcpy(m->buf, vals + off, (size_t)c * sizeof *vals);
         m->buf[c] = failed;
         if (reduce_piece(m, c, op) != MPI_SUCCESS)
@@ -105,20 +105,27 @@ static void mpi_free(void *ctx)
 {
     mpi_state *m = ctx;
     if (m)
-        hpls_free(m->all);
+        hpls_free(m->buf);
     hpls_free(m);
 }
 
-hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int ordered,
-                                    hpls_backend **out)
+hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int exact, hpls_backend **out)
 {
+    if (exact && D->size > EXACT_MAX_RANKS)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "reproducible=1 adds the ranks' sums exactly on at most %d ranks, not %d",
+                         EXACT_MAX_RANKS, D->size);
     hpls_backend *be = NULL;
     hpls_status st = hpls_backend_create(0, nthreads, &be);
-    if (st != HPLS_OK)
+    if (st == HPLS_OK && exact)
+        st = hpls_cpu_set_exact(be);
+    if (st != HPLS_OK) {
+        hpls_backend_destroy(be);
         return st;
+    }
     mpi_state *m = hpls_calloc(1, sizeof *m);
-    if (m && ordered &&
-        !(m->all = hpls_malloc((hpls_int)(RED_CAP + 1) * D->size, sizeof *m->all))) {
+    int cap = exact ? RED_CAP_EXACT : RED_CAP;
+    if (m && !(m->buf = hpls_malloc(cap + 1, sizeof *m->buf))) {
         hpls_free(m);
         m = NULL;
     }
@@ -126,12 +133,11 @@ hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int ordere
         hpls_backend_destroy(be);
         return HPLS_ERR_NOMEM;
     }
-    m->vops = hpls_cpu_vops;
+    m->vops = *be->v;
     m->vops.finite = mpi_finite;
     m->comm = D->comm;
     m->first = D->first;
-    m->size = D->size;
-    m->ordered = ordered;
+    m->cap = cap;
     be->name = "mpi";
     be->v = &m->vops;
     be->reduce = mpi_reduce;
@@ -147,11 +153,34 @@ long long hpls_mpi_reductions(const hpls_backend *be)
     return m ? m->reductions : 0;
 }
 
+long long hpls_mpi_reduced_values(const hpls_backend *be)
+{
+    const mpi_state *m = be->reduce_ctx;
+    return m ? m->values : 0;
+}
+
+hpls_status hpls_mpi_volume(const hpls_backend *be, const hpls_dcsr *D, hpls_mpi_vol *v)
+{
+    /* every exchange sends the same values: messages / nsend exchanges */
+    long long ex = D->nsend > 0 ? D->messages / D->nsend : 0, per = 8LL * D->send_ptr[D->nsend];
+    long long most[3] = {ex, D->nsend, per}, sent = ex * per;
+    if (MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_LONG_LONG, MPI_MAX, D->comm) != MPI_SUCCESS ||
+        MPI_Allreduce(MPI_IN_PLACE, &sent, 1, MPI_LONG_LONG, MPI_SUM, D->comm) != MPI_SUCCESS)
+        return hpls_fail(HPLS_ERR_INTERNAL, "rank %d: MPI_Allreduce (volume)", D->rank);
+    *v = (hpls_mpi_vol){.reduction_bytes = 8 * hpls_mpi_reduced_values(be),
+                        .halo_exchanges = most[0],
+                        .halo_bytes = sent,
+                        .neighbours_max = most[1],
+                        .exchange_bytes_max = most[2]};
+    return HPLS_OK;
+}
+
 void hpls_mpi_reset_counts(hpls_backend *be)
 {
     mpi_state *m = be->reduce_ctx;
     if (m) {
         m->reductions = 0;
+        m->values = 0;
         m->stopped = 0;
     }
 }

@@ -64,7 +64,7 @@ same bicgsafe 1 --gen convdiff3d:nx=16 --solver bicgsafe
 same gmres_left 1 --gen gas:n=8000,k=3 --solver gmres --precond jacobi --pc_side left
 # a reduction of more than 256 values goes in pieces (GMRES's multi-dots past step 127)
 same gmres_long_cycle 1 --gen gas:n=20000,q=0.97 --solver gmres --restart 300
-# reproducible=1: the ranks' partial sums gathered and added in rank order
+# reproducible=1: exact sums (its bits on any ranks and threads: repro.sh)
 same bicgstab_ordered 1 --gen convdiff3d:nx=16 --solver bicgstab --reproducible 1
 same gmres_ordered 1 --gen gas:n=20000,q=0.97 --solver gmres --restart 300 --reproducible 1
 

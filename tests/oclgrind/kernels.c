@@ -7,9 +7,93 @@
 #include "direct/direct.h"
 #include "hpls.h"
 #include "kernels/cpu/sptrsv.h"
+#include "solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+enum { N = 300, K = 3, NB = 10, ND = 45 };
+
+/* gs/sor/ssor's sweeps (every mode by every strategy) and their residual; PJG
+ * on contiguous and interleaved blocks, with and without the residual; a
+ * dense A (ND rows: not a multiple of a row's 16 lanes) and its PJG sweep;
+ * NB right-hand sides (two launches of the block residual) */
+static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls_real *h,
+                                 hpls_dvec *const *v)
+{
+    hpls_int dp[N], ptr[4] = {0, 100, 200, N}, idx[N];
+    hpls_dmat *dA;
+    if (hpls_csr_diag_positions(A, dp) != HPLS_OK || be->d->csr_upload(be, A, 1, &dA) != HPLS_OK)
+        return 1;
+    double t = 0;
+    for (int strategy = 0; strategy < 3; strategy++) {
+        hpls_drelax *R;
+        if (be->d->relax_upload(be, A, dp, strategy, &R) != HPLS_OK)
+            return 1;
+        for (int mode = HPLS_RELAX_SOR_FWD; mode <= HPLS_RELAX_SSOR_BWD; mode++)
+            be->d->relax_sweep(be, R, dA, mode, 1.2, mode <= HPLS_RELAX_SOR_BWD ? v[1] : NULL, v[0],
+                               v[7], v[6]);
+        t += be->d->relax_residual(be, R, dA, strategy & 1, 0.3, v[6], v[7], v[5]);
+        be->d->relax_release(be, R);
+    }
+    for (hpls_int q = 0; q < N; q++) /* three interleaved blocks, the last first */
+        idx[q] = 3 * (q % 100) + 2 - q / 100;
+    for (int general = 0; general < 2; general++) {
+        hpls_options o = {.psize = 64};
+        if (general)
+            o = (hpls_options){.part_nblocks = 3, .part_ptr = ptr, .part_idx = idx};
+        hpls_pjg_partition *P;
+        if (hpls_pjg_partition_build(N, A->nnz, &o, 1, &P) != HPLS_OK ||
+            hpls_pjg_partition_upload(be, P, N, 0) != HPLS_OK)
+            return 1;
+        be->d->pjg_sweep(be, P->dev, dA, NULL, v[1], v[0], v[7], v[6], v[5]);
+        be->d->pjg_sweep(be, P->dev, dA, NULL, v[1], v[0], v[6], v[7], NULL);
+        hpls_pjg_partition_free(P);
+    }
+    hpls_dense *Ad;
+    hpls_ddense *dD;
+    hpls_dvec *w[5];
+    if (hpls_gen_dense("dense-dd:n=45,seed=3", &Ad, NULL) != HPLS_OK ||
+        be->d->dense_upload(be, Ad, &dD) != HPLS_OK)
+        return 1;
+    for (int i = 0; i < 5; i++)
+        if (hpls_be_vector(be, ND, h, &w[i]) != HPLS_OK)
+            return 1;
+    be->d->gemv(be, dD, w[0], w[1]);
+    t += be->d->dense_residual(be, dD, w[2], w[0], w[1]);
+    hpls_options od = {.psize = 7};
+    hpls_pjg_partition *P;
+    if (hpls_pjg_partition_build(ND, ND * ND, &od, 1, &P) != HPLS_OK ||
+        hpls_pjg_partition_upload(be, P, ND, 1) != HPLS_OK)
+        return 1;
+    be->d->pjg_sweep(be, P->dev, NULL, dD, w[3], w[2], w[0], w[1], w[4]);
+    hpls_pjg_partition_free(P);
+    for (int i = 0; i < 5; i++)
+        be->v->release(be, w[i]);
+    be->d->dense_release(be, dD);
+    hpls_dense_destroy(Ad);
+    static hpls_real X[NB * N];
+    hpls_int cols[NB];
+    double ss[NB];
+    for (int j = 0; j < NB; j++) {
+        cols[j] = (j + 3) % NB;
+        for (int i = 0; i < N; i++)
+            X[j * N + i] = h[(i + j) % N];
+    }
+    hpls_dblock *D;
+    if (be->d->block_create(be, N, NB, X, X, &D) != HPLS_OK)
+        return 1;
+    be->d->block_columns(be, D, cols, NB);
+    be->d->block_residual(be, D, dA, ss);
+    be->d->block_jacobi(be, D, 0.7, v[1]);
+    be->d->block_columns(be, D, cols, 3);
+    be->d->block_residual(be, D, dA, ss);
+    be->d->block_download(be, D, X);
+    be->d->block_release(be, D);
+    be->d->csr_release(be, dA);
+    printf("relaxation, pjg, dense and block kernels run (%g)\n", t + ss[0]);
+    return 0;
+}
 
 int main(void)
 {
@@ -19,7 +103,6 @@ int main(void)
         printf("skipped: %s\n", hpls_last_error());
         return st == HPLS_ERR_NOT_COMPILED || st == HPLS_ERR_UNSUPPORTED ? 77 : 1;
     }
-    enum { N = 300, K = 3 };
     hpls_csr *A = NULL;
     if (hpls_gen_csr("random:n=300,k=20", &A, NULL) != HPLS_OK)
         return 1;
@@ -126,6 +209,8 @@ int main(void)
         be->d->sweep_release(be, W);
         hpls_levels_free(&w.lev);
     }
+    if (relax_pjg_dense_block(be, A, h, v) != 0)
+        return 1;
     /* dilu's, dic's and ilu0's constructions (factor.cl) by every strategy,
      * through setups on a symmetric matrix of 343 rows (bicg: with M^-T) */
     static const char *const facs[] = {"bicgstab precond=dilu trisolve=serial",

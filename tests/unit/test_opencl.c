@@ -2,8 +2,9 @@
  * kernel on random data with odd sizes (bits equal where nothing is summed
  * across work-items, a relative 1e-13 where a reduction is), then every
  * method that runs on the device: iterations within one of ref's and the
- * true residual within tol.  No OpenCL platform (or a library built without
- * the backend): the whole executable reports skipped (77). */
+ * true residual within tol; where no sum crosses work-items (gs, sor, ssor,
+ * pjg, the dense rows, many right-hand sides) the iterates bit for bit.  No OpenCL platform (or a
+ * library built without the backend): the whole executable reports skipped (77). */
 #include "testutil.h"
 
 #include "backend/backend.h"
@@ -828,6 +829,12 @@ static void methods_match_ref_on_generated_matrices(void **state)
         compare(A, specs[m], "solver=bicgstab precond=dilu maxiter=3000", 1);
         compare(A, specs[m], "solver=gmres precond=ilu0 trisolve=levels maxiter=3000", 1);
         compare(A, specs[m], "solver=jacobi maxiter=20000", 1);
+        compare(A, specs[m], "solver=gs maxiter=3000", 1);
+        compare(A, specs[m], "solver=sor omega=1.5 maxiter=3000", 1);
+        compare(A, specs[m], "solver=ssor omega=1.2 maxiter=3000", 1);
+        compare(A, specs[m], "solver=pjg psize=512 maxiter=3000", 1);
+        compare(A, specs[m], "solver=bicgstab precond=ssor maxiter=3000", 1);
+        compare(A, specs[m], "solver=gmres precond=pjg psize=256 sweeps=2 maxiter=3000", 1);
         if (m == 0) { /* gas: quasi-tridiagonal, the HISA family's matrices */
             compare(A, specs[m], "solver=bhisa block=64 tridiag=cr maxiter=3000", 1);
             compare(A, specs[m], "solver=bhisa block=512 maxiter=3000", 1);
@@ -863,6 +870,7 @@ static void methods_match_ref_on_real_matrices(void **state)
         assert_int_equal(hpls_mm_read_csr(path, &A), HPLS_OK);
         compare(A, files[c], "solver=gmres precond=jacobi maxiter=5000", 1);
         compare(A, files[c], "solver=bicgstab precond=jacobi maxiter=5000", 0);
+        compare(A, files[c], "solver=gmres precond=ssor maxiter=5000", 1);
         if (c == 3)
             compare(A, files[c], "solver=cg precond=jacobi maxiter=5000", 0);
         hpls_csr_destroy(A);
@@ -892,10 +900,7 @@ static void methods_not_on_the_device_are_refused_by_name(void **state)
 {
     (void)state;
     hpls_csr *A = tu_gen("poisson3d:nx=6");
-    expect_refused(A, "solver=sor", "sor");
-    expect_refused(A, "solver=gs", "gs");
-    expect_refused(A, "solver=pjg", "pjg");
-    expect_refused(A, "solver=bicgstab precond=ssor", "ssor");
+    expect_refused(A, "solver=lapack", "lapack");
     expect_refused(A, "solver=qtbicgstab", "qtbicgstab");
     expect_refused(A, "solver=bicgstab format=qtree", "qtree");
     hpls_csr_destroy(A);
@@ -1011,6 +1016,355 @@ static void update_values_reaches_the_device(void **state)
     hpls_csr_destroy(B);
 }
 
+/* ---- gs, sor, ssor, pjg, dense matrices and many right-hand sides -------- */
+
+/* n values of a and b the same bits, else a failure naming what and where */
+static void assert_bits(const hpls_real *a, const hpls_real *b, hpls_int n, const char *what)
+{
+    for (hpls_int i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof a[i]) != 0)
+            fail_msg("%s: entry %lld is %.17g on opencl, %.17g on the host", what, (long long)i,
+                     a[i], b[i]);
+}
+
+/* The matrices of the relaxation tests: a stencil, a random pattern that is
+ * not symmetric (a row of a later level set may overwrite an x_j an earlier
+ * row must still read old) and gas's far columns. */
+static const char *const relax_specs[] = {"convdiff3d:nx=9", "random:n=777,k=9", "gas:n=1500,k=3"};
+#define NRELAX (int)(sizeof relax_specs / sizeof relax_specs[0])
+static const char *const strategies[] = {"serial", "levels", "syncfree", "auto"};
+
+/* gs/sor's forward and backward sweeps and their residual, every strategy, on
+ * the device against the host's sequential kernels (hpls_k_sor_sweep and the
+ * ref backend's triangle product): the same bits; the sum of squares to 1e-13 */
+static void relaxation_sweeps_match_the_host_bit_for_bit(void **state)
+{
+    (void)state;
+    for (int m = 0; m < NRELAX; m++) {
+        hpls_csr *A = tu_gen(relax_specs[m]);
+        hpls_int n = A->nrows;
+        size_t bytes = (size_t)n * sizeof(hpls_real);
+        hpls_int *dp = malloc((size_t)n * sizeof *dp);
+        hpls_real *dinv = malloc(bytes), *xh = malloc(bytes), *dxh = malloc(bytes);
+        hpls_real *rh = malloc(bytes), *got = malloc(bytes);
+        assert_int_equal(hpls_csr_diag_positions(A, dp), HPLS_OK);
+        for (hpls_int i = 0; i < n; i++)
+            dinv[i] = 1.0 / A->val[dp[i]];
+        hpls_vec *x0 = tu_vec_random(n, 41u), *b = tu_vec_random(n, 42u);
+        hpls_dmat *dA;
+        hpls_dvec *bo, *dio, *xo, *xold, *ro;
+        assert_int_equal(ocl->d->csr_upload(ocl, A, 1, &dA), HPLS_OK);
+        assert_int_equal(hpls_be_vector(ocl, n, b->data, &bo), HPLS_OK);
+        assert_int_equal(hpls_be_vector(ocl, n, dinv, &dio), HPLS_OK);
+        assert_int_equal(ocl->v->alloc(ocl, n, &xo), HPLS_OK);
+        assert_int_equal(ocl->v->alloc(ocl, n, &xold), HPLS_OK);
+        assert_int_equal(ocl->v->alloc(ocl, n, &ro), HPLS_OK);
+        for (int strategy = 0; strategy < 3; strategy++) {
+            hpls_drelax *R;
+            assert_int_equal(ocl->d->relax_upload(ocl, A, dp, strategy, &R), HPLS_OK);
+            for (int bwd = 0; bwd < 2; bwd++) {
+                double omega = bwd ? 1.0 : 1.3, dscale = 1.0 - 1.0 / omega;
+                char what[96];
+                memcpy(xh, x0->data, bytes);
+                hpls_k_sor_sweep(A, dp, dinv, omega, bwd, b->data, xh, dxh);
+                double ssh = hpls_ref_kernels.triangle_spmv(1, A, dp, !bwd, dscale, dxh, rh);
+                ocl->v->upload(ocl, n, x0->data, xo);
+                ocl->v->copy(ocl, n, xo, xold);
+                ocl->d->relax_sweep(ocl, R, dA, bwd ? HPLS_RELAX_SOR_BWD : HPLS_RELAX_SOR_FWD,
+                                    omega, dio, bo, xo, xold);
+                double ss = ocl->d->relax_residual(ocl, R, dA, !bwd, dscale, xold, xo, ro);
+                snprintf(what, sizeof what, "%s, %s, %s sweep", relax_specs[m],
+                         strategies[strategy], bwd ? "backward" : "forward");
+                ocl->v->download(ocl, n, xo, got);
+                assert_int_equal(ocl->err, HPLS_OK);
+                assert_bits(got, xh, n, what);
+                ocl->v->download(ocl, n, ro, got);
+                assert_bits(got, rh, n, what);
+                assert_close(ss, ssh, what, n);
+            }
+            ocl->d->relax_release(ocl, R);
+        }
+        hpls_dvec *const vs[] = {bo, dio, xo, xold, ro};
+        for (int v = 0; v < 5; v++)
+            ocl->v->release(ocl, vs[v]);
+        ocl->d->csr_release(ocl, dA);
+        free(dp);
+        free(dinv);
+        free(xh);
+        free(dxh);
+        free(rh);
+        free(got);
+        hpls_vec_destroy(x0);
+        hpls_vec_destroy(b);
+        hpls_csr_destroy(A);
+    }
+}
+
+/* x after solving b with options from x0 = 0, on CSR A or dense Ad, with the
+ * user's partition of nb blocks (ptr, idx) when nb > 0 */
+static hpls_info solve_x(const hpls_csr *A, const hpls_dense *Ad, const char *options, hpls_int nb,
+                         const hpls_int *ptr, const hpls_int *idx, const hpls_vec *b, hpls_vec *x)
+{
+    hpls_solver *s;
+    hpls_info info;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, options), HPLS_OK);
+    if (nb > 0)
+        assert_int_equal(hpls_solver_set_partition(s, nb, ptr, idx), HPLS_OK);
+    hpls_status st = A ? hpls_solver_setup(s, A) : hpls_solver_setup_dense(s, Ad);
+    if (st != HPLS_OK)
+        fail_msg("%s: %s", options, hpls_solver_message(s));
+    memset(x->data, 0, (size_t)x->n * sizeof *x->data);
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    hpls_solver_get_info(s, &info);
+    hpls_solver_destroy(s);
+    return info;
+}
+
+/* options (a fixed number of iterations: tol 0) on opencl and with host
+ * (backend=ref, or cpu): the same iterations and x bit for bit */
+static void assert_same_iterates(const hpls_csr *A, const hpls_dense *Ad, const char *options,
+                                 const char *host, hpls_int nb, const hpls_int *ptr,
+                                 const hpls_int *idx)
+{
+    hpls_int n = A ? A->nrows : Ad->nrows;
+    hpls_vec *b = tu_vec_random(n, 61u), *xo, *xh;
+    assert_int_equal(hpls_vec_create(n, &xo), HPLS_OK);
+    assert_int_equal(hpls_vec_create(n, &xh), HPLS_OK);
+    char o[256], h[256];
+    snprintf(o, sizeof o, "%s tol=0 stag_window=0 backend=opencl", options);
+    snprintf(h, sizeof h, "%s tol=0 stag_window=0 %s", options, host);
+    hpls_info io = solve_x(A, Ad, o, nb, ptr, idx, b, xo);
+    hpls_info ih = solve_x(A, Ad, h, nb, ptr, idx, b, xh);
+    if (io.iterations != ih.iterations)
+        fail_msg("%s: %lld iterations on opencl, %lld with %s", options, (long long)io.iterations,
+                 (long long)ih.iterations, host);
+    assert_bits(xo->data, xh->data, n, o);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(xo);
+    hpls_vec_destroy(xh);
+}
+
+/* gs, sor and ssor by every strategy: ref's iterates, bit for bit */
+static void relaxation_methods_match_ref_bit_for_bit(void **state)
+{
+    (void)state;
+    static const char *const methods3[] = {"gs", "sor omega=1.3", "ssor omega=1.2"};
+    for (int m = 0; m < NRELAX; m++) {
+        hpls_csr *A = tu_gen(relax_specs[m]);
+        for (int k = 0; k < 3; k++)
+            for (int t = 0; t < 4; t++) {
+                char opts[128];
+                snprintf(opts, sizeof opts, "solver=%s trisolve=%s maxiter=5", methods3[k],
+                         strategies[t]);
+                assert_same_iterates(A, NULL, opts, "backend=ref", 0, NULL, NULL);
+            }
+        hpls_csr_destroy(A);
+    }
+}
+
+/* z = M^-1 r and M^-T r of precond ssor and z of precond pjg on the device
+ * against ref's: the same bits */
+static void ssor_and_pjg_preconditioners_match_ref_bit_for_bit(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("convdiff3d:nx=9");
+    hpls_int n = A->nrows;
+    hpls_vec *r = tu_vec_random(n, 33u);
+    hpls_real *zo = malloc((size_t)n * sizeof *zo), *zr = malloc((size_t)n * sizeof *zr);
+    char o[160], q[160];
+    for (int t = 0; t < 4; t++) { /* bicg applies M^-T too */
+        snprintf(o, sizeof o, "solver=bicg precond=ssor omega=1.3 trisolve=%s backend=opencl",
+                 strategies[t]);
+        snprintf(q, sizeof q, "solver=bicg precond=ssor omega=1.3 backend=ref");
+        hpls_solver *so = tu_setup(A, o), *sr = tu_setup(A, q);
+        for (int tr = 0; tr < 2; tr++) {
+            tu_pc_apply(so, tr, r->data, zo);
+            tu_pc_apply(sr, tr, r->data, zr);
+            assert_bits(zo, zr, n, tr ? "ssor M^-T" : o);
+        }
+        hpls_solver_destroy(so);
+        hpls_solver_destroy(sr);
+    }
+    static const int psizes[] = {1, 16, 729};
+    for (int p = 0; p < 3; p++) {
+        snprintf(o, sizeof o, "solver=bicgstab precond=pjg psize=%d sweeps=3 backend=opencl",
+                 psizes[p]);
+        snprintf(q, sizeof q, "solver=bicgstab precond=pjg psize=%d sweeps=3 backend=ref",
+                 psizes[p]);
+        hpls_solver *so = tu_setup(A, o), *sr = tu_setup(A, q);
+        tu_pc_apply(so, 0, r->data, zo);
+        tu_pc_apply(sr, 0, r->data, zr);
+        assert_bits(zo, zr, n, o);
+        hpls_solver_destroy(so);
+        hpls_solver_destroy(sr);
+    }
+    free(zo);
+    free(zr);
+    hpls_vec_destroy(r);
+    hpls_csr_destroy(A);
+}
+
+/* PJG's iterates on the device as the host's, bit for bit: CSR against ref
+ * (psize 1 is Gauss-Seidel, n Jacobi; a general partition of interleaved
+ * blocks, the last first), dense against cpu (ref sums dense rows in another
+ * order; cpu in 16 partial sums, as the device) */
+static void pjg_iterates_match_the_host_bit_for_bit(void **state)
+{
+    (void)state;
+    enum { N = 240 };
+    hpls_int ptr[4] = {0, 80, 160, N}, idx[N];
+    for (hpls_int q = 0; q < N; q++)
+        idx[q] = 3 * (q % 80) + 2 - q / 80;
+    hpls_csr *G = tu_gen("gas:n=240,k=3"), *C = tu_gen("convdiff3d:nx=9");
+    hpls_dense *D;
+    assert_int_equal(hpls_gen_dense("dense-dd:n=240,seed=3", &D, NULL), HPLS_OK);
+    static const char *const psizes[] = {"psize=1", "psize=7", "psize=100", "psize=240"};
+    for (int p = 0; p < 4; p++) {
+        char opts[96];
+        snprintf(opts, sizeof opts, "solver=pjg %s maxiter=6", psizes[p]);
+        assert_same_iterates(G, NULL, opts, "backend=ref", 0, NULL, NULL);
+        assert_same_iterates(NULL, D, opts, "backend=cpu threads=1", 0, NULL, NULL);
+    }
+    assert_same_iterates(G, NULL, "solver=pjg maxiter=6", "backend=ref", 3, ptr, idx);
+    assert_same_iterates(C, NULL, "solver=pjg psize=50 maxiter=6", "backend=ref", 0, NULL, NULL);
+    hpls_csr_destroy(G);
+    hpls_csr_destroy(C);
+    hpls_dense_destroy(D);
+}
+
+/* A dense A on the device: y = A x and r = b - A x against the cpu backend's
+ * kernels bit for bit (rows of 16 partial sums, and sizes that are not
+ * multiples of 16); the methods run on it as on cpu (iterations within one,
+ * the true residual within tol); gs on a dense A and pjg on a dense A cut by
+ * a user partition are refused by name */
+static void dense_matrices_run_on_the_device(void **state)
+{
+    (void)state;
+    static const hpls_int ns[] = {1, 40, 203};
+    for (int c = 0; c < 3; c++) {
+        hpls_int n = ns[c];
+        char spec[64];
+        snprintf(spec, sizeof spec, "dense-dd:n=%lld,seed=3", (long long)n);
+        hpls_dense *Ad;
+        assert_int_equal(hpls_gen_dense(spec, &Ad, NULL), HPLS_OK);
+        hpls_vec *x = tu_vec_random(n, 71u), *b = tu_vec_random(n, 72u);
+        hpls_real *y = malloc((size_t)n * sizeof *y), *yh = malloc((size_t)n * sizeof *yh);
+        hpls_ddense *dA;
+        hpls_dvec *xo, *bo, *yo;
+        assert_int_equal(ocl->d->dense_upload(ocl, Ad, &dA), HPLS_OK);
+        assert_int_equal(hpls_be_vector(ocl, n, x->data, &xo), HPLS_OK);
+        assert_int_equal(hpls_be_vector(ocl, n, b->data, &bo), HPLS_OK);
+        assert_int_equal(ocl->v->alloc(ocl, n, &yo), HPLS_OK);
+        ocl->d->gemv(ocl, dA, xo, yo);
+        ocl->v->download(ocl, n, yo, y);
+        hpls_cpu_kernels.gemv(1, Ad, x->data, yh);
+        assert_bits(y, yh, n, spec);
+        double ss = ocl->d->dense_residual(ocl, dA, bo, xo, yo);
+        ocl->v->download(ocl, n, yo, y);
+        double ssh = hpls_cpu_kernels.dense_residual(1, Ad, b->data, x->data, yh);
+        assert_int_equal(ocl->err, HPLS_OK);
+        assert_bits(y, yh, n, spec);
+        assert_close(ss, ssh, "dense residual", n);
+        ocl->v->release(ocl, xo);
+        ocl->v->release(ocl, bo);
+        ocl->v->release(ocl, yo);
+        ocl->d->dense_release(ocl, dA);
+        free(y);
+        free(yh);
+        hpls_vec_destroy(x);
+        hpls_vec_destroy(b);
+        hpls_dense_destroy(Ad);
+    }
+    enum { N = 240 };
+    hpls_dense *Ad;
+    assert_int_equal(hpls_gen_dense("dense-dd:n=240,seed=3", &Ad, NULL), HPLS_OK);
+    hpls_vec *one = tu_vec_const(N, 1.0), *b, *xo, *xh;
+    assert_int_equal(hpls_vec_create(N, &b), HPLS_OK);
+    hpls_cpu_kernels.gemv(1, Ad, one->data, b->data);
+    assert_int_equal(hpls_vec_create(N, &xo), HPLS_OK);
+    assert_int_equal(hpls_vec_create(N, &xh), HPLS_OK);
+    static const char *const methods4[] = {"jacobi", "bicgstab", "gmres", "pjg psize=16", "pjg"};
+    for (int k = 0; k < 5; k++) {
+        char o[128], h[128];
+        snprintf(o, sizeof o, "solver=%s tol=1e-8 maxiter=2000 backend=opencl", methods4[k]);
+        snprintf(h, sizeof h, "solver=%s tol=1e-8 maxiter=2000 backend=cpu threads=1", methods4[k]);
+        hpls_info io = solve_x(NULL, Ad, o, 0, NULL, NULL, b, xo);
+        hpls_info ih = solve_x(NULL, Ad, h, 0, NULL, NULL, b, xh);
+        assert_true(hpls_reason_converged(io.reason));
+        if (!(io.relres <= 1e-8) ||
+            (k < 4 && llabs((long long)(io.iterations - ih.iterations)) > 1))
+            fail_msg("dense %s: %lld iterations (relres %.3g) on opencl, %lld on cpu", o,
+                     (long long)io.iterations, io.relres, (long long)ih.iterations);
+    }
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, "solver=gs backend=opencl"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup_dense(s, Ad), HPLS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(hpls_solver_message(s), "gs on opencl"));
+    hpls_int ptr[3] = {0, 120, N}, idx[N];
+    for (hpls_int q = 0; q < N; q++)
+        idx[q] = N - 1 - q;
+    assert_int_equal(hpls_solver_set_options(s, "solver=pjg"), HPLS_OK);
+    assert_int_equal(hpls_solver_set_partition(s, 2, ptr, idx), HPLS_OK);
+    assert_int_equal(hpls_solver_setup_dense(s, Ad), HPLS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(hpls_solver_message(s), "contiguous blocks"));
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(one);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(xo);
+    hpls_vec_destroy(xh);
+    hpls_dense_destroy(Ad);
+}
+
+/* solve_many's block path on the device (jacobi: kernels/device/block.c):
+ * 11 columns (two launches of 8 and 3 a residual), the same X bit for bit as
+ * ref's block after a fixed number of iterations; converging, every column
+ * within one iteration of ref's, its true residual within tol */
+static void solve_many_runs_jacobi_block_on_the_device(void **state)
+{
+    (void)state;
+    enum { K = 11 };
+    hpls_csr *A = tu_gen("poisson3d:nx=8");
+    hpls_int n = A->nrows;
+    size_t bytes = (size_t)n * K * sizeof(hpls_real);
+    hpls_real *B = malloc(bytes), *Xo = malloc(bytes), *Xr = malloc(bytes);
+    for (int j = 0; j < K; j++) {
+        hpls_vec *v = tu_vec_random(n, 80u + (unsigned)j);
+        memcpy(B + (size_t)j * n, v->data, (size_t)n * sizeof *B);
+        hpls_vec_destroy(v);
+    }
+    hpls_info io[K], ir[K];
+    for (int conv = 0; conv < 2; conv++) {
+        const char *opts = conv ? "solver=jacobi tol=1e-8 maxiter=5000"
+                                : "solver=jacobi tol=0 stag_window=0 maxiter=30";
+        char o[128], r[128];
+        snprintf(o, sizeof o, "%s backend=opencl", opts);
+        snprintf(r, sizeof r, "%s backend=ref", opts);
+        hpls_solver *so = tu_setup(A, o), *sr = tu_setup(A, r);
+        memset(Xo, 0, bytes);
+        memset(Xr, 0, bytes);
+        assert_int_equal(hpls_solver_solve_many(so, K, B, Xo, io), HPLS_OK);
+        assert_int_equal(hpls_solver_solve_many(sr, K, B, Xr, ir), HPLS_OK);
+        for (int j = 0; j < K; j++) {
+            if (!conv) {
+                assert_int_equal(io[j].iterations, 30);
+                assert_bits(Xo + (size_t)j * n, Xr + (size_t)j * n, n, "solve_many X");
+            } else if (!hpls_reason_converged(io[j].reason) || !(io[j].relres <= 1e-8) ||
+                       llabs((long long)(io[j].iterations - ir[j].iterations)) > 1) {
+                fail_msg("column %d: %lld iterations (relres %.3g) on opencl, %lld on ref", j,
+                         (long long)io[j].iterations, io[j].relres, (long long)ir[j].iterations);
+            }
+        }
+        hpls_solver_destroy(so);
+        hpls_solver_destroy(sr);
+    }
+    free(B);
+    free(Xo);
+    free(Xr);
+    hpls_csr_destroy(A);
+}
+
 int main(void)
 {
     hpls_status st = hpls_backend_create(BACKEND_OPENCL, 1, &ocl);
@@ -1043,6 +1397,12 @@ int main(void)
         tu_data_test(methods_match_ref_on_real_matrices),
         cmocka_unit_test(methods_not_on_the_device_are_refused_by_name),
         cmocka_unit_test(update_values_reaches_the_device),
+        cmocka_unit_test(relaxation_sweeps_match_the_host_bit_for_bit),
+        cmocka_unit_test(relaxation_methods_match_ref_bit_for_bit),
+        cmocka_unit_test(ssor_and_pjg_preconditioners_match_ref_bit_for_bit),
+        cmocka_unit_test(pjg_iterates_match_the_host_bit_for_bit),
+        cmocka_unit_test(dense_matrices_run_on_the_device),
+        cmocka_unit_test(solve_many_runs_jacobi_block_on_the_device),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hpls_backend_destroy(ocl);

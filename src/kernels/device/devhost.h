@@ -222,6 +222,53 @@ hpls_status hpls_devop_fac_build(hpls_backend *be, struct hpls_trifac *F, int ki
                                  hpls_int *bad, hpls_int *asym, double *pivot);
 void hpls_devop_fac_release(hpls_backend *be, hpls_dfac *D);
 
+/* ---- the methods' device code -------------------------------------------- */
+/* A CSR matrix on the device (devops.c uploads it); the methods' kernels read
+ * its arrays. */
+struct hpls_dmat {
+    hpls_dbuf *rp, *ci, *val; /* rowptr (64-bit), colind (32-bit), values */
+    hpls_int n;
+    int vector; /* 1: csr_spmv_vector */
+    void *view; /* the vendor library's view (hpls_devlib), or NULL */
+};
+/* A dense n x n matrix on the device, row-major (dense.c; pjg.c reads it). */
+struct hpls_ddense {
+    hpls_dbuf *a;
+    hpls_int n;
+};
+
+/* relax.c: gs, sor, ssor and precond ssor's sweeps (kernels/device/relax.cl) */
+hpls_status hpls_devop_relax_upload(hpls_backend *be, const hpls_csr *A, const hpls_int *diagpos,
+                                    int strategy, hpls_drelax **out);
+void hpls_devop_relax_release(hpls_backend *be, hpls_drelax *R);
+void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A, int mode,
+                            double omega, const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec *x,
+                            const hpls_dvec *xo);
+double hpls_devop_relax_residual(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A,
+                                 int upper, double dscale, const hpls_dvec *xo, const hpls_dvec *x,
+                                 hpls_dvec *r);
+/* pjg.c: PJG's sweep, a launch a block (kernels/device/pjg.cl) */
+hpls_status hpls_devop_pjg_upload(hpls_backend *be, const struct hpls_pjg_partition *P, hpls_int n,
+                                  int dense, hpls_dpjg **out);
+void hpls_devop_pjg_release(hpls_backend *be, hpls_dpjg *D);
+void hpls_devop_pjg_sweep(hpls_backend *be, const hpls_dpjg *D, const hpls_dmat *A,
+                          const hpls_ddense *Ad, const hpls_dvec *dinv, const hpls_dvec *b,
+                          const hpls_dvec *cur, hpls_dvec *nxt, hpls_dvec *r);
+/* dense.c: a dense A (kernels/device/dense.cl) */
+hpls_status hpls_devop_dense_upload(hpls_backend *be, const hpls_dense *A, hpls_ddense **out);
+void hpls_devop_dense_release(hpls_backend *be, hpls_ddense *D);
+void hpls_devop_gemv(hpls_backend *be, const hpls_ddense *A, const hpls_dvec *x, hpls_dvec *y);
+double hpls_devop_dense_residual(hpls_backend *be, const hpls_ddense *A, const hpls_dvec *b,
+                                 const hpls_dvec *x, hpls_dvec *r);
+/* block.c: many right-hand sides (kernels/device/block.cl) */
+hpls_status hpls_devop_block_create(hpls_backend *be, hpls_int n, hpls_int k, const hpls_real *B,
+                                    const hpls_real *X, hpls_dblock **out);
+void hpls_devop_block_release(hpls_backend *be, hpls_dblock *D);
+void hpls_devop_block_columns(hpls_backend *be, hpls_dblock *D, const hpls_int *cols, hpls_int na);
+void hpls_devop_block_residual(hpls_backend *be, hpls_dblock *D, const hpls_dmat *A, double *ss);
+void hpls_devop_block_jacobi(hpls_backend *be, hpls_dblock *D, double omega, const hpls_dvec *dinv);
+void hpls_devop_block_download(hpls_backend *be, const hpls_dblock *D, hpls_real *X);
+
 /* ---- the devops entries of the tridiagonal direct solvers (tridiag_direct.c;
  * backend.h's tfac_* members say what they do) ------------------------------ */
 hpls_status hpls_devop_tfac_factor(hpls_backend *be, const hpls_tridiag *T, hpls_int block,

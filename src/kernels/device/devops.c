@@ -13,13 +13,7 @@
  * below it most of a row's lanes would idle (Bell & Garland's rule of thumb) */
 enum { VECTOR_MIN_ROW = 16, VW = 8 };
 
-/* ---- CSR on the device -------------------------------------------------- */
-struct hpls_dmat {
-    hpls_dbuf *rp, *ci, *val; /* rowptr (64-bit), colind (32-bit), values */
-    hpls_int n;
-    int vector; /* 1: csr_spmv_vector */
-    void *view; /* the vendor library's view (hpls_devlib), or NULL */
-};
+/* ---- CSR on the device (struct hpls_dmat: devhost.h) --------------------- */
 
 static void hpls_devop_csr_release(hpls_backend *be, hpls_dmat *A)
 {

@@ -51,6 +51,18 @@
     X(ilu_transpose, "lggggggg")                                                                   \
     X(fac_first_part, "lgg")
 
+/* gs, sor, ssor (relax.cl), PJG (pjg.cl), a dense A (dense.cl), many
+ * right-hand sides (block.cl) */
+#define HPLS_K_METHODS(X)                                                                          \
+    X(relax_level, "illggggggdggg")                                                                \
+    X(relax_syncfree, "ilgggggdgggggu")                                                            \
+    X(relax_residual_part, "lggggidgggg")                                                          \
+    X(pjg_csr, "llligggggggggig")                                                                  \
+    X(pjg_dense, "lllgggggig")                                                                     \
+    X(dense_product, "liggggg")                                                                    \
+    X(csr_residual_block, "lilgliggggggg")                                                         \
+    X(jacobi_block, "lilgdggg")
+
 #define HPLS_K_CR(X)                                                                               \
     X(cr_reduce, "llggglgl")                                                                       \
     X(cr_top, "lggl")                                                                              \
@@ -67,7 +79,8 @@
     X(gs_resid_part, "lgggggggg")
 
 #define HPLS_DEVICE_KERNELS(X)                                                                     \
-    HPLS_K_VECTOR(X) HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_FACTOR(X)             \
+    HPLS_K_VECTOR(X)                                                                               \
+    HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_FACTOR(X) HPLS_K_METHODS(X)            \
     HPLS_K_CR(X) HPLS_K_THOMAS(X) HPLS_K_GSPIKE(X)
 /* clang-format on */
 
