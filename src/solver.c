@@ -1401,6 +1401,8 @@ static hpls_status check_reproducible_dist(hpls_solver *s)
 
 hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
 {
+    if (!s || !D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dcsr: NULL argument");
     double t0 = hpls_wtime();
     teardown(s);
     s->msg[0] = '\0';

@@ -94,6 +94,32 @@ int cli_exit_code(hpls_reason r);
  * every column, reports, writes X to out (may be NULL).  Returns the exit code. */
 int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, const char *out,
                    int json, int quiet);
+/* The report of k solved right-hand sides (inf: each column's outcome): a line
+ * per column and the summary line, or one JSON object ("backend":"mpi" and
+ * "ranks" when ranks > 0).  Returns the exit code of the worst column. */
+int cli_many_report(const hpls_solver *s, const char *label, hpls_int n, hpls_int k, int ranks,
+                    const hpls_info *inf, int json, int quiet);
+
+/* The live --history file (cmd_solve.c): "iteration,relres,seconds" (relres:
+ * precond_relres when the test was on the preconditioned norm), rows added
+ * as the solve goes, flushed every 10 rows or 0.5 s. */
+typedef struct cli_history {
+    const hpls_solver *s; /* whose history */
+    FILE *file;           /* NULL: none, or closed */
+    hpls_int written;     /* rows written */
+    hpls_int flushed;     /* ... and flushed */
+    double flush_s;       /* the seconds column at the last flush */
+    int err;              /* errno of a failed write (the file is then left alone) */
+} cli_history;
+/* After the setup (the header names s's test): creates path; returns 0, or
+ * EXIT_USAGE with a message. */
+int cli_history_open(cli_history *h, const hpls_solver *s, const char *path);
+/* In the monitor: the rows so far but the last, which the solve may still
+ * replace by the true residual (nothing when no file is open). */
+void cli_history_update(cli_history *h);
+/* After the solve, whatever its outcome: the last rows, the file closed;
+ * returns 0, or EXIT_USAGE with a message if a write failed. */
+int cli_history_close(cli_history *h, const char *path);
 
 /* ---- MPI (mpi_solve.c, built with HPLS_MPI) ---- */
 /* 1 when started by mpirun / mpiexec (the command then runs distributed). */
@@ -102,11 +128,22 @@ int cli_mpi_launched(void);
 int cli_mpi_main(int argc, char **argv);
 /* 1 inside cli_mpi_main. */
 int cli_mpi_active(void);
+/* What `hpls solve` was asked, for the distributed solve. */
+typedef struct cli_dist_job {
+    const char *matrix; /* A.mtx, or NULL: spec */
+    const char *bfile;  /* b.mtx, n x 1 or n x k (k right-hand sides), or NULL: b = A 1 */
+    const char *x0;     /* --x0, or NULL */
+    const char *hist;   /* --history, or NULL */
+    const char *spec;   /* --gen (or the default problem) when matrix is NULL */
+    const char *out;    /* -o, or NULL */
+    const char *read;   /* --read: "auto", "root" or "parallel" */
+    int json, quiet;
+} cli_dist_job;
 /* The distributed solve of cmd_solve with *sp's options (destroyed, set to
- * NULL): A from matrix (read by rank 0) or spec, b from bfile or A 1; prints
- * on rank 0, writes x to out.  Returns the exit code, the same on every rank. */
-int cli_solve_dist(hpls_solver **sp, const char *matrix, const char *bfile, const char *spec,
-                   const char *out, int json, int quiet);
+ * NULL): A read as job->read says or generated, b, B and x0 read by rank 0;
+ * prints on rank 0 and writes the history there live, gathers x (or X) to
+ * write it.  Returns the exit code, the same on every rank. */
+int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job);
 
 int cmd_solve(int argc, char **argv);
 int cmd_info(int argc, char **argv);

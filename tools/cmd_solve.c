@@ -34,6 +34,12 @@ static void print_help(void)
            "                    ||b-Ax||/||b||, the iteration's estimate, true where\n"
            "                    confirmed; with norm=preconditioned the column is\n"
            "                    precond_relres: ||M^-1 r||/||M^-1 b||\n"
+           "  --read MODE       under mpirun, how the ranks read A.mtx: parallel (each rank\n"
+           "                    parses a byte range of the file: never the whole matrix on\n"
+           "                    one rank), root (rank 0 reads it and sends each rank its\n"
+           "                    rows) or auto (the default: parallel for a plain coordinate\n"
+           "                    file of 32 MiB or more, else root); a .gz or array file is\n"
+           "                    read by rank 0\n"
            "  --json            print one JSON object instead of the text report\n"
            "  --quiet, -q       print only the summary line (errors still go to stderr)\n"
            "  --KEY VALUE       any solver option below (also --KEY=VALUE, or KEY=VALUE)\n"
@@ -41,7 +47,8 @@ static void print_help(void)
            "                    -omega W, -ssor_omega W (= --omega); names in any case\n"
            "                    (-i BiCGSTAB), and Lis's -p ilu is ilu0 (ILU(0))\n"
            "\nMany machines (an MPI build): `mpirun -np P hpls solve ...` runs on P ranks\n"
-           "(rank 0 reads and prints; --gen builds each rank's rows there).  Distributed:\n"
+           "(rank 0 prints and reads b and x0; A as --read says; --gen builds each rank's\n"
+           "rows there; -o gathers x, or X of many right-hand sides).  Distributed:\n"
            "jacobi, gs/sor/ssor (each rank sweeps its rows, the others' x from the last\n"
            "sweep), pjg and hisa/bhisa (their lines below say how) and the Krylov methods\n"
            "(bicg, qmr: A^T x sends the ghost columns' sums back to their owners);\n"
@@ -53,7 +60,7 @@ static void print_help(void)
            "out).  scale=ruiz runs on the ranks; reorder and scale=matching gather A on rank\n"
            "0, which sends the ranks their rows of the transformed A (b and x pass through\n"
            "rank 0); format=qtree stores each rank's diagonal block as the quad-tree.  The\n"
-           "other methods, --x0 and --history: one rank only, for now.\n"
+           "other methods: one rank only, for now.\n"
            "\n%s"
            "\nExit status: 0 converged, 1 not converged, 2 bad input or usage,\n"
            "3 numerical failure (breakdown, indefinite, NaN, divergence, zero diagonal),\n"
@@ -62,40 +69,68 @@ static void print_help(void)
            DEFAULT_PROBLEM, hpls_solver_help());
 }
 
-typedef struct monitor_state {
-    int quiet;
-    const hpls_solver *s; /* whose history is written live to hist */
-    FILE *hist;           /* the --history file, or NULL */
-    hpls_int written;     /* history rows written to hist */
-    hpls_int flushed;     /* ... and flushed */
-    double flush_s;       /* the seconds column at the last flush */
-    int err;              /* errno of a failed write (the history is then left alone) */
-} monitor_state;
-
-/* Appends the history rows [m->written, upto) to the --history file and flushes
+/* Appends the history rows [h->written, upto) to the --history file and flushes
  * every 10 rows or 0.5 s, or when flush is set.  The solver's last row may still
  * be replaced by the true residual, so during the solve upto stops before it. */
-static void write_history_rows(monitor_state *m, hpls_int upto, int flush)
+static void write_history_rows(cli_history *h, hpls_int upto, int flush)
 {
     hpls_int count;
     const hpls_int *its;
     const double *res, *sec;
-    if (!m->hist || m->err)
+    if (!h->file || h->err)
         return;
-    hpls_solver_history(m->s, &count, &its, &res, &sec);
+    hpls_solver_history(h->s, &count, &its, &res, &sec);
     upto = upto < count ? upto : count;
-    for (; m->written < upto; m->written++)
-        if (fprintf(m->hist, "%lld,%.17g,%.9f\n", (long long)its[m->written], res[m->written],
-                    sec[m->written]) < 0)
-            m->err = errno;
-    double now = m->written ? sec[m->written - 1] : 0.0;
-    if (flush || m->written - m->flushed >= 10 || now - m->flush_s >= 0.5) {
-        if (!m->err && fflush(m->hist) != 0)
-            m->err = errno;
-        m->flushed = m->written;
-        m->flush_s = now;
+    for (; h->written < upto; h->written++)
+        if (fprintf(h->file, "%lld,%.17g,%.9f\n", (long long)its[h->written], res[h->written],
+                    sec[h->written]) < 0)
+            h->err = errno;
+    double now = h->written ? sec[h->written - 1] : 0.0;
+    if (flush || h->written - h->flushed >= 10 || now - h->flush_s >= 0.5) {
+        if (!h->err && fflush(h->file) != 0)
+            h->err = errno;
+        h->flushed = h->written;
+        h->flush_s = now;
     }
 }
+
+int cli_history_open(cli_history *h, const hpls_solver *s, const char *path)
+{
+    *h = (cli_history){.s = s};
+    if (!(h->file = fopen(path, "w")))
+        return cli_error("cannot write the history %s: %s", path, strerror(errno));
+    /* what the relres column holds: the preconditioned norm only when asked */
+    int pnorm = strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0 &&
+                strcmp(hpls_solver_get_option(s, "norm"), "preconditioned") == 0;
+    if (fprintf(h->file, "iteration,%s,seconds\n", pnorm ? "precond_relres" : "relres") < 0)
+        h->err = errno;
+    return 0;
+}
+
+void cli_history_update(cli_history *h)
+{
+    if (!h->file)
+        return;
+    hpls_int count;
+    hpls_solver_history(h->s, &count, NULL, NULL, NULL);
+    write_history_rows(h, count - 1, 0);
+}
+
+int cli_history_close(cli_history *h, const char *path)
+{
+    if (!h->file)
+        return 0;
+    write_history_rows(h, INT64_MAX, 1);
+    if (fclose(h->file) != 0 && !h->err)
+        h->err = errno;
+    h->file = NULL;
+    return h->err ? cli_error("cannot write the history %s: %s", path, strerror(h->err)) : 0;
+}
+
+typedef struct monitor_state {
+    int quiet;
+    cli_history hist; /* the --history file, written live (closed: file NULL) */
+} monitor_state;
 
 /* Prints the first iterations, then every 10th, 100th ... (log spaced), writes the
  * history so far; stops the solve at the end of this iteration once SIGINT or
@@ -111,9 +146,7 @@ static int print_progress(void *ctx, hpls_int it, double resnorm, double relres)
         printf("  %8lld   %.6e\n", (long long)it, relres);
         fflush(stdout); /* progress is for watching, also through a pipe */
     }
-    hpls_int count;
-    hpls_solver_history(m->s, &count, NULL, NULL, NULL);
-    write_history_rows(m, count - 1, 0);
+    cli_history_update(&m->hist);
     return cli_interrupted() != 0;
 }
 
@@ -129,19 +162,6 @@ void cli_json_number(double v)
 static const char *tested_norm(const hpls_info *info)
 {
     return info->precond_norm ? "preconditioned" : "unpreconditioned";
-}
-
-/* After the solve (whatever its outcome): the last rows, and the file closed.
- * Returns EXIT_USAGE with a message if a write failed, else 0. */
-static int close_history(monitor_state *m, const char *path)
-{
-    if (!m->hist)
-        return 0;
-    write_history_rows(m, INT64_MAX, 1);
-    if (fclose(m->hist) != 0 && !m->err)
-        m->err = errno;
-    m->hist = NULL;
-    return m->err ? cli_error("cannot write the history %s: %s", path, strerror(m->err)) : 0;
 }
 
 /* A file name can hold quotes, backslashes or control bytes: escape them. */
@@ -215,6 +235,7 @@ static void cuda_or_cpu(hpls_solver *s)
 int cmd_solve(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL}, *out = NULL, *x0path = NULL, *hist = NULL, *spec = NULL;
+    const char *readmode = "auto"; /* --read: how the ranks read A under MPI */
     int nfiles = 0, json = 0, quiet = 0, rc = EXIT_USAGE;
     cli_problem pb = {0};
     hpls_vec *b = NULL, *x = NULL;
@@ -245,6 +266,12 @@ int cmd_solve(int argc, char **argv)
             x0path = v;
         } else if ((v = cli_flag_value(argc, argv, &i, "--history"))) {
             hist = v;
+        } else if ((v = cli_flag_value(argc, argv, &i, "--read"))) {
+            if (strcmp(v, "auto") != 0 && strcmp(v, "root") != 0 && strcmp(v, "parallel") != 0) {
+                cli_error("--read %s: expected auto, root or parallel", v);
+                goto cleanup;
+            }
+            readmode = v;
         } else if (alias || (a[0] == '-' && a[1] == '-' && a[2])) {
             /* a solver option: --key value, --key=value, or a Lis alias */
             size_t len = strcspn(a, "=");
@@ -287,16 +314,20 @@ int cmd_solve(int argc, char **argv)
     }
 #ifdef HPLS_HAVE_MPI
     if (cli_mpi_active()) { /* mpirun: every rank parsed the same arguments */
-        if (x0path || hist)
-            cli_error("%s is not distributed yet (MPI): run without mpirun",
-                      x0path ? "--x0" : "--history");
-        else
-            rc =
-                cli_solve_dist(&s, files[0], files[1],
-                               files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), out, json, quiet);
+        cli_dist_job job = {.matrix = files[0],
+                            .bfile = files[1],
+                            .x0 = x0path,
+                            .hist = hist,
+                            .spec = files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM),
+                            .out = out,
+                            .read = readmode,
+                            .json = json,
+                            .quiet = quiet};
+        rc = cli_solve_dist(&s, &job);
         goto cleanup;
     }
 #endif
+    (void)readmode; /* one process reads A itself: --read is for mpirun */
     /* every check that needs no data comes before the (possibly long) read */
     const char *inputs[3] = {files[0], files[1], x0path};
     const char *names[3] = {"matrix", "right-hand side", "initial guess"};
@@ -414,7 +445,6 @@ int cmd_solve(int argc, char **argv)
         goto cleanup;
     }
     mon.quiet = quiet || json;
-    mon.s = s;
     hpls_solver_set_monitor(s, print_progress, &mon);
     if (strcmp(hpls_solver_get_option(s, "backend"), "cuda") == 0)
         cuda_or_cpu(s);
@@ -427,17 +457,10 @@ int cmd_solve(int argc, char **argv)
         rc = cli_interrupt_exit("during the setup");
         goto cleanup;
     }
-    if (hist) { /* created now: a failed read or setup leaves no history behind */
-        if (!(mon.hist = fopen(hist, "w"))) {
-            rc = cli_error("cannot write the history %s: %s", hist, strerror(errno));
-            goto cleanup;
-        }
-        /* what the relres column holds: the preconditioned norm only when asked */
-        int pnorm = strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0 &&
-                    strcmp(hpls_solver_get_option(s, "norm"), "preconditioned") == 0;
-        if (fprintf(mon.hist, "iteration,%s,seconds\n", pnorm ? "precond_relres" : "relres") < 0)
-            mon.err = errno;
-    }
+    /* created now: a failed read or setup leaves no history behind */
+    if (hist && (rc = cli_history_open(&mon.hist, s, hist)) != 0)
+        goto cleanup;
+    rc = EXIT_USAGE;
     hpls_info info;
     hpls_solver_get_info(s, &info); /* after setup: the threads it runs on */
     int threads = info.threads;
@@ -449,7 +472,8 @@ int cmd_solve(int argc, char **argv)
                hpls_solver_get_option(s, "precond"), hpls_solver_get_option(s, "tol"),
                hpls_solver_get_option(s, "maxiter"), threads);
     st = hpls_solver_solve(s, b, x);
-    int hist_rc = close_history(&mon, hist); /* the iterations done, whatever came of them */
+    int hist_rc =
+        cli_history_close(&mon.hist, hist); /* the iterations done, whatever came of them */
     if (st != HPLS_OK) {
         rc = cli_fail(st, "solve failed", hpls_solver_message(s));
         goto cleanup;
@@ -537,8 +561,8 @@ int cmd_solve(int argc, char **argv)
     if (committed)
         rc = committed;
 cleanup:
-    if (mon.hist)
-        fclose(mon.hist);
+    if (mon.hist.file)
+        fclose(mon.hist.file);
     cli_output_discard(&xout);
     hpls_solver_destroy(s);
     cli_problem_free(&pb);

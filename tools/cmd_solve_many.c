@@ -6,6 +6,48 @@
 
 #include <stdlib.h>
 
+int cli_many_report(const hpls_solver *s, const char *label, hpls_int n, hpls_int k, int ranks,
+                    const hpls_info *inf, int json, int quiet)
+{
+    hpls_info all;
+    hpls_solver_get_info(s, &all);
+    int rc = EXIT_CONVERGED; /* the worst column decides */
+    hpls_int converged = 0;
+    for (hpls_int j = 0; j < k; j++) {
+        int c = cli_exit_code(inf[j].reason);
+        rc = c > rc ? c : rc;
+        converged += c == EXIT_CONVERGED;
+    }
+    if (json) {
+        printf("{\"problem\":");
+        cli_json_string(label);
+        printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nrhs\":%lld,",
+               hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
+               (long long)n, (long long)k);
+        if (ranks > 0)
+            printf("\"backend\":\"mpi\",\"ranks\":%d,", ranks);
+        printf("\"setup_s\":%.6f,\"solve_s\":%.6f,\"converged\":%s,\"columns\":[", all.setup_s,
+               all.solve_s, rc == 0 ? "true" : "false");
+    }
+    for (hpls_int j = 0; j < k; j++) {
+        if (json)
+            printf("%s{\"iterations\":%lld,\"relres\":%.6e,\"status\":\"%s\"}", j ? "," : "",
+                   (long long)inf[j].iterations, inf[j].relres, hpls_reason_str(inf[j].reason));
+        else if (!quiet)
+            printf("column %lld: %s after %lld iterations: true relative residual %.3e\n",
+                   (long long)j + 1, hpls_reason_str(inf[j].reason), (long long)inf[j].iterations,
+                   inf[j].relres);
+    }
+    if (json)
+        printf("]}\n");
+    else /* the summary line, all that --quiet prints */
+        printf("%lld right-hand sides, %lld converged: setup %.4f s, solve %.4f s (%.4f s per "
+               "column)\n",
+               (long long)k, (long long)converged, all.setup_s, all.solve_s,
+               all.solve_s / (double)(k ? k : 1));
+    return rc;
+}
+
 int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, const char *out,
                    int json, int quiet)
 {
@@ -42,40 +84,7 @@ int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, 
         rc = cli_interrupt_exit("during the solves");
         goto done;
     }
-    hpls_info all;
-    hpls_solver_get_info(s, &all);
-    rc = EXIT_CONVERGED; /* the worst column decides */
-    hpls_int converged = 0;
-    for (hpls_int j = 0; j < k; j++) {
-        int c = cli_exit_code(inf[j].reason);
-        rc = c > rc ? c : rc;
-        converged += c == EXIT_CONVERGED;
-    }
-    if (json)
-    {
-        printf("{\"problem\":");
-        cli_json_string(pb->label);
-        printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nrhs\":%lld,"
-               "\"setup_s\":%.6f,\"solve_s\":%.6f,\"converged\":%s,\"columns\":[",
-               hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               (long long)n, (long long)k, all.setup_s, all.solve_s, rc == 0 ? "true" : "false");
-    }
-    for (hpls_int j = 0; j < k; j++) {
-        if (json)
-            printf("%s{\"iterations\":%lld,\"relres\":%.6e,\"status\":\"%s\"}", j ? "," : "",
-                   (long long)inf[j].iterations, inf[j].relres, hpls_reason_str(inf[j].reason));
-        else if (!quiet)
-            printf("column %lld: %s after %lld iterations: true relative residual %.3e\n",
-                   (long long)j + 1, hpls_reason_str(inf[j].reason), (long long)inf[j].iterations,
-                   inf[j].relres);
-    }
-    if (json)
-        printf("]}\n");
-    else /* the summary line, all that --quiet prints */
-        printf("%lld right-hand sides, %lld converged: setup %.4f s, solve %.4f s (%.4f s per "
-               "column)\n",
-               (long long)k, (long long)converged, all.setup_s, all.solve_s,
-               all.solve_s / (double)(k ? k : 1));
+    rc = cli_many_report(s, pb->label, n, k, 0, inf, json, quiet);
     if (rc == EXIT_NUMERICAL) {
         fprintf(stderr, "hpls: a column failed numerically%s\n", out ? "; no output written" : "");
         goto done;

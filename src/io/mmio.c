@@ -2,21 +2,24 @@
  * (format: https://math.nist.gov/MatrixMarket/formats.html).
  *
  * Reading goes through zlib, which reads gzip and plain files alike, in 1 MiB
- * chunks.  The tokenizer copies each whitespace-separated token (at most 100
- * characters) into a NUL-terminated buffer, so tokens and lines may straddle
- * chunk boundaries and no parser ever looks past the bytes actually read.
- * Indices are parsed by hand, values by strtod in the C locale.  A fault in
- * the content is reported as "FILE:LINE: what is wrong (token)"; sizes are
- * checked against memory before anything is allocated for them.
+ * chunks (or, for a byte range of a plain file, pread: mm_parse.h, the parser
+ * the parallel reader shares).  The tokenizer copies each whitespace-separated
+ * token (at most 100 characters) into a NUL-terminated buffer, so tokens and
+ * lines may straddle chunk boundaries and no parser ever looks past the bytes
+ * actually read.  Indices are parsed by hand, values by strtod in the C
+ * locale.  A fault in the content is reported as "FILE:LINE: what is wrong
+ * (token)"; sizes are checked against memory before anything is allocated
+ * for them.
  *
  * Writing goes to "<path>.tmp.XXXXXX" in the target's directory, and rename()
  * replaces the target only once every byte is written: a reader never sees a
  * half-written file. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "core/internal.h"
+#include "io/mm_parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,45 +30,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define CHUNK (1 << 20) /* bytes per gzread */
-#define TOKEN_MAX 100   /* longest token accepted */
+#define CHUNK (1 << 20) /* bytes per read */
 
 enum { CH_END = -1, CH_ERR = -2 };            /* what peekc returns besides a byte */
 enum { TOK_WORD, TOK_EOL, TOK_END, TOK_ERR }; /* what next_token returns */
-enum { FIELD_REAL, FIELD_INTEGER, FIELD_PATTERN };
-enum { SYM_GENERAL, SYM_SYMMETRIC, SYM_SKEW };
-
-typedef struct reader {
-    const char *path;
-    gzFile gz;
-    char *buf;               /* CHUNK bytes */
-    size_t pos, len;         /* next unread byte, bytes in buf */
-    int eof;                 /* gzread has nothing more */
-    hpls_status err;         /* why reading stopped (message already recorded) */
-    long line;               /* line of the next unread byte, from 1 */
-    char tok[TOKEN_MAX + 1]; /* the last token, NUL-terminated */
-    size_t toklen;           /* its length (a NUL byte in the file stays visible) */
-    locale_t c_locale, saved_locale;
-} reader;
-
-typedef struct mm_header {
-    int array;             /* 1: array (dense, column-major); 0: coordinate */
-    int field;             /* FIELD_* */
-    int symmetry;          /* SYM_* */
-    hpls_int nrows, ncols; /* declared dimensions */
-    hpls_int entries;      /* entries stored in the file */
-    long size_line;        /* line of the size line, for messages */
-} mm_header;
-
-/* Where parsed entries go: COO triplets, or a zeroed row-major dense array. */
-typedef struct sink {
-    hpls_int *rows, *cols; /* 0-based triplets (NULL when dense is used) */
-    hpls_real *vals;
-    hpls_int n;       /* triplets stored */
-    hpls_real *dense; /* nrows*ncols values, a[i*ncols + j], or NULL */
-    hpls_int ncols;
-    int assign; /* dense from an array file: store, so -0.0 stays -0.0 */
-} sink;
 
 /* Allocation failures are recorded without context: add the file's name. */
 static hpls_status restate(hpls_status st, const char *path)
@@ -96,13 +64,23 @@ static void restore_locale(locale_t c, locale_t saved)
 
 /* ---- reading: bytes and tokens ------------------------------------------ */
 
-static hpls_status reader_open(reader *r, const char *path)
+/* What both opens share: no file yet, the C locale. */
+static hpls_status reader_init(hpls_mm_reader *r, const char *path, long line)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->line = 1;
+    r->fd = -1;
+    r->line = line;
     if (!use_c_locale(&r->c_locale, &r->saved_locale))
         return hpls_fail(HPLS_ERR_NOMEM, "%s: cannot create the C locale", path);
+    return HPLS_OK;
+}
+
+hpls_status hpls_mm_open(hpls_mm_reader *r, const char *path)
+{
+    hpls_status st = reader_init(r, path, 1);
+    if (st != HPLS_OK)
+        return st;
     errno = 0;
     r->gz = gzopen(path, "rb");
     if (!r->gz) {
@@ -117,28 +95,79 @@ static hpls_status reader_open(reader *r, const char *path)
     return HPLS_OK;
 }
 
-/* Safe on a reader whose open failed part way. */
-static void reader_close(reader *r)
+hpls_status hpls_mm_open_range(hpls_mm_reader *r, const char *path, int64_t begin, int64_t end,
+                               long line)
+{
+    hpls_status st = reader_init(r, path, line);
+    if (st != HPLS_OK)
+        return st;
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0)
+        return hpls_fail(HPLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    r->off = r->base = begin;
+    r->end = end;
+    r->buf = hpls_malloc(CHUNK, 1);
+    if (!r->buf)
+        return restate(HPLS_ERR_NOMEM, path);
+    return HPLS_OK;
+}
+
+void hpls_mm_close(hpls_mm_reader *r)
 {
     if (r->gz)
         gzclose(r->gz);
+    if (r->fd >= 0)
+        close(r->fd);
     hpls_free(r->buf);
     restore_locale(r->c_locale, r->saved_locale);
 }
 
+int64_t hpls_mm_offset(const hpls_mm_reader *r)
+{
+    return r->base + (int64_t)r->pos;
+}
+
+int hpls_mm_plain(const hpls_mm_reader *r)
+{
+    return r->gz && gzdirect(r->gz);
+}
+
+/* The next bytes of a range: how many, 0 at its end, -1 on a failure (errno). */
+static int read_range(hpls_mm_reader *r)
+{
+    int64_t left = r->end - r->off;
+    size_t want = left < CHUNK ? (size_t)left : CHUNK;
+    ssize_t n = 0;
+    while (want > 0 && (n = pread(r->fd, r->buf, want, (off_t)r->off)) < 0 && errno == EINTR)
+        ;
+    if (n > 0)
+        r->off += n;
+    return (int)n;
+}
+
 /* Reads the next chunk and returns its first byte, CH_END or CH_ERR. */
-static int refill(reader *r)
+static int refill(hpls_mm_reader *r)
 {
     if (r->err != HPLS_OK)
         return CH_ERR;
     if (r->eof)
         return CH_END;
-    int n = gzread(r->gz, r->buf, CHUNK);
+    int n = r->gz ? gzread(r->gz, r->buf, CHUNK) : read_range(r);
     int saved_errno = errno;
     if (n > 0) {
+        r->base += (int64_t)r->len;
         r->pos = 0;
         r->len = (size_t)n;
         return (unsigned char)r->buf[0];
+    }
+    if (!r->gz) { /* a range */
+        if (n == 0) {
+            r->eof = 1;
+            return CH_END;
+        }
+        r->err = hpls_fail(HPLS_ERR_IO, "%s:%ld: cannot read: %s", r->path, r->line,
+                           strerror(saved_errno));
+        return CH_ERR;
     }
     /* zlib reports a gzip stream cut short as a plain end of file, with
      * Z_BUF_ERROR left in gzerror: check it, or a truncated .gz would pass. */
@@ -163,7 +192,7 @@ static int refill(reader *r)
     return CH_ERR;
 }
 
-static inline int peekc(reader *r)
+static inline int peekc(hpls_mm_reader *r)
 {
     return r->pos < r->len ? (unsigned char)r->buf[r->pos] : refill(r);
 }
@@ -174,7 +203,7 @@ static inline int is_blank(int c)
 }
 
 /* Skips spaces, tabs and carriage returns; returns the next byte unread. */
-static int skip_blanks(reader *r)
+static int skip_blanks(hpls_mm_reader *r)
 {
     int c;
     while (is_blank(c = peekc(r)))
@@ -183,7 +212,7 @@ static int skip_blanks(reader *r)
 }
 
 /* Skips the rest of the line, its newline included (comments may be long). */
-static hpls_status skip_line(reader *r)
+hpls_status hpls_mm_skip_line(hpls_mm_reader *r)
 {
     for (;;) {
         if (r->pos == r->len && refill(r) < 0)
@@ -198,9 +227,30 @@ static hpls_status skip_line(reader *r)
     }
 }
 
+hpls_status hpls_mm_count_lines(hpls_mm_reader *r, hpls_int *lines, hpls_int *entries)
+{
+    hpls_int nl = 0, filled_lines = 0;
+    int filled = 0; /* the line so far holds a byte besides blanks */
+    while (r->pos < r->len || refill(r) >= 0) {
+        for (; r->pos < r->len; r->pos++) {
+            int c = (unsigned char)r->buf[r->pos];
+            if (c == '\n') {
+                nl++;
+                filled_lines += filled;
+                filled = 0;
+            } else if (!is_blank(c)) {
+                filled = 1;
+            }
+        }
+    }
+    *lines = nl;
+    *entries = filled_lines + filled; /* the last line may have no newline */
+    return r->err;
+}
+
 /* The next token into r->tok (TOK_WORD), or the end of a line (TOK_EOL, the
  * newline consumed), of the file (TOK_END), or a failure (TOK_ERR, r->err). */
-static int next_token(reader *r)
+static int next_token(hpls_mm_reader *r)
 {
     int c = skip_blanks(r);
     if (c == '\n') {
@@ -212,11 +262,11 @@ static int next_token(reader *r)
         return c == CH_END ? TOK_END : TOK_ERR;
     size_t n = 0;
     do {
-        if (n == TOKEN_MAX) {
+        if (n == HPLS_MM_TOKEN_MAX) {
             r->tok[n] = '\0';
             r->err =
                 hpls_fail(HPLS_ERR_PARSE, "%s:%ld: token longer than %d characters ('%.24s...')",
-                          r->path, r->line, TOKEN_MAX, r->tok);
+                          r->path, r->line, HPLS_MM_TOKEN_MAX, r->tok);
             return TOK_ERR;
         }
         r->tok[n++] = (char)c;
@@ -230,13 +280,13 @@ static int next_token(reader *r)
     return TOK_WORD;
 }
 
-static int token_is(const reader *r, const char *word)
+static int token_is(const hpls_mm_reader *r, const char *word)
 {
     return r->toklen == strlen(word) && strncasecmp(r->tok, word, r->toklen) == 0;
 }
 
 /* Parses the whole token as a decimal integer with an optional sign. */
-static int parse_int(const reader *r, hpls_int *out)
+static int parse_int(const hpls_mm_reader *r, hpls_int *out)
 {
     const char *s = r->tok;
     size_t k = 0, len = r->toklen;
@@ -259,7 +309,7 @@ static int parse_int(const reader *r, hpls_int *out)
 /* ---- reading: header ----------------------------------------------------- */
 
 /* Reads the next banner word; fails if line 1 ends first. */
-static hpls_status banner_word(reader *r, const char *what)
+static hpls_status banner_word(hpls_mm_reader *r, const char *what)
 {
     int t = next_token(r);
     if (t == TOK_ERR)
@@ -271,7 +321,7 @@ static hpls_status banner_word(reader *r, const char *what)
 }
 
 /* "%%MatrixMarket matrix <coordinate|array> <field> <symmetry>", any case. */
-static hpls_status read_banner(reader *r, mm_header *h)
+static hpls_status read_banner(hpls_mm_reader *r, hpls_mm_header *h)
 {
     int t = next_token(r);
     if (t == TOK_ERR)
@@ -299,11 +349,11 @@ static hpls_status read_banner(reader *r, mm_header *h)
     if ((st = banner_word(r, "field")) != HPLS_OK)
         return st;
     if (token_is(r, "real"))
-        h->field = FIELD_REAL;
+        h->field = HPLS_MM_REAL;
     else if (token_is(r, "integer"))
-        h->field = FIELD_INTEGER;
+        h->field = HPLS_MM_INTEGER;
     else if (token_is(r, "pattern"))
-        h->field = FIELD_PATTERN;
+        h->field = HPLS_MM_PATTERN;
     else if (token_is(r, "complex"))
         return hpls_fail(HPLS_ERR_UNSUPPORTED, "%s:1: complex matrices are not supported ('%s')",
                          r->path, r->tok);
@@ -314,11 +364,11 @@ static hpls_status read_banner(reader *r, mm_header *h)
     if ((st = banner_word(r, "symmetry")) != HPLS_OK)
         return st;
     if (token_is(r, "general"))
-        h->symmetry = SYM_GENERAL;
+        h->symmetry = HPLS_MM_GENERAL;
     else if (token_is(r, "symmetric"))
-        h->symmetry = SYM_SYMMETRIC;
+        h->symmetry = HPLS_MM_SYMMETRIC;
     else if (token_is(r, "skew-symmetric"))
-        h->symmetry = SYM_SKEW;
+        h->symmetry = HPLS_MM_SKEW;
     else if (token_is(r, "hermitian"))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "%s:1: hermitian matrices are not supported ('%s': complex field)",
@@ -334,21 +384,21 @@ static hpls_status read_banner(reader *r, mm_header *h)
     if (t == TOK_WORD)
         return hpls_fail(HPLS_ERR_PARSE, "%s:1: unexpected '%s' after the banner", r->path, r->tok);
     /* a dense pattern is meaningless; a skew pattern cannot hold its signs */
-    if (h->field == FIELD_PATTERN && (h->array || h->symmetry == SYM_SKEW))
+    if (h->field == HPLS_MM_PATTERN && (h->array || h->symmetry == HPLS_MM_SKEW))
         return hpls_fail(HPLS_ERR_PARSE, "%s:1: pattern field cannot be used with %s", r->path,
                          h->array ? "array format" : "skew-symmetric storage");
     return HPLS_OK;
 }
 
 /* Skips comments and blank lines, then reads "rows cols [entries]". */
-static hpls_status read_size_line(reader *r, mm_header *h)
+static hpls_status read_size_line(hpls_mm_reader *r, hpls_mm_header *h)
 {
     for (;;) {
         int c = skip_blanks(r);
         if (c == CH_ERR)
             return r->err;
         if (c == '%') {
-            hpls_status st = skip_line(r);
+            hpls_status st = hpls_mm_skip_line(r);
             if (st != HPLS_OK)
                 return st;
         } else if (c == '\n') {
@@ -390,7 +440,7 @@ static hpls_status read_size_line(reader *r, mm_header *h)
         return hpls_fail(HPLS_ERR_SIZE,
                          "%s:%ld: %lld x %lld matrix exceeds the 32-bit index limit %d", r->path,
                          h->size_line, (long long)h->nrows, (long long)h->ncols, INT32_MAX);
-    if (h->symmetry != SYM_GENERAL && h->nrows != h->ncols)
+    if (h->symmetry != HPLS_MM_GENERAL && h->nrows != h->ncols)
         return hpls_fail(HPLS_ERR_PARSE,
                          "%s:%ld: a symmetric matrix must be square, not %lld x %lld", r->path,
                          h->size_line, (long long)h->nrows, (long long)h->ncols);
@@ -401,16 +451,16 @@ static hpls_status read_size_line(reader *r, mm_header *h)
                              "%s:%ld: %lld entries declared for an empty %lld x %lld matrix",
                              r->path, h->size_line, (long long)h->entries, (long long)h->nrows,
                              (long long)h->ncols);
-    } else if (h->symmetry == SYM_GENERAL) {
+    } else if (h->symmetry == HPLS_MM_GENERAL) {
         h->entries = h->nrows * h->ncols;
     } else { /* lower triangle, with the diagonal unless skew */
         hpls_int n = h->nrows;
-        h->entries = h->symmetry == SYM_SYMMETRIC ? n * (n + 1) / 2 : n * (n - 1) / 2;
+        h->entries = h->symmetry == HPLS_MM_SYMMETRIC ? n * (n + 1) / 2 : n * (n - 1) / 2;
     }
     return HPLS_OK;
 }
 
-static hpls_status read_header(reader *r, mm_header *h)
+hpls_status hpls_mm_read_header(hpls_mm_reader *r, hpls_mm_header *h)
 {
     hpls_status st = read_banner(r, h);
     return st == HPLS_OK ? read_size_line(r, h) : st;
@@ -420,7 +470,7 @@ static hpls_status read_header(reader *r, mm_header *h)
  * entries it declares (each takes 2 bytes at least, a digit and a separator;
  * deflate packs at most 1032 bytes into one), or when the declared sizes need
  * more bytes than one allocation may hold or the machine has (HPLS_ERR_NOMEM). */
-static hpls_status check_memory(const reader *r, const mm_header *h, double bytes)
+hpls_status hpls_mm_check_memory(const hpls_mm_reader *r, const hpls_mm_header *h, double bytes)
 {
     double limit = (double)HPLS_MAX_ALLOC;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -445,7 +495,7 @@ static hpls_status check_memory(const reader *r, const mm_header *h, double byte
 
 /* ---- reading: entries ---------------------------------------------------- */
 
-static hpls_status parse_index(const reader *r, long ln, const char *what, hpls_int n,
+static hpls_status parse_index(const hpls_mm_reader *r, long ln, const char *what, hpls_int n,
                                hpls_int *out)
 {
     hpls_int v;
@@ -459,9 +509,9 @@ static hpls_status parse_index(const reader *r, long ln, const char *what, hpls_
     return HPLS_OK;
 }
 
-static hpls_status parse_value(const reader *r, long ln, int field, hpls_real *out)
+static hpls_status parse_value(const hpls_mm_reader *r, long ln, int field, hpls_real *out)
 {
-    if (field == FIELD_INTEGER) {
+    if (field == HPLS_MM_INTEGER) {
         hpls_int v;
         if (!parse_int(r, &v))
             return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: value '%s' is not an integer", r->path, ln,
@@ -480,7 +530,7 @@ static hpls_status parse_value(const reader *r, long ln, int field, hpls_real *o
 }
 
 /* Reads the next field of the entry on line ln into r->tok. */
-static hpls_status entry_field(reader *r, long ln, const char *what)
+static hpls_status entry_field(hpls_mm_reader *r, long ln, const char *what)
 {
     int t = next_token(r);
     if (t == TOK_ERR)
@@ -492,7 +542,7 @@ static hpls_status entry_field(reader *r, long ln, const char *what)
 }
 
 /* Consumes the end of an entry line: nothing else may follow the entry. */
-static hpls_status entry_end(reader *r, long ln)
+static hpls_status entry_end(hpls_mm_reader *r, long ln)
 {
     int t = next_token(r);
     if (t == TOK_ERR)
@@ -503,8 +553,21 @@ static hpls_status entry_end(reader *r, long ln)
     return HPLS_OK;
 }
 
+hpls_status hpls_mm_ends_early(const char *path, long line, const hpls_mm_header *h, hpls_int k)
+{
+    return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: file ends after %lld of %lld entries", path, line,
+                     (long long)k, (long long)h->entries);
+}
+
+/* The token just read begins an entry past the last one declared. */
+static hpls_status one_too_many(const hpls_mm_reader *r, const hpls_mm_header *h)
+{
+    return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: more entries than the %lld declared ('%s')", r->path,
+                     r->line, (long long)h->entries, r->tok);
+}
+
 /* Skips blank lines up to the next entry; fails if the file ends first. */
-static hpls_status entry_start(reader *r, const mm_header *h, hpls_int k)
+static hpls_status entry_start(hpls_mm_reader *r, const hpls_mm_header *h, hpls_int k)
 {
     int t;
     while ((t = next_token(r)) == TOK_EOL)
@@ -512,13 +575,12 @@ static hpls_status entry_start(reader *r, const mm_header *h, hpls_int k)
     if (t == TOK_ERR)
         return r->err;
     if (t == TOK_END)
-        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: file ends after %lld of %lld entries", r->path,
-                         r->line, (long long)k, (long long)h->entries);
+        return hpls_mm_ends_early(r->path, r->line, h, k);
     return HPLS_OK;
 }
 
 /* After the declared entries only blank lines may follow. */
-static hpls_status file_end(reader *r, const mm_header *h)
+static hpls_status file_end(hpls_mm_reader *r, const hpls_mm_header *h)
 {
     int t;
     while ((t = next_token(r)) == TOK_EOL)
@@ -526,13 +588,12 @@ static hpls_status file_end(reader *r, const mm_header *h)
     if (t == TOK_ERR)
         return r->err;
     if (t == TOK_WORD)
-        return hpls_fail(HPLS_ERR_PARSE, "%s:%ld: more entries than the %lld declared ('%s')",
-                         r->path, r->line, (long long)h->entries, r->tok);
+        return one_too_many(r, h);
     return HPLS_OK;
 }
 
 /* Returns 0 when summing a coordinate duplicate overflowed the place's value. */
-static inline int sink_add(sink *s, hpls_int i, hpls_int j, hpls_real v)
+static inline int sink_add(hpls_mm_sink *s, hpls_int i, hpls_int j, hpls_real v)
 {
     if (s->dense) {
         hpls_real *a = &s->dense[i * s->ncols + j];
@@ -547,23 +608,23 @@ static inline int sink_add(sink *s, hpls_int i, hpls_int j, hpls_real v)
 }
 
 /* Stores (i, j) = v and, under symmetric storage, its mirror (j, i). */
-static hpls_status put_entry(const reader *r, const mm_header *h, sink *s, long ln, hpls_int i,
-                             hpls_int j, hpls_real v)
+static hpls_status put_entry(const hpls_mm_reader *r, const hpls_mm_header *h, hpls_mm_sink *s,
+                             long ln, hpls_int i, hpls_int j, hpls_real v)
 {
-    if (h->symmetry != SYM_GENERAL && j > i) /* the format stores the lower triangle */
+    if (h->symmetry != HPLS_MM_GENERAL && j > i) /* the format stores the lower triangle */
         return hpls_fail(HPLS_ERR_PARSE,
                          "%s:%ld: entry (%lld, %lld) lies above the diagonal: %s storage holds the "
                          "lower triangle only",
                          r->path, ln, (long long)i + 1, (long long)j + 1,
-                         h->symmetry == SYM_SKEW ? "skew-symmetric" : "symmetric");
-    if (h->symmetry == SYM_SKEW && i == j && v != 0.0)
+                         h->symmetry == HPLS_MM_SKEW ? "skew-symmetric" : "symmetric");
+    if (h->symmetry == HPLS_MM_SKEW && i == j && v != 0.0)
         return hpls_fail(HPLS_ERR_PARSE,
                          "%s:%ld: nonzero diagonal entry (%lld, %lld) = %.17g in a skew-symmetric "
                          "matrix",
                          r->path, ln, (long long)i + 1, (long long)j + 1, v);
     int ok = sink_add(s, i, j, v);
-    if (ok && h->symmetry != SYM_GENERAL && i != j)
-        ok = sink_add(s, j, i, h->symmetry == SYM_SKEW ? -v : v);
+    if (ok && h->symmetry != HPLS_MM_GENERAL && i != j)
+        ok = sink_add(s, j, i, h->symmetry == HPLS_MM_SKEW ? -v : v);
     if (!ok)
         return hpls_fail(HPLS_ERR_VALUE,
                          "%s:%ld: entry (%lld, %lld) and its duplicates sum to an infinity",
@@ -571,13 +632,20 @@ static hpls_status put_entry(const reader *r, const mm_header *h, sink *s, long 
     return HPLS_OK;
 }
 
-/* Entries "i j [value]", 1-based, any order. */
-static hpls_status read_coordinate(reader *r, const mm_header *h, sink *s)
+hpls_status hpls_mm_read_entries(hpls_mm_reader *r, const hpls_mm_header *h, hpls_int k0,
+                                 hpls_mm_sink *s, hpls_int *k)
 {
-    for (hpls_int k = 0; k < h->entries; k++) {
-        hpls_status st = entry_start(r, h, k);
-        if (st != HPLS_OK)
-            return st;
+    hpls_status st = HPLS_OK;
+    for (*k = k0;; ++*k) {
+        int t;
+        while ((t = next_token(r)) == TOK_EOL)
+            ;
+        if (t == TOK_END)
+            return HPLS_OK;
+        if (t == TOK_ERR)
+            return r->err;
+        if (*k == h->entries)
+            return one_too_many(r, h);
         long ln = r->line;
         hpls_int i = 0, j = 0;
         hpls_real v = 1.0; /* pattern */
@@ -585,20 +653,29 @@ static hpls_status read_coordinate(reader *r, const mm_header *h, sink *s)
             (st = entry_field(r, ln, "column index")) != HPLS_OK ||
             (st = parse_index(r, ln, "column", h->ncols, &j)) != HPLS_OK)
             return st;
-        if (h->field != FIELD_PATTERN && ((st = entry_field(r, ln, "value")) != HPLS_OK ||
-                                          (st = parse_value(r, ln, h->field, &v)) != HPLS_OK))
+        if (h->field != HPLS_MM_PATTERN && ((st = entry_field(r, ln, "value")) != HPLS_OK ||
+                                            (st = parse_value(r, ln, h->field, &v)) != HPLS_OK))
             return st;
         if ((st = entry_end(r, ln)) != HPLS_OK || (st = put_entry(r, h, s, ln, i, j, v)) != HPLS_OK)
             return st;
     }
-    return file_end(r, h);
+}
+
+/* Entries "i j [value]", 1-based, any order: the whole file's. */
+static hpls_status read_coordinate(hpls_mm_reader *r, const hpls_mm_header *h, hpls_mm_sink *s)
+{
+    hpls_int k;
+    hpls_status st = hpls_mm_read_entries(r, h, 0, s, &k);
+    if (st == HPLS_OK && k < h->entries)
+        st = hpls_mm_ends_early(r->path, r->line, h, k);
+    return st;
 }
 
 /* One value per line, column by column; symmetric storage holds the lower
  * triangle (skew: strictly lower). */
-static hpls_status read_array(reader *r, const mm_header *h, sink *s)
+static hpls_status read_array(hpls_mm_reader *r, const hpls_mm_header *h, hpls_mm_sink *s)
 {
-    const hpls_int below = h->symmetry == SYM_SKEW; /* first row below the diagonal */
+    const hpls_int below = h->symmetry == HPLS_MM_SKEW; /* first row below the diagonal */
     hpls_int i = below, j = 0;
     for (hpls_int k = 0; k < h->entries; k++) {
         hpls_status st = entry_start(r, h, k);
@@ -611,49 +688,53 @@ static hpls_status read_array(reader *r, const mm_header *h, sink *s)
             return st;
         if (++i == h->nrows) {
             j++;
-            i = h->symmetry == SYM_GENERAL ? 0 : j + below;
+            i = h->symmetry == HPLS_MM_GENERAL ? 0 : j + below;
         }
     }
     return file_end(r, h);
 }
 
 /* Fills a zeroed row-major nrows x ncols array from either format. */
-static hpls_status read_into_dense(reader *r, const mm_header *h, hpls_real *a)
+static hpls_status read_into_dense(hpls_mm_reader *r, const hpls_mm_header *h, hpls_real *a)
 {
-    sink s = {.dense = a, .ncols = h->ncols, .assign = h->array};
+    hpls_mm_sink s = {.dense = a, .ncols = h->ncols, .assign = h->array};
     return h->array ? read_array(r, h, &s) : read_coordinate(r, h, &s);
 }
 
 /* Duplicates are summed: finite values may add up to an infinity, which no
  * later check of the caller expects from a reader that rejects "inf". */
-static hpls_status check_sums(const reader *r, hpls_csr **A)
+hpls_status hpls_mm_check_sums(const char *path, const hpls_csr *A, hpls_int first)
 {
-    const hpls_csr *M = *A;
-    for (hpls_int i = 0; i < M->nrows; i++)
-        for (hpls_int p = M->rowptr[i]; p < M->rowptr[i + 1]; p++)
-            if (!isfinite(M->val[p])) {
-                hpls_status st = hpls_fail(HPLS_ERR_VALUE,
-                                           "%s: the duplicates of entry (%lld, %lld) sum to an "
-                                           "infinity",
-                                           r->path, (long long)i + 1, (long long)M->colind[p] + 1);
-                hpls_csr_destroy(*A);
-                *A = NULL;
-                return st;
-            }
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            if (!isfinite(A->val[p]))
+                return hpls_fail(HPLS_ERR_VALUE,
+                                 "%s: the duplicates of entry (%lld, %lld) sum to an infinity",
+                                 path, (long long)(first + i) + 1, (long long)A->colind[p] + 1);
     return HPLS_OK;
+}
+
+static hpls_status check_sums(const hpls_mm_reader *r, hpls_csr **A)
+{
+    hpls_status st = hpls_mm_check_sums(r->path, *A, 0);
+    if (st != HPLS_OK) {
+        hpls_csr_destroy(*A);
+        *A = NULL;
+    }
+    return st;
 }
 
 /* Coordinate file -> COO triplets (expanded) -> CSR, duplicates summed and
  * explicit zeros kept. */
-static hpls_status csr_from_coordinate(reader *r, const mm_header *h, hpls_csr **A)
+static hpls_status csr_from_coordinate(hpls_mm_reader *r, const hpls_mm_header *h, hpls_csr **A)
 {
-    double stored = (double)h->entries * (h->symmetry == SYM_GENERAL ? 1 : 2);
+    double stored = (double)h->entries * (h->symmetry == HPLS_MM_GENERAL ? 1 : 2);
     /* COO triplets (8+8+8) + CSR colind and val (4+8) + rowptr and its copy */
-    hpls_status st = check_memory(r, h, stored * 36.0 + ((double)h->nrows + 1) * 16.0);
+    hpls_status st = hpls_mm_check_memory(r, h, stored * 36.0 + ((double)h->nrows + 1) * 16.0);
     if (st != HPLS_OK)
         return st;
     hpls_int cap = (hpls_int)stored;
-    sink s = {0};
+    hpls_mm_sink s = {0};
     s.rows = hpls_malloc(cap, sizeof *s.rows);
     s.cols = hpls_malloc(cap, sizeof *s.cols);
     s.vals = hpls_malloc(cap, sizeof *s.vals);
@@ -678,11 +759,11 @@ free_coo:
 
 /* Array file -> dense -> CSR of the nonzero values: an array file stores
  * every value, so its zeros are structural and are dropped. */
-static hpls_status csr_from_array(reader *r, const mm_header *h, hpls_csr **A)
+static hpls_status csr_from_array(hpls_mm_reader *r, const hpls_mm_header *h, hpls_csr **A)
 {
     double cells = (double)h->nrows * (double)h->ncols;
     /* dense values (8) + CSR colind and val (12) at worst + rowptr */
-    hpls_status st = check_memory(r, h, cells * 20.0 + ((double)h->nrows + 1) * 8.0);
+    hpls_status st = hpls_mm_check_memory(r, h, cells * 20.0 + ((double)h->nrows + 1) * 8.0);
     if (st != HPLS_OK)
         return st;
     hpls_dense *D;
@@ -723,14 +804,14 @@ hpls_status hpls_mm_read_csr(const char *path, hpls_csr **A)
     if (!path || !A)
         return hpls_fail(HPLS_ERR_ARG, "hpls_mm_read_csr: NULL argument");
     *A = NULL;
-    reader r;
-    mm_header h;
-    hpls_status st = reader_open(&r, path);
+    hpls_mm_reader r;
+    hpls_mm_header h;
+    hpls_status st = hpls_mm_open(&r, path);
     if (st == HPLS_OK)
-        st = read_header(&r, &h);
+        st = hpls_mm_read_header(&r, &h);
     if (st == HPLS_OK)
         st = h.array ? csr_from_array(&r, &h, A) : csr_from_coordinate(&r, &h, A);
-    reader_close(&r);
+    hpls_mm_close(&r);
     return st;
 }
 
@@ -739,19 +820,19 @@ hpls_status hpls_mm_read_dense(const char *path, hpls_dense **A)
     if (!path || !A)
         return hpls_fail(HPLS_ERR_ARG, "hpls_mm_read_dense: NULL argument");
     *A = NULL;
-    reader r;
-    mm_header h;
-    hpls_status st = reader_open(&r, path);
+    hpls_mm_reader r;
+    hpls_mm_header h;
+    hpls_status st = hpls_mm_open(&r, path);
     if (st == HPLS_OK)
-        st = read_header(&r, &h);
+        st = hpls_mm_read_header(&r, &h);
     if (st == HPLS_OK)
-        st = check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
+        st = hpls_mm_check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
     hpls_dense *D = NULL;
     if (st == HPLS_OK && (st = hpls_dense_create(h.nrows, h.ncols, &D)) != HPLS_OK)
         st = restate(st, path);
     if (st == HPLS_OK)
         st = read_into_dense(&r, &h, D->data);
-    reader_close(&r);
+    hpls_mm_close(&r);
     if (st != HPLS_OK) {
         hpls_dense_destroy(D);
         return st;
@@ -765,22 +846,22 @@ hpls_status hpls_mm_read_vec(const char *path, hpls_vec **v)
     if (!path || !v)
         return hpls_fail(HPLS_ERR_ARG, "hpls_mm_read_vec: NULL argument");
     *v = NULL;
-    reader r;
-    mm_header h;
-    hpls_status st = reader_open(&r, path);
+    hpls_mm_reader r;
+    hpls_mm_header h;
+    hpls_status st = hpls_mm_open(&r, path);
     if (st == HPLS_OK)
-        st = read_header(&r, &h);
+        st = hpls_mm_read_header(&r, &h);
     if (st == HPLS_OK && h.nrows > 1 && h.ncols > 1)
         st = hpls_fail(HPLS_ERR_SIZE, "%s:%ld: a vector must be n x 1 or 1 x n, not %lld x %lld",
                        path, h.size_line, (long long)h.nrows, (long long)h.ncols);
     if (st == HPLS_OK)
-        st = check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
+        st = hpls_mm_check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
     hpls_vec *w = NULL;
     if (st == HPLS_OK && (st = hpls_vec_create(h.nrows * h.ncols, &w)) != HPLS_OK)
         st = restate(st, path);
     if (st == HPLS_OK) /* n x 1 and 1 x n alike: row-major index i*ncols + j is the position */
         st = read_into_dense(&r, &h, w->data);
-    reader_close(&r);
+    hpls_mm_close(&r);
     if (st != HPLS_OK) {
         hpls_vec_destroy(w);
         return st;
@@ -793,12 +874,12 @@ hpls_status hpls_mm_is_array(const char *path, int *is_array)
 {
     if (!path || !is_array)
         return hpls_fail(HPLS_ERR_ARG, "hpls_mm_is_array: NULL argument");
-    reader r;
-    mm_header h;
-    hpls_status st = reader_open(&r, path);
+    hpls_mm_reader r;
+    hpls_mm_header h;
+    hpls_status st = hpls_mm_open(&r, path);
     if (st == HPLS_OK)
         st = read_banner(&r, &h);
-    reader_close(&r);
+    hpls_mm_close(&r);
     if (st == HPLS_OK)
         *is_array = h.array;
     return st;

@@ -192,12 +192,35 @@ static hpls_status plan_halo(hpls_dcsr *D)
     return st;
 }
 
+hpls_status hpls_dcsr_comm_ok(MPI_Comm comm, const char *fn)
+{
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (!up || down)
+        return hpls_fail(HPLS_ERR_STATE,
+                         "%s: MPI is not running (call it between MPI_Init and "
+                         "MPI_Finalize)",
+                         fn);
+    if (comm == MPI_COMM_NULL)
+        return hpls_fail(HPLS_ERR_ARG, "%s: the communicator is MPI_COMM_NULL", fn);
+    return HPLS_OK;
+}
+
 hpls_status hpls_dcsr_create(MPI_Comm comm, hpls_int n, hpls_int nlocal, const hpls_int *rowptr,
                              const hpls_int *gcol, const hpls_real *val, hpls_dcsr **out)
 {
-    *out = NULL;
+    hpls_status st = hpls_dcsr_comm_ok(comm, "hpls_dcsr_create");
+    if (st != HPLS_OK)
+        return st;
+    if (out)
+        *out = NULL;
     hpls_dcsr *D = hpls_calloc(1, sizeof *D);
-    hpls_status st = D ? HPLS_OK : HPLS_ERR_NOMEM;
+    if (D)
+        D->comm = MPI_COMM_NULL; /* none to free yet */
+    st = !out ? hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_create: NULL output")
+         : D  ? HPLS_OK
+              : HPLS_ERR_NOMEM;
     int size, rank;
     MPI_Comm_size(comm, &size);
     MPI_Comm_rank(comm, &rank);
@@ -314,14 +337,24 @@ static void cut_rows(const hpls_csr *A, int size, hpls_int *cut)
 
 hpls_status hpls_dcsr_scatter(MPI_Comm comm, int root, const hpls_csr *A, hpls_dcsr **D)
 {
+    hpls_status st = hpls_dcsr_comm_ok(comm, "hpls_dcsr_scatter");
+    if (st != HPLS_OK)
+        return st;
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
+    if (!D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_scatter: NULL output");
     *D = NULL;
+    if (root < 0 || root >= size)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_scatter: root %d is not one of the %d ranks",
+                         root, size);
     hpls_int *cut = hpls_malloc(size + 1, sizeof *cut);
-    hpls_status st = cut ? HPLS_OK : HPLS_ERR_NOMEM;
+    st = cut ? HPLS_OK : HPLS_ERR_NOMEM;
     if (rank == root && st == HPLS_OK) {
-        if (!A || A->nrows != A->ncols)
+        if (!A)
+            st = hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_scatter: no matrix at the root, rank %d", root);
+        else if (A->nrows != A->ncols)
             st = hpls_fail(HPLS_ERR_SIZE, "the matrix must be square");
         else
             cut_rows(A, size, cut);
@@ -389,27 +422,37 @@ hpls_status hpls_dcsr_scatter(MPI_Comm comm, int root, const hpls_csr *A, hpls_d
     return st;
 }
 
-hpls_status hpls_dcsr_generate(MPI_Comm comm, const char *spec, hpls_dcsr **D, hpls_real **b)
+hpls_status hpls_dcsr_generate(MPI_Comm comm, const char *spec, hpls_dcsr **D, hpls_vec **b)
 {
+    hpls_status st = hpls_dcsr_comm_ok(comm, "hpls_dcsr_generate");
+    if (st != HPLS_OK)
+        return st;
+    if (!spec || !D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_generate: NULL argument");
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     *D = NULL;
-    *b = NULL;
+    if (b)
+        *b = NULL;
     hpls_int n = 0, *rp = NULL, *gc = NULL;
-    hpls_real *v = NULL;
-    hpls_status st = hpls_gen_rows(spec, 0, -1, &n, NULL, NULL, NULL, NULL);
+    hpls_real *v = NULL, *bl = NULL;
+    st = hpls_gen_rows(spec, 0, -1, &n, NULL, NULL, NULL, NULL);
     if (st == HPLS_OK) { /* equal row blocks */
         hpls_int lo = n * rank / size, hi = n * (rank + 1) / size;
-        st = hpls_mpi_agree(comm, hpls_gen_rows(spec, lo, hi, &n, &rp, &gc, &v, b), 0, NULL, 0);
+        st = hpls_gen_rows(spec, lo, hi, &n, &rp, &gc, &v, &bl);
+        if (st == HPLS_OK && b && (st = hpls_vec_create(hi - lo, b)) == HPLS_OK)
+            memcpy((*b)->data, bl, (size_t)(hi - lo) * sizeof *bl);
+        st = hpls_mpi_agree(comm, st, 0, NULL, 0);
         if (st == HPLS_OK)
             st = hpls_dcsr_create(comm, n, hi - lo, rp, gc, v, D);
     } /* else a bad spec, the same on every rank: no collective entered */
     hpls_free(rp);
     hpls_free(gc);
     hpls_free(v);
-    if (st != HPLS_OK) {
-        hpls_free(*b);
+    hpls_free(bl);
+    if (st != HPLS_OK && b) {
+        hpls_vec_destroy(*b);
         *b = NULL;
     }
     return st;
@@ -431,10 +474,23 @@ static hpls_status parts(const hpls_dcsr *D, int **cnt, int **disp)
     return HPLS_OK;
 }
 
+/* The local checks of scatter_vec and gather_vec (the same on every rank). */
+static hpls_status vec_args(const hpls_dcsr *D, int root, const char *fn)
+{
+    if (!D)
+        return hpls_fail(HPLS_ERR_ARG, "%s: NULL matrix", fn);
+    if (root < 0 || root >= D->size)
+        return hpls_fail(HPLS_ERR_ARG, "%s: root %d is not one of the %d ranks", fn, root, D->size);
+    return HPLS_OK;
+}
+
 hpls_status hpls_dcsr_scatter_vec(const hpls_dcsr *D, int root, const hpls_real *v, hpls_real *mine)
 {
+    hpls_status st = vec_args(D, root, "hpls_dcsr_scatter_vec");
+    if (st != HPLS_OK)
+        return st;
     int *cnt, *disp;
-    hpls_status st = hpls_mpi_agree(D->comm, parts(D, &cnt, &disp), 0, NULL, 0);
+    st = hpls_mpi_agree(D->comm, parts(D, &cnt, &disp), 0, NULL, 0);
     if (st == HPLS_OK)
         MPI_Scatterv(v, cnt, disp, MPI_DOUBLE, mine, (int)D->nlocal, MPI_DOUBLE, root, D->comm);
     hpls_free(cnt);
@@ -444,8 +500,11 @@ hpls_status hpls_dcsr_scatter_vec(const hpls_dcsr *D, int root, const hpls_real 
 
 hpls_status hpls_dcsr_gather_vec(const hpls_dcsr *D, int root, const hpls_real *mine, hpls_real *v)
 {
+    hpls_status st = vec_args(D, root, "hpls_dcsr_gather_vec");
+    if (st != HPLS_OK)
+        return st;
     int *cnt, *disp;
-    hpls_status st = hpls_mpi_agree(D->comm, parts(D, &cnt, &disp), 0, NULL, 0);
+    st = hpls_mpi_agree(D->comm, parts(D, &cnt, &disp), 0, NULL, 0);
     if (st == HPLS_OK)
         MPI_Gatherv(mine, (int)D->nlocal, MPI_DOUBLE, v, cnt, disp, MPI_DOUBLE, root, D->comm);
     hpls_free(cnt);
@@ -469,4 +528,55 @@ void hpls_dcsr_row_sums(const hpls_dcsr *D, hpls_real *b)
             sum += Ao->val[p];
         b[i] = sum;
     }
+}
+
+hpls_status hpls_dcsr_get_sizes(const hpls_dcsr *D, hpls_int *n, hpls_int *first, hpls_int *nlocal,
+                                hpls_int *nnz)
+{
+    if (!D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_get_sizes: NULL matrix");
+    if (n)
+        *n = D->n;
+    if (first)
+        *first = D->first;
+    if (nlocal)
+        *nlocal = D->nlocal;
+    if (nnz)
+        *nnz = D->nnz;
+    return HPLS_OK;
+}
+
+hpls_read_mode hpls_dcsr_read_mode(const hpls_dcsr *D)
+{
+    return D ? D->read : HPLS_READ_AUTO;
+}
+
+/* y = Ad x while the halo travels, then y += Ao ghost (dcsr_spmv.c's
+ * operator does the same on a solver's backend). */
+hpls_status hpls_dcsr_spmv(hpls_dcsr *D, const hpls_real *x, hpls_real *y)
+{
+    if (!D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_spmv: NULL matrix");
+    /* agreed before the halo: a rank that stopped here would leave the others
+     * waiting for its messages */
+    hpls_status st =
+        D->nlocal > 0 && (!x || !y || x == y)
+            ? hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_spmv: rank %d: x or y NULL, or the same array",
+                        D->rank)
+            : HPLS_OK;
+    if ((st = hpls_mpi_agree(D->comm, st, 0, NULL, 0)) != HPLS_OK)
+        return st;
+    const hpls_csr *Ao = D->Ao;
+    st = hpls_dcsr_halo_start(D, x);
+    hpls_k_spmv(hpls_default_threads(), D->Ad, x, y); /* y = Ad x while the halo travels */
+    if (st == HPLS_OK && (st = hpls_dcsr_halo_finish(D)) == HPLS_OK) {
+#pragma omp parallel for schedule(static) if (D->nlocal > 32768)
+        for (hpls_int i = 0; i < D->nlocal; i++) { /* y += Ao ghost */
+            double sum = 0.0;
+            for (hpls_int p = Ao->rowptr[i]; p < Ao->rowptr[i + 1]; p++)
+                sum += Ao->val[p] * D->ghost[Ao->colind[p]];
+            y[i] += sum;
+        }
+    }
+    return hpls_mpi_agree(D->comm, st, 0, NULL, 0);
 }

@@ -20,9 +20,9 @@
 
 #include "solver.h"
 
-#include <mpi.h>
+#include "hpls_mpi.h"
 
-typedef struct hpls_dcsr {
+struct hpls_dcsr {
     MPI_Comm comm; /* a duplicate of the caller's: our messages never mix with theirs */
     int rank, size;
     hpls_int n;         /* global order */
@@ -44,28 +44,16 @@ typedef struct hpls_dcsr {
     const hpls_real *xsent;    /* the x of the exchange under way, or NULL */
     long long messages;        /* halo messages this rank has sent */
     struct hpls_dcsr_rev *rev; /* the reverse halo (dcsr_ops.h), made on first use, or NULL */
-} hpls_dcsr;
+    hpls_read_mode read;       /* how it was read: ROOT, PARALLEL, or AUTO (not from a file) */
+};
 
-/* The matrix from my rows: nlocal rows, row i's entries rowptr[i] ..
- * rowptr[i+1]-1 at global columns gcol[] (strictly increasing in a row, in
- * 0 .. n-1), values val[] (finite).  Rows go to ranks in rank order. */
-hpls_status hpls_dcsr_create(MPI_Comm comm, hpls_int n, hpls_int nlocal, const hpls_int *rowptr,
-                             const hpls_int *gcol, const hpls_real *val, hpls_dcsr **D);
-void hpls_dcsr_destroy(hpls_dcsr *D); /* accepts NULL; collective (frees the communicator) */
+/* Public (hpls_mpi.h): hpls_dcsr_create, _scatter, _read, _generate, _destroy,
+ * _get_sizes, _read_mode, _spmv, _scatter_vec, _gather_vec,
+ * hpls_solver_setup_dcsr and hpls_solver_mpi_counts. */
 
-/* Rank root holds A (the others pass NULL): it cuts A into row blocks of
- * nearly equal nonzeros and sends each rank its rows. */
-hpls_status hpls_dcsr_scatter(MPI_Comm comm, int root, const hpls_csr *A, hpls_dcsr **D);
-/* A generator spec (hpls gen --help): each rank builds its own rows (row
- * blocks of equal size: every generator's rows are of nearly equal length),
- * never the whole matrix; *b: my part of the generator's b (hpls_malloc'd). */
-hpls_status hpls_dcsr_generate(MPI_Comm comm, const char *spec, hpls_dcsr **D, hpls_real **b);
-
-/* My part of the vector v that root holds (n values; others pass NULL). */
-hpls_status hpls_dcsr_scatter_vec(const hpls_dcsr *D, int root, const hpls_real *v,
-                                  hpls_real *mine);
-/* The whole vector at root (v: n values there, NULL elsewhere) from the parts. */
-hpls_status hpls_dcsr_gather_vec(const hpls_dcsr *D, int root, const hpls_real *mine, hpls_real *v);
+/* What every public entry checks before its first collective: MPI is
+ * running and comm is a communicator (fn names the entry in the message). */
+hpls_status hpls_dcsr_comm_ok(MPI_Comm comm, const char *fn);
 
 /* b = A 1, my entries: the row sums (no communication). */
 void hpls_dcsr_row_sums(const hpls_dcsr *D, hpls_real *b);
@@ -106,21 +94,19 @@ int hpls_mpi_stopped(const hpls_backend *be);
  * on every rank. */
 hpls_status hpls_mpi_agree(MPI_Comm comm, hpls_status st, int stopped, char *msg, size_t msglen);
 
-/* The solver on D (solver.c): methods that reach A only through the
- * operator and its diagonal run on any number of ranks (the Krylov methods,
- * A^T by the reverse halo, dcsr_ops.h; jacobi; gs, sor and ssor sweep each
- * rank's rows with the other ranks' unknowns explicit, iter/sor.c; the
- * tridiagonal direct methods, dist_tridiag.c); the others on one rank only, and a preconditioner is built on Ad, my diagonal
- * block (block Jacobi: coupling between ranks is left out of M, as OpenFOAM's
- * DILU leaves processor boundaries out), as a preconditioner object given
- * with hpls_solver_set_precond acts on my rows.  reorder and scale transform
- * the system on D's row blocks (dist_transform.c), format=qtree walks Ad's
- * quad-tree.  b and x given to hpls_solver_solve are my nlocal entries. */
-hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D);
-/* Halo messages sent and reductions made by all ranks during the last solve. */
-hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,
-                                   long long *messages);
-/* The bytes they moved (hpls_mpi_volume), collective. */
+/* The solver on D (hpls_solver_setup_dcsr, hpls_mpi.h; solver.c): methods
+ * that reach A only through the operator and its diagonal run on any number
+ * of ranks (the Krylov methods, A^T by the reverse halo, dcsr_ops.h; jacobi;
+ * gs, sor and ssor sweep each rank's rows with the other ranks' unknowns
+ * explicit, iter/sor.c; the tridiagonal direct methods, dist_tridiag.c); the
+ * others on one rank only, and a preconditioner is built on Ad, my diagonal
+ * block (block Jacobi: coupling between ranks is left out of M, as
+ * OpenFOAM's DILU leaves processor boundaries out), as a preconditioner
+ * object given with hpls_solver_set_precond acts on my rows.  reorder and
+ * scale transform the system on D's row blocks (dist_transform.c),
+ * format=qtree walks Ad's quad-tree.  b and x given to hpls_solver_solve are
+ * my nlocal entries. */
+/* The bytes a solve moved (hpls_mpi_volume), collective. */
 hpls_status hpls_solver_mpi_volume(const hpls_solver *s, hpls_mpi_vol *v);
 
 /* The tridiagonal direct methods (thomas, cr, gspike, lapack) on more than one

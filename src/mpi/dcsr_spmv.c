@@ -136,7 +136,7 @@ static void merged_rows(int nt, const hpls_dcsr *D, const hpls_real *x, const hp
         }
         if (ss) {
             hpls_xsum_carry(&a);
-#pragma omp critical(hpls_xsum)
+#pragma omp critical
             hpls_xsum_merge(ss, &a);
         }
     }

@@ -32,6 +32,10 @@ once() {
 once nan_value 2 "value 'nan' is not finite" "$B/mm_value_nan.mtx"
 once missing_file 2 'No such file' "$tmp/none.mtx"
 once truncated 2 'cannot read the matrix' "$B/mm_truncated.mtx.gz"
+# read in parallel: the one-process message (file and line); a .gz is read by rank 0
+once nan_parallel 2 "mm_value_nan.mtx:4: value 'nan' is not finite" "$B/mm_value_nan.mtx" --read parallel
+once truncated_parallel 2 'mm_truncated.mtx.gz:33: truncated or corrupt gzip data' "$B/mm_truncated.mtx.gz" \
+  --read parallel
 once bad_spec 2 'gen gas: n=1 is out of range' --gen gas:n=1
 once bad_option 2 'tol' --gen gas:n=100 --tol -1
 # a zero diagonal in the last row: the last rank's (rows are cut by nonzeros)
@@ -51,9 +55,11 @@ fi
 once struct_singular_matching 3 "setup failed: reorder=matching: structurally singular" \
   "$B/struct_singular.mtx" --reorder matching
 once zero_diag_rcm 3 "zero diagonal" "$tmp/zd.mtx" --solver jacobi --reorder rcm
-once history_not_distributed 2 "--history is not distributed yet" --gen gas:n=100 --history "$tmp/h.csv"
 printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n' >"$tmp/b3.mtx"
 once b_size 2 'has 3 entries but the matrix has 5 rows' "$B/A5.mtx" "$tmp/b3.mtx"
+once x0_size 2 'b3.mtx has 3 entries but the matrix has 5 columns' "$B/A5.mtx" --x0 "$tmp/b3.mtx"
+once history_over_input 2 'would overwrite an input' "$tmp/zd.mtx" --history "$tmp/zd.mtx"
+once read_mode 2 '--read sometimes: expected auto, root or parallel' "$tmp/zd.mtx" --read sometimes
 printf '%%%%MatrixMarket matrix array real general\n6 1\n1\n1\n1\n1\n1\nnan\n' >"$tmp/bnan.mtx"
 once b_nan 2 "bnan.mtx:8: value 'nan' is not finite" "$tmp/zd.mtx" "$tmp/bnan.mtx"
 once output_over_input 2 'would overwrite an input' "$tmp/zd.mtx" -o "$tmp/zd.mtx"

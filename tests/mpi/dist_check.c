@@ -75,13 +75,11 @@ static int dist_solve(const char *spec, const char *options, dist_run *R)
 {
     memset(R, 0, sizeof *R);
     hpls_dcsr *D = NULL;
-    hpls_real *bgen = NULL;
-    if (hpls_dcsr_generate(MPI_COMM_WORLD, spec, &D, &bgen) != HPLS_OK) {
+    if (hpls_dcsr_generate(MPI_COMM_WORLD, spec, &D, NULL) != HPLS_OK) {
         if (rank == 0)
             printf("FAIL %s: cannot generate: %s\n", spec, hpls_last_error());
         return 1;
     }
-    hpls_free(bgen);
     R->n = D->n;
     hpls_real *b = calloc((size_t)D->nlocal + 1, sizeof *b);
     hpls_real *x = calloc((size_t)D->nlocal + 1, sizeof *x);

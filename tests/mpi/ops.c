@@ -46,13 +46,11 @@ static void check(const char *name, int ok)
 static hpls_dcsr *generate(const char *spec)
 {
     hpls_dcsr *D = NULL;
-    hpls_real *b = NULL;
-    if (hpls_dcsr_generate(MPI_COMM_WORLD, spec, &D, &b) != HPLS_OK) {
+    if (hpls_dcsr_generate(MPI_COMM_WORLD, spec, &D, NULL) != HPLS_OK) {
         if (rank == 0)
             printf("cannot generate %s: %s\n", spec, hpls_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    hpls_free(b);
     return D;
 }
 

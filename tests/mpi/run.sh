@@ -5,6 +5,6 @@
 set -u
 NP=$1 MPIEXEC=$2
 shift 2
-run=(timeout 100 "$MPIEXEC" --oversubscribe -np "$NP")
+run=(timeout 150 "$MPIEXEC" --oversubscribe -np "$NP")
 [ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
 exec "${run[@]}" "$@"

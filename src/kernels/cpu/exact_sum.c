@@ -181,7 +181,7 @@ double hpls_xsum_sumsq(int nt, hpls_int n, const hpls_real *x)
             }
             hpls_xsum_carry(&a);
         }
-#pragma omp critical(hpls_xsum)
+#pragma omp critical
         hpls_xsum_merge(&total, &a); /* integer sums: the order of the threads does not matter */
     }
     return hpls_xsum_round(&total);
@@ -220,7 +220,7 @@ double hpls_xsum_abs_rows(hpls_backend *be, const hpls_csr *Ad, const hpls_csr *
             }
         }
         hpls_xsum_carry(&a);
-#pragma omp critical(hpls_xsum)
+#pragma omp critical
         hpls_xsum_merge(&total, &a);
     }
     double ss, limbs[HPLS_XS_LIMBS];
