@@ -911,7 +911,8 @@ def generate(results):
     out += [f"- {m}" for m in o.missed] or ["- none"]
     out += ["", "Tables with no peer and no goal summarised here: pjg_sparse.md (PJG on sparse gas "
             "matrices), powerflow.md (the PJG power flow), threads_crossover.md (1 against 2 threads "
-            "by size: the rule of threads=0).", END]
+            "by size: the rule of threads=0), gspike_device.md (g-Spike on the opencl backend, "
+            "its reduced systems on the device or the host: PoCL on the CPU, not GPU figures).", END]
     return "\n".join(out)
 
 

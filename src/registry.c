@@ -147,7 +147,7 @@ const hpls_method hpls_methods[] = {
     {.name = "thomas",
      .help = "tridiagonal A, direct: Thomas algorithm (LU without pivoting; a tiny pivot is an "
              "error); on MPI ranks T is gathered to rank 0 and solved there",
-     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST | HPLS_M_DEVICE,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -156,7 +156,7 @@ const hpls_method hpls_methods[] = {
     {.name = "cr",
      .help = "tridiagonal A, direct: cyclic reduction (HISA Sec. 5.1; coefficients reduced once at "
              "setup); on MPI ranks T is gathered to rank 0 and solved there",
-     .flags = HPLS_M_DIRECT | HPLS_M_DIST,
+     .flags = HPLS_M_DIRECT | HPLS_M_DIST | HPLS_M_DEVICE,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -166,7 +166,7 @@ const hpls_method hpls_methods[] = {
      .help = "tridiagonal A, direct: g-Spike (Venetis et al. 2015), parallel Givens-QR partitions, "
              "singular ones repaired; on MPI ranks gspike_p partitions per rank, the reduced "
              "system gathered to rank 0",
-     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE | HPLS_M_DIST,
+     .flags = HPLS_M_DIRECT | HPLS_M_GSPIKE | HPLS_M_DIST | HPLS_M_DEVICE,
      .nwork = 1,
      .setup = hpls_setup_tridiag,
      .solve = hpls_solve_tridiag,
@@ -208,11 +208,11 @@ const hpls_pc_type hpls_pc_types[] = {
      .setup = hpls_pc_setup_pjg},
     {.name = "tridiag",
      .help = "M = T, the tridiagonal band of A, factored once (method: tridiag option)",
-     .flags = HPLS_M_TRIDIAG | HPLS_M_GSPIKE,
+     .flags = HPLS_M_TRIDIAG | HPLS_M_GSPIKE | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_tridiag},
     {.name = "btridiag",
      .help = "M = the band cut into blocks of `block` rows, solved in parallel",
-     .flags = HPLS_M_TRIDIAG | HPLS_M_BLOCK,
+     .flags = HPLS_M_TRIDIAG | HPLS_M_BLOCK | HPLS_M_DEVICE,
      .setup = hpls_pc_setup_btridiag},
     {.name = "dilu",
      .help = "diagonal ILU (OpenFOAM; Wang, Liu 2022): M = (E+L) E^-1 (E+U), diag(M) = diag(A); "

@@ -322,13 +322,13 @@ static hpls_status device_check(const hpls_solver *s)
     if (!(o->method->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "solver %s has no %s version (on %s: jacobi, gs, sor, ssor, pjg, "
-                         "hisa, bhisa and the Krylov methods; use backend=cpu)",
+                         "hisa, bhisa, thomas, cr, gspike and the Krylov methods; use backend=cpu)",
                          o->method->name, be, be);
     if (!s->ext_pc && (o->method->flags & HPLS_M_PRECOND) && o->pc_type->setup &&
         !(o->pc_type->flags & HPLS_M_DEVICE))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
                          "precond %s has no %s version (on %s: none, "
-                         "jacobi, ssor, pjg, dilu, dic, ilu0; use backend=cpu)",
+                         "jacobi, ssor, pjg, dilu, dic, ilu0, tridiag, btridiag; use backend=cpu)",
                          o->pc_type->name, be, be);
     if (!s->A && !(s->Ad && (o->method->flags & HPLS_M_DENSE)))
         return hpls_fail(HPLS_ERR_UNSUPPORTED,

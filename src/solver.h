@@ -447,6 +447,11 @@ struct hpls_btri;
  * by hisa and precond tridiag. */
 hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, double gspike_delta,
                             hpls_int gspike_p, int nthreads, hpls_csr **S, struct hpls_btri **B);
+/* The method solving T's blocks of rows rows (of n) on a device backend: given
+ * (an hpls_tridiag_method; -1: not given, the device's choice) into *method,
+ * or HPLS_ERR_UNSUPPORTED naming who when the device cannot (iter/hisa.c). */
+hpls_status hpls_tridiag_device_method(const hpls_backend *be, const char *who, hpls_int n,
+                                       hpls_int rows, int given, int *method);
 /* Preconditioners (src/precond/<name>.c): hpls_pc_type.setup */
 hpls_status hpls_pc_setup_jacobi(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
                                  const hpls_options *o, hpls_pc *pc);

@@ -151,6 +151,21 @@ typedef struct hpls_dtri hpls_dtri;
 /* Rows of a tridiagonal block a device solves in local memory at most
  * (kernels/device/tridiag.cl's TB: 5 x 512 doubles = 20 KiB a work-group). */
 #define HPLS_DEVICE_TRI_MAX 512
+/* A tridiagonal matrix's factors in a device backend's memory, by thomas, cr
+ * or gspike (kernels/device/tridiag_direct.c; opaque). */
+typedef struct hpls_dtfac hpls_dtfac;
+/* Rows per partition of g-Spike on a device, at every level: a work-item per
+ * partition, so many partitions (kernels/device/gspike.c). */
+#define HPLS_DEVICE_GSPIKE_ROWS 32
+/* tfac_factor's switches for gspike (0: the device's choice): its reduced
+ * systems solved on the device (App. C's recursion) or on the host, its
+ * factors in row order or marshalled (the paper's Sec. 3.2) */
+enum {
+    HPLS_TFAC_REDUCED_DEVICE = 1,
+    HPLS_TFAC_REDUCED_HOST = 2,
+    HPLS_TFAC_NATURAL = 4,
+    HPLS_TFAC_TILED = 8
+};
 /* The relaxation sweeps of gs, sor, ssor and precond ssor on a device, and
  * their residual (kernels/device/relax.c, opaque). */
 typedef struct hpls_drelax hpls_drelax;
@@ -212,6 +227,21 @@ typedef struct hpls_devops {
     hpls_status (*fac_build)(hpls_backend *be, struct hpls_trifac *F, int kind, int strategy,
                              hpls_int *bad, hpls_int *asym, double *pivot);
     void (*fac_release)(hpls_backend *be, hpls_dfac *D); /* accepts NULL */
+    /* T's factors on the device by method (an hpls_tridiag_method): T's
+     * blocks of `block` rows have no couplings between them (block >= n: one
+     * system); thomas a work-item per block, cr a work-group per block of at
+     * most HPLS_DEVICE_TRI_MAX rows or one system level by level, gspike one
+     * system; lapack is refused.  opts: gspike's partitions and delta (NULL:
+     * the defaults); how: HPLS_TFAC_* (0: the device's choice).  A failure is
+     * the host's status and message for the same T */
+    hpls_status (*tfac_factor)(hpls_backend *be, const hpls_tridiag *T, hpls_int block, int method,
+                               const hpls_tridiag_opts *opts, int how, hpls_dtfac **F);
+    void (*tfac_release)(hpls_backend *be, hpls_dtfac *F); /* accepts NULL */
+    /* x = T^-1 b (x may be b) */
+    void (*tfac_solve)(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, hpls_dvec *x);
+    /* gspike's blocks found singular and repaired, and its 1/cond bound
+     * (other methods: 0 and 1) */
+    void (*tfac_stats)(const hpls_dtfac *F, hpls_int *singular, double *rcond);
 
     /* ---- kernels/device/relax.c: gs, sor, ssor, precond ssor ---- */
     /* A's diagonal positions (and its level sets for strategy levels; auto
@@ -279,7 +309,8 @@ typedef struct hpls_devops {
     X(auto_sweep)                                                                                  \
     X(fac_build)                                                                                   \
     X(fac_release)                                                                                 \
-    HPLS_DEVOPS_METHODS(X)
+    HPLS_DEVOPS_METHODS(X)                                                                         \
+    HPLS_DEVOPS_TRIDIAG(X)
 /* gs/sor/ssor, PJG, dense A, many right-hand sides (kernels/device/relax.c,
  * pjg.c, dense.c, block.c) */
 #define HPLS_DEVOPS_METHODS(X)                                                                     \
@@ -300,6 +331,8 @@ typedef struct hpls_devops {
     X(block_residual)                                                                              \
     X(block_jacobi)                                                                                \
     X(block_download)
+/* kernels/device/tridiag_direct.c's */
+#define HPLS_DEVOPS_TRIDIAG(X) X(tfac_factor) X(tfac_release) X(tfac_solve) X(tfac_stats)
 #define HPLS_DEVOPS_ONE_(m) +1
 _Static_assert(sizeof(hpls_devops) == (0 HPLS_DEVOPS(HPLS_DEVOPS_ONE_)) * sizeof(void (*)(void)),
                "a member of hpls_devops is missing from HPLS_DEVOPS");

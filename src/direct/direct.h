@@ -63,11 +63,46 @@ hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f);
 /* min |R_mm| / ||T_piece||_inf over the sequentially factored pieces (all levels):
  * an upper bound on 1/cond(T) up to a modest factor (sigma_min(R) <= |R_mm|). */
 double hpls_gspike_rcond_bound(const hpls_gspike *f);
+/* max |v|, |w| of the spikes (all levels; infinite when one was not finite). */
+double hpls_gspike_growth(const hpls_gspike *f);
+
+/* The parts of the factorization a device's g-Spike (kernels/device/gspike.c)
+ * shares, so that it partitions, scales and refines exactly as this one:
+ *   how: the factorization's parameters; prow > 0 makes every automatic p
+ *     len / prow (a device's many partitions) instead of one per thread, and
+ *     level > 0 factors a reduced system of that level (blocks start at pairs
+ *     of rows, App. C; no refinement there);
+ *   hpls_gspike_partitions: p of an irreducible piece of len rows;
+ *   hpls_gspike_blocks: the p + 1 block starts bs of the piece [lo, hi);
+ *   hpls_gspike_equilibrate: rs_i = 2^-e with 2^(e-1) <= max_j |T_ij| < 2^e (1
+ *     for a zero or non-finite row; e clamped so that 2^-e is a normal number). */
+typedef struct hpls_gspike_how {
+    int nt;        /* threads of the factorization and the solves */
+    hpls_int p;    /* partitions of each piece of the top level (0: automatic) */
+    hpls_int prow; /* automatic partitions: rows per partition (0: one per thread) */
+    double delta;  /* as hpls_gspike_factor's */
+    int refine;    /* as hpls_gspike_factor's */
+    int level;     /* 0: T itself; L > 0: a reduced system at level L */
+} hpls_gspike_how;
+hpls_status hpls_gspike_factor_at(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                  const hpls_real *du, const hpls_gspike_how *how,
+                                  hpls_gspike **f);
+hpls_int hpls_gspike_partitions(hpls_int len, hpls_int p_req, int nt, hpls_int prow);
+void hpls_gspike_blocks(hpls_int lo, hpls_int hi, hpls_int p, int pairs, hpls_int *bs);
+void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                             const hpls_real *du, int nt, hpls_real *rs);
 
 /* HPLS_ERR_SINGULAR when the factors show T singular to working precision
  * (gspike, lapack; thomas and cr refuse tiny pivots as they factor).  The
  * solver framework calls it; the hpls_tridiag_* API solves such T regardless. */
 hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F);
+/* Partitions gspike found singular in a solver's direct method (its mdata:
+ * factors on the host or on a device; 0 for the other methods). */
+hpls_int hpls_tridiag_solver_singular(const void *mdata);
+/* The same test on method m's bound rcond (a device's factors). */
+hpls_status hpls_tridiag_rcond_check(hpls_tridiag_method m, double rcond);
+/* HPLS_ERR_VALUE naming the first row of T that holds NaN or Inf (who: the caller). */
+hpls_status hpls_tridiag_check_finite(const hpls_tridiag *T, const char *who);
 
 /* ---- LAPACK (lapack_gtsv.c): dgttrf / dgttrs, partial pivoting ---------- */
 typedef struct hpls_lapack_gt {

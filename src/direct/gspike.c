@@ -228,6 +228,8 @@ void hpls_gspike_free(hpls_gspike *f)
 
 double hpls_gspike_rcond_bound(const hpls_gspike *f) { return f->rmm_rel; }
 
+double hpls_gspike_growth(const hpls_gspike *f) { return f->growth; }
+
 hpls_int hpls_gspike_singular_blocks(const hpls_gspike *f) { return f ? f->nsingular : 0; }
 
 /* Step 0: irreducible pieces, and an order in which to solve them: piece i+1
@@ -288,16 +290,13 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
 static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const hpls_real *du,
                                  double delta, int level, int pairs, gs_piece *pc, hpls_gspike *f)
 {
-    hpls_int p = pc->p, len = pc->hi - pc->lo;
+    hpls_int p = pc->p;
     const hpls_real *rs = f->rs;
     pc->bs = hpls_malloc(p + 1, sizeof *pc->bs);
     pc->zeta = hpls_malloc(p, sizeof *pc->zeta);
     if (!pc->bs || !pc->zeta)
         return HPLS_ERR_NOMEM;
-    hpls_int unit = pairs ? 2 : 1, units = len / unit;
-    for (hpls_int j = 0; j <= p; j++)
-        pc->bs[j] = pc->lo + unit * (units / p * j + (j < units % p ? j : units % p));
-    pc->bs[p] = pc->hi; /* a reduced system's odd last row joins the last block */
+    hpls_gspike_blocks(pc->lo, pc->hi, p, pairs, pc->bs);
     const hpls_int *bs = pc->bs;
     hpls_int nsing = 0;
     int last_singular = 0;
@@ -357,8 +356,8 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
         rd[nr - 1] = pc->rmm_last;
         rdu[nr - 1] = 0.0;
     }
-    hpls_status st =
-        hpls_gspike_factor_reduced(nr, rdl, rd, rdu, f->nt, delta, level + 1, &pc->reduced);
+    const hpls_gspike_how how = {.nt = f->nt, .prow = f->prow, .delta = delta, .level = level + 1};
+    hpls_status st = hpls_gspike_factor_at(nr, rdl, rd, rdu, &how, &pc->reduced);
     hpls_free(rdl);
     if (st == HPLS_OK) {
         /* pieces are solved one after another: they share the workspace */
@@ -371,12 +370,32 @@ static hpls_status factor_blocks(const hpls_real *dl, const hpls_real *d, const 
     return st;
 }
 
-static hpls_int auto_partitions(hpls_int len, int nt)
+void hpls_gspike_blocks(hpls_int lo, hpls_int hi, hpls_int p, int pairs, hpls_int *bs)
 {
-    if (len < GS_SEQ_MAX)
-        return 1;
-    hpls_int p = nt;
-    return p < len / GS_MIN_BLOCK ? p : len / GS_MIN_BLOCK;
+    hpls_int unit = pairs ? 2 : 1, units = (hi - lo) / unit;
+    for (hpls_int j = 0; j <= p; j++)
+        bs[j] = lo + unit * (units / p * j + (j < units % p ? j : units % p));
+    bs[p] = hi; /* a reduced system's odd last row joins the last block */
+}
+
+hpls_int hpls_gspike_partitions(hpls_int len, hpls_int p_req, int nt, hpls_int prow)
+{
+    hpls_int p;
+    if (p_req > 0)
+        p = p_req < len / 2 ? p_req : len / 2;
+    else if (len < GS_SEQ_MAX)
+        p = 1;
+    else if (prow > 0)
+        p = len / prow;
+    else
+        p = nt < len / GS_MIN_BLOCK ? nt : len / GS_MIN_BLOCK;
+    return p < 1 ? 1 : p;
+}
+
+void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                             const hpls_real *du, int nt, hpls_real *rs)
+{
+    hpls_gspike_scale_rows(n, dl, d, du, 0, nt, rs);
 }
 
 /* e is clamped so that 2^-e is a normal number. */
@@ -419,9 +438,7 @@ static hpls_status factor_level(hpls_int n, const hpls_real *dl, const hpls_real
     for (hpls_int i = 0; i < f->npieces; i++) {
         gs_piece *pc = &f->pieces[i];
         hpls_int len = pc->hi - pc->lo;
-        pc->p = p_req > 0 ? (p_req < len / 2 ? p_req : len / 2) : auto_partitions(len, f->nt);
-        if (pc->p < 1)
-            pc->p = 1;
+        pc->p = hpls_gspike_partitions(len, p_req, f->nt, f->prow);
         spikes |= pc->p > 1;
     }
     f->c = hpls_malloc(n, sizeof *f->c);
@@ -480,18 +497,8 @@ hpls_status hpls_gspike_factor_reduced(hpls_int nr, const hpls_real *rdl, const 
                                        const hpls_real *rdu, int nt, double delta, int level,
                                        hpls_gspike **out)
 {
-    *out = NULL;
-    hpls_gspike *f = hpls_calloc(1, sizeof *f);
-    if (!f)
-        return HPLS_ERR_NOMEM;
-    f->nt = nt;
-    hpls_status st = factor_level(nr, rdl, rd, rdu, 0, delta, level, 1, f);
-    if (st != HPLS_OK) {
-        hpls_gspike_free(f);
-        return st;
-    }
-    *out = f;
-    return HPLS_OK;
+    const hpls_gspike_how how = {.nt = nt, .delta = delta, .level = level};
+    return hpls_gspike_factor_at(nr, rdl, rd, rdu, &how, out);
 }
 
 hpls_status hpls_gspike_rows_create(hpls_int n, int nt, hpls_gspike **out)
@@ -517,15 +524,26 @@ hpls_status hpls_gspike_factor(hpls_int n, const hpls_real *dl, const hpls_real 
                                const hpls_real *du, int nt, hpls_int p, double delta, int refine,
                                hpls_gspike **out)
 {
+    const hpls_gspike_how how = {.nt = nt, .p = p, .delta = delta, .refine = refine};
+    return hpls_gspike_factor_at(n, dl, d, du, &how, out);
+}
+
+hpls_status hpls_gspike_factor_at(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                                  const hpls_real *du, const hpls_gspike_how *how,
+                                  hpls_gspike **out)
+{
     *out = NULL;
     hpls_gspike *f = hpls_calloc(1, sizeof *f);
     if (!f)
         return HPLS_ERR_NOMEM;
-    f->nt = nt;
-    hpls_status st = n > 0 ? factor_level(n, dl, d, du, p, delta, 0, 0, f) : HPLS_OK;
+    f->nt = how->nt;
+    f->prow = how->prow;
+    hpls_status st = n > 0 ? factor_level(n, dl, d, du, how->p, how->delta, how->level,
+                                          how->level > 0, f)
+                           : HPLS_OK;
     /* refine when the spikes grew or a block was repaired: the repaired blocks
      * of Tables 3-4 leave a backward error of 1e-15 that refinement takes to eps */
-    if (st == HPLS_OK && refine && (f->growth > GS_GROWTH_REFINE || f->nsingular > 0)) {
+    if (st == HPLS_OK && how->refine && (f->growth > GS_GROWTH_REFINE || f->nsingular > 0)) {
         f->adl = hpls_malloc(n, sizeof *f->adl);
         f->ad = hpls_malloc(n, sizeof *f->ad);
         f->adu = hpls_malloc(n, sizeof *f->adu);

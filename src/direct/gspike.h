@@ -35,6 +35,7 @@ typedef struct gs_piece {
 struct hpls_gspike {
     hpls_int n;
     int nt;                    /* threads of the factorization and the solves */
+    hpls_int prow;             /* automatic partitions: rows per partition (0: nt of them) */
     double growth;             /* max |v|, |w| over this level and below: the spike growth */
     hpls_real *adl, *ad, *adu; /* a copy of T, kept (top level only) for the refinement */
     hpls_real *rs;             /* row scales: D = diag(rs), rs_i a power of two */

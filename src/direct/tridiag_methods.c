@@ -43,6 +43,16 @@ const char *hpls_tridiag_method_name(hpls_tridiag_method m)
     return (unsigned)m < NMETHODS ? method_names[m] : "unknown";
 }
 
+hpls_status hpls_tridiag_check_finite(const hpls_tridiag *T, const char *who)
+{
+    for (hpls_int i = 0; i < T->n; i++)
+        if (!isfinite(T->d[i]) || (i > 0 && !isfinite(T->dl[i])) ||
+            (i < T->n - 1 && !isfinite(T->du[i])))
+            return hpls_fail(HPLS_ERR_VALUE, "%s: row %lld holds NaN or Inf", who,
+                             (long long)i + 1);
+    return HPLS_OK;
+}
+
 static hpls_status check_tridiag(const hpls_tridiag *T, const char *who)
 {
     if (!T || T->n < 0 || (T->n > 0 && (!T->dl || !T->d || !T->du)))
@@ -69,12 +79,9 @@ hpls_status hpls_tridiag_factor_sized(const hpls_tridiag *T, hpls_tridiag_method
     if (o.partitions < 0 || !(o.delta >= 0) || o.threads < 0)
         return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_factor: partitions %lld, delta %g or "
                          "threads %d negative", (long long)o.partitions, o.delta, o.threads);
+    if ((st = hpls_tridiag_check_finite(T, "hpls_tridiag_factor")) != HPLS_OK)
+        return st;
     hpls_int n = T->n;
-    for (hpls_int i = 0; i < n; i++)
-        if (!isfinite(T->d[i]) || (i > 0 && !isfinite(T->dl[i])) ||
-            (i < n - 1 && !isfinite(T->du[i])))
-            return hpls_fail(HPLS_ERR_VALUE, "hpls_tridiag_factor: row %lld holds NaN or Inf",
-                             (long long)i + 1);
     hpls_tridiag_factors *F = hpls_calloc(1, sizeof *F);
     if (!F)
         return HPLS_ERR_NOMEM;
@@ -122,14 +129,18 @@ hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F)
         if (st != HPLS_OK)
             return st;
     }
+    return hpls_tridiag_rcond_check(F->method, rcond);
+}
+
+hpls_status hpls_tridiag_rcond_check(hpls_tridiag_method m, double rcond)
+{
     if (!(rcond > DBL_EPSILON))
         return hpls_fail(HPLS_ERR_SINGULAR,
                          "%s: the matrix is numerically singular (%s = %.2g is below the machine "
                          "epsilon)",
-                         method_names[F->method],
-                         F->method == HPLS_TRIDIAG_GSPIKE
-                             ? "|R(m,m)| / ||D T||, D equilibrating the rows"
-                             : "dgtcon's 1/cond_1",
+                         hpls_tridiag_method_name(m),
+                         m == HPLS_TRIDIAG_GSPIKE ? "|R(m,m)| / ||D T||, D equilibrating the rows"
+                                                  : "dgtcon's 1/cond_1",
                          rcond);
     return HPLS_OK;
 }
@@ -238,6 +249,14 @@ hpls_status hpls_tridiag_from_csr(const hpls_csr *A, hpls_tridiag **out)
 
 /* ---- the solver framework's methods ------------------------------------- */
 
+/* A direct method's data: the factors on the host, or on a device backend
+ * (be->d: thomas, cr and gspike there, kernels/device/tridiag_direct.c). */
+typedef struct tridiag_solver {
+    hpls_tridiag_factors *F;
+    hpls_backend *be; /* a device backend, whose factors D are */
+    hpls_dtfac *D;
+} tridiag_solver;
+
 /* Extracts T from s->A and factors it with the method named like the solver. */
 hpls_status hpls_setup_tridiag(hpls_solver *s)
 {
@@ -257,18 +276,28 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
         snprintf(what, sizeof what, "%s", hpls_last_error());
         return hpls_fail(st, "%s: %s needs a tridiagonal matrix", what, name);
     }
-    hpls_tridiag_factors *F = NULL;
+    tridiag_solver *M = hpls_calloc(1, sizeof *M);
     const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta,
                                  .threads = s->be->nthreads};
-    st = hpls_tridiag_factor(T, m, &o, &F);
+    hpls_backend *be = s->be;
+    if (!M)
+        st = HPLS_ERR_NOMEM;
+    else if (be->d) { /* the factorization's check (rcond) is the device's too */
+        M->be = be;
+        st = hpls_tridiag_check_finite(T, name);
+        if (st == HPLS_OK)
+            st = be->d->tfac_factor(be, T, T->n, m, &o, 0, &M->D);
+    } else {
+        st = hpls_tridiag_factor(T, m, &o, &M->F);
+        if (st == HPLS_OK)
+            st = hpls_tridiag_factors_check(M->F);
+    }
     hpls_tridiag_destroy(T);
-    if (st == HPLS_OK)
-        st = hpls_tridiag_factors_check(F);
     if (st != HPLS_OK) {
-        hpls_tridiag_factors_destroy(F);
+        hpls_destroy_tridiag(M);
         return st;
     }
-    s->mdata = F;
+    s->mdata = M;
     return HPLS_OK;
 }
 
@@ -278,13 +307,20 @@ hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     if (s->dist && s->dist->size > 1)
         return hpls_solve_tridiag_dist(s, b, x);
 #endif
-    const hpls_real *bp = hpls_v_host(s->be, b); /* a host kernel: the arrays themselves */
-    hpls_real *xp = hpls_v_host(s->be, x);
-    if (!bp || !xp)
-        return s->be->err;
-    hpls_status st = hpls_tridiag_solve_factored(s->mdata, 1, bp, xp);
-    if (st != HPLS_OK)
-        return st;
+    const tridiag_solver *M = s->mdata;
+    if (M->D) {
+        s->be->d->tfac_solve(s->be, M->D, b, x);
+        if (s->be->err != HPLS_OK)
+            return s->be->err;
+    } else {
+        const hpls_real *bp = hpls_v_host(s->be, b); /* a host kernel: the arrays themselves */
+        hpls_real *xp = hpls_v_host(s->be, x);
+        if (!bp || !xp)
+            return s->be->err;
+        hpls_status st = hpls_tridiag_solve_factored(M->F, 1, bp, xp);
+        if (st != HPLS_OK)
+            return st;
+    }
     /* a direct solve is one step: its true residual decides the reason
      * (an ill-conditioned T may miss tol; that is a reason, not an error) */
     if (hpls_conv_start(s, hpls_op_residual(s, b, x, s->work[0])) == HPLS_NOT_RUN)
@@ -293,15 +329,15 @@ hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 }
 
 /* k right-hand sides through the factors at once, each column judged by its
- * true residual like a single solve. */
+ * true residual like a single solve (host backends: solver.c calls it there). */
 hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
                                      hpls_info *col)
 {
+    const tridiag_solver *M = s->mdata;
     hpls_int n = s->op.n;
     hpls_real *R = hpls_malloc(n * k, sizeof *R);
     double *bn = hpls_malloc(k, sizeof *bn), *rn = hpls_malloc(k, sizeof *rn);
-    hpls_status st = R && bn && rn ? hpls_tridiag_solve_factored(s->mdata, k, B, X)
-                                   : HPLS_ERR_NOMEM;
+    hpls_status st = R && bn && rn ? hpls_tridiag_solve_factored(M->F, k, B, X) : HPLS_ERR_NOMEM;
     if (st == HPLS_OK) {
         hpls_block_norms(s, k, B, bn);
         hpls_block_residual(s, k, B, X, R, rn);
@@ -317,4 +353,24 @@ hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real
     return st;
 }
 
-void hpls_destroy_tridiag(void *mdata) { hpls_tridiag_factors_destroy(mdata); }
+hpls_int hpls_tridiag_solver_singular(const void *mdata)
+{
+    const tridiag_solver *M = mdata;
+    if (M->F)
+        return hpls_tridiag_factors_singular(M->F);
+    hpls_int sing = 0;
+    double rcond;
+    M->be->d->tfac_stats(M->D, &sing, &rcond);
+    return sing;
+}
+
+void hpls_destroy_tridiag(void *mdata)
+{
+    tridiag_solver *M = mdata;
+    if (!M)
+        return;
+    hpls_tridiag_factors_destroy(M->F);
+    if (M->be)
+        M->be->d->tfac_release(M->be, M->D);
+    hpls_free(M);
+}

@@ -29,11 +29,11 @@
 typedef struct hisa_data {
     hpls_csr *S;
     hpls_btri *T; /* the factors of T */
-    /* on a device backend instead: S and T there, T solved by cyclic
-     * reduction a block per work-group (kernels/device/tridiag.cl) */
+    /* on a device backend instead: S and T's factors there
+     * (kernels/device/tridiag_direct.c) */
     hpls_backend *be;
     hpls_dmat *dS;
-    hpls_dtri *dT;
+    hpls_dtfac *dT;
 } hisa_data;
 
 void hpls_destroy_hisa(void *mdata)
@@ -45,7 +45,7 @@ void hpls_destroy_hisa(void *mdata)
     hpls_btri_free(H->T);
     if (H->be) {
         H->be->d->csr_release(H->be, H->dS);
-        H->be->d->tri_release(H->be, H->dT);
+        H->be->d->tfac_release(H->be, H->dT);
     }
     hpls_free(H);
 }
@@ -70,33 +70,50 @@ hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, doubl
     return st;
 }
 
-/* The device's setup: T's blocks must fit a work-group's local memory
- * (HPLS_DEVICE_TRI_MAX rows; HISA's one block of n rows too), and are
- * solved by CR whatever the host would use, so tridiag= may only say cr. */
+/* The method that solves T's blocks of `rows` rows on a device: the tridiag
+ * option when given, else cyclic reduction in a work-group's local memory
+ * (HPLS_DEVICE_TRI_MAX rows at most) and g-Spike for one T larger than that;
+ * lapack has no device version, and CR blocks beyond local memory are refused
+ * (CR in global memory solves one system only).  Also precond tridiag's. */
+hpls_status hpls_tridiag_device_method(const hpls_backend *be, const char *who, hpls_int n,
+                                       hpls_int rows, int given, int *method)
+{
+    if (given < 0)
+        given = rows <= HPLS_DEVICE_TRI_MAX || rows < n ? HPLS_TRIDIAG_CR : HPLS_TRIDIAG_GSPIKE;
+    *method = given;
+    if (given == HPLS_TRIDIAG_LAPACK)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "%s on %s: tridiag=lapack runs on the host only (LAPACK's "
+                         "dgttrf); use tridiag=thomas, cr or gspike, or backend=cpu",
+                         who, be->name);
+    if (given == HPLS_TRIDIAG_CR && rows > HPLS_DEVICE_TRI_MAX && rows < n)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "%s on %s: T's blocks of %lld rows exceed the %d "
+                         "a work-group solves in local memory (set block <= %d, or tridiag=thomas)",
+                         who, be->name, (long long)rows, HPLS_DEVICE_TRI_MAX, HPLS_DEVICE_TRI_MAX);
+    return HPLS_OK;
+}
+
+/* The device's setup: S and the factors of T there. */
 static hpls_status setup_device(hpls_solver *s, hisa_data *H, hpls_int block)
 {
     hpls_backend *be = s->be;
     hpls_int n = s->op.n;
-    const char *m = s->opt.method->name;
-    if (hpls_optset_is_set(&s->os, "tridiag") && s->opt.tridiag != HPLS_TRIDIAG_CR)
-        return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "%s on %s solves T by cyclic reduction "
-                         "(tridiag=cr), not by the tridiag given",
-                         m, be->name);
     hpls_int rows = block > 0 && block < n ? block : n;
-    if (rows > HPLS_DEVICE_TRI_MAX)
-        return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "%s on %s: T's blocks of %lld rows exceed the %d "
-                         "a work-group solves in local memory (%s)",
-                         m, be->name, (long long)rows, HPLS_DEVICE_TRI_MAX,
-                         block > 0 ? "set block <= 512" : "use bhisa");
+    int method;
+    hpls_status st = hpls_tridiag_device_method(
+        be, s->opt.method->name, n, rows,
+        hpls_optset_is_set(&s->os, "tridiag") ? s->opt.tridiag : -1, &method);
+    if (st != HPLS_OK)
+        return st;
     hpls_tridiag *T = NULL;
-    hpls_status st = hpls_split_tridiag(s->A, block, be->nthreads, &T, &H->S);
+    st = hpls_split_tridiag(s->A, block, be->nthreads, &T, &H->S);
     H->be = be;
     if (st == HPLS_OK)
         st = be->d->csr_upload(be, H->S, 0, &H->dS);
+    const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta};
     if (st == HPLS_OK)
-        st = be->d->tri_upload(be, T, rows, &H->dT);
+        st = be->d->tfac_factor(be, T, rows, method, &o, 0, &H->dT);
     hpls_tridiag_destroy(T);
     hpls_csr_destroy(H->S); /* the device has it */
     H->S = NULL;
@@ -166,11 +183,11 @@ static void s_product(hpls_solver *s, const hisa_data *H, const hpls_dvec *x, hp
         be->k->spmv(be->nthreads, S, xp, yp);
 }
 
-/* T x = b' on the backend (a host kernel, or the device's CR) */
+/* T x = b' on the backend (a host kernel, or the device's factors) */
 static hpls_status t_solve(hpls_solver *s, const hisa_data *H, const hpls_dvec *bp, hpls_dvec *x)
 {
     if (H->dT) {
-        s->be->d->tri_solve(s->be, H->dT, bp, x);
+        s->be->d->tfac_solve(s->be, H->dT, bp, x);
         return s->be->err;
     }
     const hpls_btri *T = H->T;

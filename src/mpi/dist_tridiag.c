@@ -168,7 +168,7 @@ hpls_int hpls_solver_gspike_singular(const hpls_solver *s)
     if (!s || !s->ready || !s->mdata || strcmp(s->opt.method->name, "gspike") != 0)
         return -1;
     return ours(s) ? hpls_dgspike_singular_blocks(ours(s)->gs)
-                   : hpls_tridiag_factors_singular(s->mdata);
+                   : hpls_tridiag_solver_singular(s->mdata);
 }
 
 const char *hpls_solver_dist_note(const hpls_solver *s)

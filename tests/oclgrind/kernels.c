@@ -4,6 +4,7 @@
  * through solver setups.  It checks no numbers: test_opencl
  * does; exit 77 without an OpenCL platform. */
 #include "backend/backend.h"
+#include "direct/direct.h"
 #include "hpls.h"
 #include "kernels/cpu/sptrsv.h"
 #include "solver.h"
@@ -160,6 +161,41 @@ int main(void)
     be->d->tri_solve(be, D, v[0], v[7]);
     be->d->tri_release(be, D);
     hpls_tridiag_destroy(T);
+    /* the tridiagonal direct solvers: thomas's blocks, cr level by level (640
+     * rows: beyond local memory) on a dominant T; then g-Spike with every
+     * switch on a T of two pieces (the second waits on the first), 10
+     * partitions each, the first of each singular (the repair; the
+     * refinement's residual), and each piece's reduced system at the next level */
+    enum { NT = 640 };
+    hpls_tridiag *G;
+    hpls_dvec *gb, *gx;
+    if (hpls_tridiag_gallery(18, NT, 1, &G, NULL, NULL) != HPLS_OK ||
+        be->v->alloc(be, NT, &gb) != HPLS_OK || be->v->alloc(be, NT, &gx) != HPLS_OK)
+        return 1;
+    be->v->set(be, NT, 1.0, gb);
+    static const int hows[] = {HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_NATURAL,
+                               HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_TILED,
+                               HPLS_TFAC_REDUCED_HOST | HPLS_TFAC_NATURAL};
+    const hpls_tridiag_opts o = {.partitions = 10, .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
+    for (int k = 0; k < 5; k++) {
+        if (k == 2) {
+            G->du[319] = 0.0;
+            if (hpls_tridiag_singular_blocks(G, 32, 2, 18, 1) != HPLS_OK)
+                return 1;
+        }
+        hpls_dtfac *F;
+        int method = k == 0 ? HPLS_TRIDIAG_THOMAS : k == 1 ? HPLS_TRIDIAG_CR : HPLS_TRIDIAG_GSPIKE;
+        if (be->d->tfac_factor(be, G, k == 0 ? 100 : NT, method, &o, k > 1 ? hows[k - 2] : 0, &F) !=
+            HPLS_OK) {
+            fprintf(stderr, "%s\n", hpls_last_error());
+            return 1;
+        }
+        be->d->tfac_solve(be, F, gb, gx);
+        be->d->tfac_release(be, F);
+    }
+    be->v->release(be, gb);
+    be->v->release(be, gx);
+    hpls_tridiag_destroy(G);
     hpls_int lowend[N], upbeg[N]; /* the sweeps of A's lower and upper part */
     hpls_k_tri_split(1, A, lowend, upbeg);
     for (int upper = 0; upper < 2; upper++) {

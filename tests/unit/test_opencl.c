@@ -9,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "direct/block_tridiag.h"
+#include "gen/gen.h"
 #include "hpls.h"
 #include "precond/trisolve.h"
 
@@ -341,6 +342,365 @@ static void tridiagonal_blocks_match_thomas(void **state)
     hpls_tridiag_destroy(T);
 }
 
+/* ---- the tridiagonal direct solvers on the device (thomas, cr, gspike) ---- */
+
+/* x = T^-1 b by the device's factors F (b on the host, x back to the host) */
+static void tfac_run(hpls_dtfac *F, hpls_int n, const hpls_real *b, hpls_real *x)
+{
+    hpls_dvec *bo, *xo;
+    assert_int_equal(hpls_be_vector(ocl, n, b, &bo), HPLS_OK);
+    assert_int_equal(ocl->v->alloc(ocl, n, &xo), HPLS_OK);
+    ocl->d->tfac_solve(ocl, F, bo, xo);
+    ocl->v->download(ocl, n, xo, x);
+    if (ocl->err != HPLS_OK)
+        fail_msg("device solve: %s", ocl->msg);
+    ocl->v->release(ocl, bo);
+    ocl->v->release(ocl, xo);
+}
+
+/* ||x - y||_inf / ||y||_inf */
+static double relerr_inf(hpls_int n, const hpls_real *x, const hpls_real *y)
+{
+    double e = 0.0, m = 0.0;
+    for (hpls_int i = 0; i < n; i++) {
+        e = fmax(e, fabs(x[i] - y[i]));
+        m = fmax(m, fabs(y[i]));
+    }
+    return m > 0 ? e / m : e;
+}
+
+/* ||b - T x||_inf / (||T||_inf ||x||_inf + ||b||_inf) */
+static double berr_inf(const hpls_tridiag *T, const hpls_real *b, const hpls_real *x)
+{
+    hpls_int n = T->n;
+    hpls_real *r = malloc((size_t)n * sizeof *r);
+    assert_int_equal(hpls_tridiag_mv(T, x, r), HPLS_OK);
+    double rn = 0, an = 0, xn = 0, bn = 0;
+    for (hpls_int i = 0; i < n; i++) {
+        rn = fmax(rn, fabs(b[i] - r[i]));
+        an = fmax(an,
+                  fabs(T->d[i]) + (i > 0 ? fabs(T->dl[i]) : 0) + (i < n - 1 ? fabs(T->du[i]) : 0));
+        xn = fmax(xn, fabs(x[i]));
+        bn = fmax(bn, fabs(b[i]));
+    }
+    free(r);
+    return rn / (an * xn + bn);
+}
+
+/* g-Spike of T on the device with p partitions, delta and the switches how
+ * (HPLS_TFAC_*) against src/direct/gspike.c with the device's rule for every
+ * level (hpls_gspike_how's prow): the same status and message, the same
+ * repaired blocks and 1/cond bound, and x of the same bits.  Returns the
+ * singular blocks, -1 when both refused T; x (if not NULL) gets the
+ * device's solution. */
+static hpls_int gspike_matches_host(const hpls_tridiag *T, const hpls_real *b, hpls_int p,
+                                    double delta, int how, const char *what, hpls_real *xout)
+{
+    hpls_int n = T->n;
+    const hpls_gspike_how hh = {
+        .nt = 2, .p = p, .prow = HPLS_DEVICE_GSPIKE_ROWS, .delta = delta, .refine = 1};
+    hpls_gspike *g = NULL;
+    hpls_status sh = hpls_gspike_factor_at(n, T->dl, T->d, T->du, &hh, &g);
+    if (sh == HPLS_OK)
+        sh = hpls_tridiag_rcond_check(HPLS_TRIDIAG_GSPIKE, hpls_gspike_rcond_bound(g));
+    char hmsg[512];
+    snprintf(hmsg, sizeof hmsg, "%s", hpls_last_error());
+    const hpls_tridiag_opts o = {.partitions = p, .delta = delta};
+    hpls_dtfac *F = NULL;
+    hpls_status sd = ocl->d->tfac_factor(ocl, T, n, HPLS_TRIDIAG_GSPIKE, &o, how, &F);
+    if (sd != sh || (sd != HPLS_OK && strcmp(hpls_last_error(), hmsg) != 0))
+        fail_msg("%s, p %lld, how %d: factor status %d (%s) on opencl, %d (%s) on the host", what,
+                 (long long)p, how, (int)sd, sd ? hpls_last_error() : "", (int)sh, sh ? hmsg : "");
+    hpls_int sing = -1;
+    if (sd == HPLS_OK) {
+        double rc;
+        ocl->d->tfac_stats(F, &sing, &rc);
+        assert_int_equal(sing, hpls_gspike_singular_blocks(g));
+        assert_true(rc == hpls_gspike_rcond_bound(g));
+        hpls_real *xh = malloc((size_t)n * sizeof *xh), *xd = malloc((size_t)n * sizeof *xd);
+        assert_int_equal(hpls_gspike_solve(g, b, xh), HPLS_OK);
+        tfac_run(F, n, b, xd);
+        for (hpls_int i = 0; i < n; i++)
+            if (memcmp(&xd[i], &xh[i], sizeof xd[i]) != 0)
+                fail_msg("%s, n = %lld, p %lld, how %d: x[%lld] = %.17g on opencl, %.17g on the "
+                         "host (relative difference %.3g in all)",
+                         what, (long long)n, (long long)p, how, (long long)i, xd[i], xh[i],
+                         relerr_inf(n, xd, xh));
+        if (xout)
+            memcpy(xout, xd, (size_t)n * sizeof *xd);
+        free(xh);
+        free(xd);
+    }
+    ocl->d->tfac_release(ocl, F);
+    hpls_gspike_free(g);
+    return sing;
+}
+
+/* the switches a test goes through: reduced systems on the device and on
+ * the host, the factors in row order and marshalled */
+static const int hows[] = {
+    HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_NATURAL, HPLS_TFAC_REDUCED_HOST | HPLS_TFAC_TILED,
+    HPLS_TFAC_REDUCED_DEVICE | HPLS_TFAC_TILED, HPLS_TFAC_REDUCED_HOST | HPLS_TFAC_NATURAL};
+
+/* The g-Spike paper's collection (Table A.1; 8-11 are dense constructions,
+ * so small), orders that are multiples of nothing, one partition to many:
+ * the host's bits, and for the well-conditioned ids x_true to 1e-12 */
+static void gspike_matches_the_host_on_the_papers_collection(void **state)
+{
+    (void)state;
+    static const int ids[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                              11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+    static const int good[] = {2, 3, 6, 7, 17, 18, 19, 20}; /* kappa below 1e4 */
+    static const hpls_int ns[] = {1, 2, 5, 127, 129, 1001, 3001};
+    static const hpls_int ps[] = {0, 1, 3, 7};
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++)
+        for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+            hpls_int n = ids[k] >= 8 && ids[k] <= 11 && ns[c] > 300 ? 300 : ns[c];
+            hpls_tridiag *T;
+            hpls_vec *xt, *b;
+            assert_int_equal(hpls_tridiag_gallery(ids[k], n, 3, &T, &xt, &b), HPLS_OK);
+            hpls_real *x = malloc((size_t)n * sizeof *x);
+            char what[64];
+            snprintf(what, sizeof what, "id %d", ids[k]);
+            int how = hows[(k + c) % 4];
+            hpls_int p = ps[(k + 3 * c) % 4];
+            hpls_int sing =
+                gspike_matches_host(T, b->data, p, HPLS_TRIDIAG_DELTA_DEFAULT, how, what, x);
+            for (size_t q = 0; q < sizeof good / sizeof good[0]; q++)
+                if (good[q] == ids[k] && (sing < 0 || !(relerr_inf(n, x, xt->data) < 1e-12) ||
+                                          !(berr_inf(T, b->data, x) < 1e-14)))
+                    fail_msg("id %d, n = %lld, p %lld: %s, forward error %.3g, backward %.3g",
+                             ids[k], (long long)n, (long long)p, sing < 0 ? "refused" : "solved",
+                             sing < 0 ? 0.0 : relerr_inf(n, x, xt->data),
+                             sing < 0 ? 0.0 : berr_inf(T, b->data, x));
+            free(x);
+            hpls_tridiag_destroy(T);
+            hpls_vec_destroy(xt);
+            hpls_vec_destroy(b);
+        }
+}
+
+/* n = 40000: four levels of reduced systems on the device (1250 partitions,
+ * then 2498, 154 and 6 rows), every switch */
+static void gspike_recursion_matches_the_host(void **state)
+{
+    (void)state;
+    const hpls_int n = 40000;
+    static const int ids[] = {1, 18, 14};
+    for (int k = 0; k < 3; k++) {
+        hpls_tridiag *T;
+        hpls_vec *xt, *b;
+        assert_int_equal(hpls_tridiag_gallery(ids[k], n, 5, &T, &xt, &b), HPLS_OK);
+        for (int h = 0; h < 4; h++)
+            gspike_matches_host(T, b->data, 0, HPLS_TRIDIAG_DELTA_DEFAULT, hows[h], "four levels",
+                                NULL);
+        hpls_tridiag_destroy(T);
+        hpls_vec_destroy(xt);
+        hpls_vec_destroy(b);
+    }
+}
+
+/* Tables 3 and 4 at small n: blocks of order 32 made exactly singular and
+ * p = 64 partitions on them: the device finds the host's singular blocks,
+ * repairs them and refines as the host does (the same bits), and without the
+ * repair (delta = 0) gives the host's answer too */
+static void gspike_repairs_the_hosts_singular_blocks(void **state)
+{
+    (void)state;
+    const hpls_int m = 32, nb = 64, n = m * nb;
+    static const hpls_int counts[] = {1, 4, 64};
+    static const int kinds[] = {18, 1};
+    for (int kk = 0; kk < 2; kk++)
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            hpls_tridiag *T;
+            hpls_vec *xt, *b;
+            assert_int_equal(hpls_tridiag_gallery(kinds[kk], n, 2, &T, &xt, NULL), HPLS_OK);
+            assert_int_equal(hpls_tridiag_singular_blocks(T, m, counts[c], kinds[kk], 11), HPLS_OK);
+            assert_int_equal(hpls_vec_create(n, &b), HPLS_OK);
+            assert_int_equal(hpls_tridiag_mv(T, xt->data, b->data), HPLS_OK);
+            hpls_real *x = malloc((size_t)n * sizeof *x);
+            hpls_int sing = gspike_matches_host(T, b->data, nb, HPLS_TRIDIAG_DELTA_DEFAULT,
+                                                hows[c % 4], "singular blocks", x);
+            if (sing < counts[c])
+                fail_msg("kind %d: %lld singular blocks found, %lld made", kinds[kk],
+                         (long long)sing, (long long)counts[c]);
+            /* the paper's goals (Tables 3 and 4), or LAPACK's own error within 4x
+             * where the matrix's condition puts it above them (kind 18, all singular) */
+            hpls_real *xl = malloc((size_t)n * sizeof *xl);
+            assert_int_equal(hpls_lapack_gtsv(n, T->dl, T->d, T->du, b->data, xl), HPLS_OK);
+            double goal = fmax(kinds[kk] == 18 ? 1e-13 : 1e-9, 4 * relerr_inf(n, xl, xt->data));
+            free(xl);
+            if (!(relerr_inf(n, x, xt->data) < goal) || !(berr_inf(T, b->data, x) < 1e-14))
+                fail_msg("kind %d, %lld singular blocks: forward error %.3g (goal %.3g), "
+                         "backward %.3g",
+                         kinds[kk], (long long)counts[c], relerr_inf(n, x, xt->data), goal,
+                         berr_inf(T, b->data, x));
+            gspike_matches_host(T, b->data, nb, 0.0, hows[(c + 1) % 4], "no repair", NULL);
+            free(x);
+            hpls_tridiag_destroy(T);
+            hpls_vec_destroy(xt);
+            hpls_vec_destroy(b);
+        }
+}
+
+/* Zero couplings: pieces solved in dependency order (depths 0 to 2 here, with
+ * partitioned pieces at each), a 1 x 1 piece, the many small pieces and
+ * chains of #5; a singular last block (its first m-1 rows and the extra
+ * spike); rows scaled by 10^U(-150, 150) (no block may look singular) */
+static void gspike_handles_pieces_a_singular_last_block_and_row_scaling(void **state)
+{
+    (void)state;
+    hpls_tridiag *T;
+    hpls_vec *xt, *b;
+    assert_int_equal(hpls_tridiag_gallery(18, 3000, 1, &T, &xt, &b), HPLS_OK);
+    T->du[999] = 0.0;
+    T->dl[2000] = 0.0;
+    T->dl[2500] = 0.0;
+    T->du[2500] = 0.0;
+    assert_int_equal(hpls_tridiag_mv(T, xt->data, b->data), HPLS_OK);
+    hpls_real *x = malloc(40000 * sizeof *x);
+    for (int h = 0; h < 4; h++) {
+        gspike_matches_host(T, b->data, h == 0 ? 0 : 4 * h, HPLS_TRIDIAG_DELTA_DEFAULT, hows[h],
+                            "pieces", x);
+        assert_true(relerr_inf(3000, x, xt->data) < 1e-14);
+    }
+    hpls_tridiag_destroy(T);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    assert_int_equal(hpls_tridiag_gallery(5, 40000, 2, &T, &xt, &b), HPLS_OK);
+    for (int h = 0; h < 2; h++)
+        gspike_matches_host(T, b->data, 0, HPLS_TRIDIAG_DELTA_DEFAULT, hows[h], "id 5", NULL);
+    hpls_tridiag_destroy(T);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    assert_int_equal(hpls_tridiag_gallery(18, 256, 1, &T, &xt, &b), HPLS_OK);
+    double omega = 4.0 - 2.0 * cos(acos(-1.0) / 33.0);
+    for (hpls_int i = 224; i < 256; i++)
+        T->d[i] -= omega;
+    assert_int_equal(hpls_tridiag_mv(T, xt->data, b->data), HPLS_OK);
+    for (int h = 0; h < 4; h++) {
+        assert_int_equal(gspike_matches_host(T, b->data, 8, HPLS_TRIDIAG_DELTA_DEFAULT, hows[h],
+                                             "singular last block", x),
+                         1);
+        assert_true(relerr_inf(256, x, xt->data) < 1e-13);
+    }
+    hpls_tridiag_destroy(T);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    const hpls_int n = 4096;
+    assert_int_equal(hpls_tridiag_gallery(20, n, 7, &T, &xt, &b), HPLS_OK);
+    gen_rng r;
+    gen_rng_init(&r, 15, 0);
+    for (hpls_int i = 0; i < n; i++) {
+        T->d[i] = 2.0 + fabs(T->dl[i]) + fabs(T->du[i]);
+        double sc = pow(10.0, gen_rng_uniform(&r, -150.0, 150.0));
+        T->dl[i] *= sc;
+        T->d[i] *= sc;
+        T->du[i] *= sc;
+    }
+    assert_int_equal(hpls_tridiag_mv(T, xt->data, b->data), HPLS_OK);
+    static const hpls_int parts[] = {0, 1, 7, 128, 1024};
+    for (int k = 0; k < 5; k++) {
+        assert_int_equal(gspike_matches_host(T, b->data, parts[k], HPLS_TRIDIAG_DELTA_DEFAULT,
+                                             hows[k % 4], "scaled rows", x),
+                         0);
+        assert_true(relerr_inf(n, x, xt->data) < 1e-14);
+    }
+    hpls_tridiag_destroy(T);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    free(x);
+}
+
+/* Singular T, tridiag(1, 0, 1) of odd order: the host's status and message
+ * whatever refuses it (a whole piece's R(m,m) = 0, the 1/cond bound, a
+ * reduced system, a spike's overflow without the repair), or if the host
+ * solves it, the host's x */
+static void gspike_refuses_what_the_host_refuses(void **state)
+{
+    (void)state;
+    static const hpls_int ns[] = {3, 301, 4001};
+    for (int c = 0; c < 3; c++) {
+        hpls_int n = ns[c];
+        hpls_tridiag *T;
+        assert_int_equal(hpls_tridiag_create(n, &T), HPLS_OK);
+        for (hpls_int i = 0; i < n; i++) {
+            T->dl[i] = i > 0 ? 1.0 : 0.0;
+            T->du[i] = i < n - 1 ? 1.0 : 0.0;
+        }
+        hpls_real *b = calloc((size_t)n, sizeof *b);
+        for (int h = 0; h < 4; h++) {
+            hpls_int p = h < 2 ? 0 : 5;
+            hpls_int sing = gspike_matches_host(T, b, p, h % 2 ? 0.0 : HPLS_TRIDIAG_DELTA_DEFAULT,
+                                                hows[h], "tridiag(1, 0, 1)", NULL);
+            if (n == 3 && sing >= 0) /* R(3, 3) = -0 exactly: refused by both */
+                fail_msg("n = 3, p %lld: a singular T was not refused", (long long)p);
+        }
+        free(b);
+        hpls_tridiag_destroy(T);
+    }
+}
+
+/* thomas (a work-item per block: values equal to the host's) and cr (one
+ * system above local memory level by level: the host's bits; in local memory
+ * by tri_cr: to 1e-12) against src/direct; one system and blocks */
+static void thomas_and_cr_match_the_host(void **state)
+{
+    (void)state;
+    static const hpls_int ns[] = {1, 2, 511, 512, 513, 1000, 4097};
+    for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+        hpls_int n = ns[c];
+        hpls_tridiag *T;
+        hpls_vec *xt, *b;
+        assert_int_equal(hpls_tridiag_gallery(20, n, 9, &T, &xt, &b), HPLS_OK);
+        hpls_real *x = malloc((size_t)n * sizeof *x), *xd = malloc((size_t)n * sizeof *xd);
+        hpls_dtfac *F;
+        for (int m = 0; m < 2; m++) {
+            hpls_tridiag_method meth = m ? HPLS_TRIDIAG_CR : HPLS_TRIDIAG_THOMAS;
+            assert_int_equal(hpls_tridiag_solve(T, meth, NULL, 1, b->data, x), HPLS_OK);
+            assert_int_equal(ocl->d->tfac_factor(ocl, T, n, meth, NULL, 0, &F), HPLS_OK);
+            tfac_run(F, n, b->data, xd);
+            ocl->d->tfac_release(ocl, F);
+            double tol = meth == HPLS_TRIDIAG_CR && n <= HPLS_DEVICE_TRI_MAX ? 1e-12 : 0.0;
+            for (hpls_int i = 0; i < n; i++)
+                if (!(fabs(xd[i] - x[i]) <= tol * fabs(x[i])))
+                    fail_msg("%s, n = %lld: x[%lld] = %.17g on opencl, %.17g on the host",
+                             hpls_tridiag_method_name(meth), (long long)n, (long long)i, xd[i],
+                             x[i]);
+        }
+        /* blocks of 100 and 512 rows without couplings: thomas's batch */
+        for (hpls_int block = 100; block <= 512; block += 412) {
+            for (hpls_int i = 0; i < n; i++) {
+                T->dl[i] = i % block ? T->dl[i] : 0.0;
+                T->du[i] = (i + 1) % block ? T->du[i] : 0.0;
+            }
+            hpls_btri *B;
+            const hpls_tridiag_opts o = {.threads = 1};
+            for (int m = 0; m < 2; m++) {
+                hpls_tridiag_method meth = m ? HPLS_TRIDIAG_CR : HPLS_TRIDIAG_THOMAS;
+                assert_int_equal(hpls_btri_factor(T, block, meth, &o, &B), HPLS_OK);
+                assert_int_equal(hpls_btri_solve(B, b->data, x), HPLS_OK);
+                hpls_btri_free(B);
+                assert_int_equal(ocl->d->tfac_factor(ocl, T, block, meth, NULL, 0, &F), HPLS_OK);
+                tfac_run(F, n, b->data, xd);
+                ocl->d->tfac_release(ocl, F);
+                double tol = meth == HPLS_TRIDIAG_CR ? 1e-12 : 0.0;
+                for (hpls_int i = 0; i < n; i++)
+                    if (!(fabs(xd[i] - x[i]) <= tol * fabs(x[i])))
+                        fail_msg("%s, blocks of %lld: x[%lld] = %.17g on opencl, %.17g on the "
+                                 "host",
+                                 hpls_tridiag_method_name(meth), (long long)block, (long long)i,
+                                 xd[i], x[i]);
+            }
+        }
+        free(x);
+        free(xd);
+        hpls_tridiag_destroy(T);
+        hpls_vec_destroy(xt);
+        hpls_vec_destroy(b);
+    }
+}
+
 /* z = M^-1 r and M^-T r of dilu, dic and ilu0 by every strategy on the
  * device against ref's: the same bits (every strategy sums a row in the
  * order of its entries, as ref's sequential sweeps); the factors are built
@@ -546,18 +906,73 @@ static void methods_not_on_the_device_are_refused_by_name(void **state)
     hpls_csr_destroy(A);
 }
 
-/* HISA's one block of n rows on the device when n fits local memory; else
- * (and for bhisa's blocks too large, or a tridiag other than cr) refused */
+/* HISA's one block of n rows in a work-group when n fits local memory */
 static void hisa_runs_on_the_device_when_t_fits_a_work_group(void **state)
 {
     (void)state;
     hpls_csr *A = tu_gen("gas:n=500,k=2");
     compare(A, "gas:n=500,k=2", "solver=hisa tridiag=cr maxiter=1000", 1);
+    compare(A, "gas:n=500,k=2", "solver=hisa maxiter=1000", 1);
+    hpls_csr_destroy(A);
+}
+
+/* x of options on backend (A x = A*1 from 0) into x */
+static void solve_into(const hpls_csr *A, const char *options, const char *backend, hpls_real *x)
+{
+    char o[256];
+    snprintf(o, sizeof o, "%s backend=%s", options, backend);
+    hpls_vec *one = tu_vec_const(A->nrows, 1.0), *b = tu_rhs(A, one), *xv;
+    assert_int_equal(hpls_vec_create(A->nrows, &xv), HPLS_OK);
+    hpls_solver *s = tu_setup(A, o);
+    hpls_info info = tu_run(s, b, xv);
+    assert_true(hpls_reason_converged(info.reason));
+    memcpy(x, xv->data, (size_t)A->nrows * sizeof *x);
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(one);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(xv);
+}
+
+/* --solver thomas|cr|gspike, hisa's and bhisa's T and precond tridiag and
+ * btridiag on the device: within tol as on ref; gspike with 8 partitions
+ * (a reduced system the host too solves sequentially) has the cpu's bits */
+static void the_direct_solvers_and_tridiagonal_methods_run_on_the_device(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("tridiag:id=18,n=3001");
+    static const char *const direct[] = {"solver=thomas", "solver=cr", "solver=gspike",
+                                         "solver=gspike gspike_p=8 gspike_delta=0"};
+    for (int k = 0; k < 4; k++)
+        compare(A, "tridiag:id=18,n=3001", direct[k], 1);
+    hpls_real *xo = malloc(3001 * sizeof *xo), *xc = malloc(3001 * sizeof *xc);
+    solve_into(A, "solver=gspike gspike_p=8", "opencl", xo);
+    solve_into(A, "solver=gspike gspike_p=8", "cpu", xc);
+    assert_memory_equal(xo, xc, 3001 * sizeof *xo);
+    free(xo);
+    free(xc);
+    expect_refused(A, "solver=lapack", "lapack");
     hpls_csr_destroy(A);
     A = tu_gen("gas:n=5000");
-    expect_refused(A, "solver=hisa", "use bhisa");
+    static const char *const tri[] = {"solver=hisa",
+                                      "solver=hisa tridiag=gspike",
+                                      "solver=hisa tridiag=cr",
+                                      "solver=hisa tridiag=thomas",
+                                      "solver=bhisa tridiag=thomas block=1000",
+                                      "solver=bhisa tridiag=cr block=300",
+                                      "solver=bicgstab precond=tridiag tridiag=gspike",
+                                      "solver=bicgstab precond=tridiag tridiag=cr",
+                                      "solver=qmr precond=tridiag tridiag=gspike",
+                                      "solver=gmres precond=btridiag block=700",
+                                      "solver=bicg precond=btridiag tridiag=cr block=256"};
+    for (size_t k = 0; k < sizeof tri / sizeof tri[0]; k++) {
+        char o[160];
+        snprintf(o, sizeof o, "%s maxiter=3000", tri[k]);
+        compare(A, "gas:n=5000", o, 1);
+    }
+    expect_refused(A, "solver=hisa tridiag=lapack", "lapack");
+    expect_refused(A, "solver=bicgstab precond=tridiag tridiag=lapack", "lapack");
     expect_refused(A, "solver=bhisa block=513", "block <= 512");
-    expect_refused(A, "solver=bhisa tridiag=thomas", "tridiag=cr");
+    expect_refused(A, "solver=bicgstab precond=btridiag block=600 tridiag=cr", "block <= 512");
     hpls_csr_destroy(A);
 }
 
@@ -968,10 +1383,17 @@ int main(void)
         cmocka_unit_test(finite_finds_the_first_nan_or_inf),
         cmocka_unit_test(spmv_and_residual_match_ref),
         cmocka_unit_test(tridiagonal_blocks_match_thomas),
+        cmocka_unit_test(gspike_matches_the_host_on_the_papers_collection),
+        cmocka_unit_test(gspike_recursion_matches_the_host),
+        cmocka_unit_test(gspike_repairs_the_hosts_singular_blocks),
+        cmocka_unit_test(gspike_handles_pieces_a_singular_last_block_and_row_scaling),
+        cmocka_unit_test(gspike_refuses_what_the_host_refuses),
+        cmocka_unit_test(thomas_and_cr_match_the_host),
         cmocka_unit_test(factored_preconditioners_match_ref_bit_for_bit),
         cmocka_unit_test(device_construction_fails_as_the_host),
         cmocka_unit_test(methods_match_ref_on_generated_matrices),
         cmocka_unit_test(hisa_runs_on_the_device_when_t_fits_a_work_group),
+        cmocka_unit_test(the_direct_solvers_and_tridiagonal_methods_run_on_the_device),
         tu_data_test(methods_match_ref_on_real_matrices),
         cmocka_unit_test(methods_not_on_the_device_are_refused_by_name),
         cmocka_unit_test(update_values_reaches_the_device),

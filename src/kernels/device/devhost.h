@@ -269,4 +269,13 @@ void hpls_devop_block_residual(hpls_backend *be, hpls_dblock *D, const hpls_dmat
 void hpls_devop_block_jacobi(hpls_backend *be, hpls_dblock *D, double omega, const hpls_dvec *dinv);
 void hpls_devop_block_download(hpls_backend *be, const hpls_dblock *D, hpls_real *X);
 
+/* ---- the devops entries of the tridiagonal direct solvers (tridiag_direct.c;
+ * backend.h's tfac_* members say what they do) ------------------------------ */
+hpls_status hpls_devop_tfac_factor(hpls_backend *be, const hpls_tridiag *T, hpls_int block,
+                                   int method, const hpls_tridiag_opts *opts, int how,
+                                   hpls_dtfac **F);
+void hpls_devop_tfac_release(hpls_backend *be, hpls_dtfac *F);
+void hpls_devop_tfac_solve(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, hpls_dvec *x);
+void hpls_devop_tfac_stats(const hpls_dtfac *F, hpls_int *singular, double *rcond);
+
 #endif /* HPLS_DEVHOST_H */

@@ -63,9 +63,25 @@
     X(csr_residual_block, "lilgliggggggg")                                                         \
     X(jacobi_block, "lilgdggg")
 
+#define HPLS_K_CR(X)                                                                               \
+    X(cr_reduce, "llggglgl")                                                                       \
+    X(cr_top, "lggl")                                                                              \
+    X(cr_back, "llgggglgl")
+
+#define HPLS_K_THOMAS(X)                                                                           \
+    X(tri_thomas, "llggggg")
+
+#define HPLS_K_GSPIKE(X)                                                                           \
+    X(gs_factor, "llldggggggggggg")                                                                \
+    X(gs_spikes, "lllgggggggggggggggg")                                                            \
+    X(gs_solve1, "lllgggggggggggg")                                                                \
+    X(gs_solve2, "lllggggggg")                                                                     \
+    X(gs_resid_part, "lgggggggg")
+
 #define HPLS_DEVICE_KERNELS(X)                                                                     \
     HPLS_K_VECTOR(X)                                                                               \
-    HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_FACTOR(X) HPLS_K_METHODS(X)
+    HPLS_K_SPMV(X) HPLS_K_TRIDIAG(X) HPLS_K_SWEEP(X) HPLS_K_FACTOR(X) HPLS_K_METHODS(X)            \
+    HPLS_K_CR(X) HPLS_K_THOMAS(X) HPLS_K_GSPIKE(X)
 /* clang-format on */
 
 #define HPLS_K_ENUM_(name, sig) HPLS_K_##name,
