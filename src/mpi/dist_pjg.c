@@ -180,23 +180,36 @@ static inline double row_update(const pjg_dist *P, const hpls_dcsr *D, hpls_int 
 }
 
 /* My rows lo .. hi-1 of block k: the new values into xold first (no row of
- * the block reads xold of the block), then x and xold swap. */
+ * the block reads xold of the block), then x and xold swap.  Orphaned loops:
+ * shared by the threads of chunk's region, or run by the caller alone. */
+static void chunk_rows(const pjg_dist *P, const hpls_dcsr *D, hpls_int k, hpls_int lo,
+                       hpls_int hi, const hpls_real *dinv, const hpls_real *b, hpls_real *x,
+                       hpls_real *xold, hpls_real *r)
+{
+#pragma omp for schedule(static)
+    for (hpls_int i = lo; i < hi; i++)
+        xold[i] = row_update(P, D, k, lo, i, dinv, b, x, xold, r);
+#pragma omp for schedule(static)
+    for (hpls_int i = lo; i < hi; i++) {
+        double xnew = xold[i];
+        xold[i] = x[i];
+        x[i] = xnew;
+    }
+}
+
+/* One thread opens no parallel region: even an inactive one (if (0)) cost
+ * about 0.8 us a block, which made a sweep of psize = 1 (Gauss-Seidel, one
+ * rank's default on one thread) 30 times one process's (bench/results/mpi.md). */
 static void chunk(const pjg_dist *P, const hpls_dcsr *D, int nt, hpls_int k, hpls_int lo,
                   hpls_int hi, const hpls_real *dinv, const hpls_real *b, hpls_real *x,
                   hpls_real *xold, hpls_real *r)
 {
-#pragma omp parallel num_threads(nt) if (nt > 1)
-    {
-#pragma omp for schedule(static)
-        for (hpls_int i = lo; i < hi; i++)
-            xold[i] = row_update(P, D, k, lo, i, dinv, b, x, xold, r);
-#pragma omp for schedule(static)
-        for (hpls_int i = lo; i < hi; i++) {
-            double xnew = xold[i];
-            xold[i] = x[i];
-            x[i] = xnew;
-        }
+    if (nt == 1) {
+        chunk_rows(P, D, k, lo, hi, dinv, b, x, xold, r);
+        return;
     }
+#pragma omp parallel num_threads(nt)
+    chunk_rows(P, D, k, lo, hi, dinv, b, x, xold, r);
 }
 
 /* Posts the receives of block k: from each neighbour, its ghosts in block k

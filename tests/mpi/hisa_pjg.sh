@@ -7,9 +7,10 @@
 #    with the same blocks (block 1000, or ranks x threads) likewise, by thomas
 #    and cr; hisa's local blocks by cr, gspike, lapack within 1 iteration;
 #  - pjg on one rank is the one-process pjg exactly (psize given and the
-#    default); on more, it converges to tol with 1 reduction an iteration and
-#    its messages counted; CHECK (dist_check.c) compares it with one process
-#    given the same blocks (a partition no command option can give);
+#    defaults of 1 and 2 threads); on more, it converges to tol with 1
+#    reduction an iteration and its messages counted; CHECK (dist_check.c)
+#    compares it with one process given the same blocks (a partition no
+#    command option can give);
 #  - the true residual <= tol everywhere, real quasi-tridiagonal matrices of
 #    HPLS_DATA_DIR (skipped when absent), the report names the blocks.
 # Every run is bounded by timeout (a hang fails).
@@ -94,6 +95,8 @@ done
 if [ "$NP" -eq 1 ]; then
   exact pjg_one_rank "$G --solver pjg --psize 64" "$G --solver pjg --psize 64"
   exact pjg_one_rank_default "$G --solver pjg --threads 2" "$G --solver pjg --threads 2"
+  # one thread: psize 1, Gauss-Seidel, a block a row (dist_pjg.c's region-free chunk)
+  exact pjg_one_rank_gs "$G --solver pjg --threads 1" "$G --solver pjg --threads 1"
 else
   for c in "$G --solver pjg --psize 500" "$G --solver pjg" "--gen poisson3d:nx=16 --solver pjg --psize 256"; do
     # shellcheck disable=SC2086
