@@ -112,8 +112,10 @@ hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);
 int hpls_default_threads(void);
 /* Below this many stored entries a solve runs on one thread when its threads
  * option is 0: an iteration's few microseconds of work no longer pay for
- * waking a second thread at each of its parallel loops (bench/results/
- * threads_crossover.md measures where two threads start to win). */
+ * waking a second thread at each of its parallel loops.  bench/results/
+ * threads_crossover.md (BiCGSTAB, 5 quiet runs): 2 threads take 1.75-3.96x
+ * one thread's time at 2.2e4-2.2e5 entries, about the same at 4.0e5 (gas,
+ * 0.94x) and 6.7e5 (poisson3d, 1.08x), 0.57-0.63x from 1.2e6. */
 #define HPLS_ONE_THREAD_NNZ 500000
 /* The threads of a solver or preconditioner whose threads option is 0, for a
  * matrix of nnz stored entries (negative: not known, e.g. a shell operator):

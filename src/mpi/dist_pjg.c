@@ -197,9 +197,9 @@ static void chunk_rows(const pjg_dist *P, const hpls_dcsr *D, hpls_int k, hpls_i
     }
 }
 
-/* One thread opens no parallel region: even an inactive one (if (0)) cost
- * about 0.8 us a block, which made a sweep of psize = 1 (Gauss-Seidel, one
- * rank's default on one thread) 30 times one process's (bench/results/mpi.md). */
+/* One thread opens no parallel region: an inactive one (if (0)) a block made
+ * a sweep of psize = 1 (Gauss-Seidel, one rank's default on one thread) take
+ * 794 ms on gas 1e6 k=2, 94 ms without it (bench/results/mpi.md). */
 static void chunk(const pjg_dist *P, const hpls_dcsr *D, int nt, hpls_int k, hpls_int lo,
                   hpls_int hi, const hpls_real *dinv, const hpls_real *b, hpls_real *x,
                   hpls_real *xold, hpls_real *r)
