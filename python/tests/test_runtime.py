@@ -62,11 +62,17 @@ def test_ctrl_c_stops_a_solve():
     A, b = long_problem()
     maxiter = 10**6  # many seconds without the interrupt (then the reason check fails)
     s = hpls.Solver(A, solver="jacobi", tol=0, maxiter=maxiter, threads=1)
+    # a process started in the background by a shell inherits SIGINT ignored, and
+    # Python then installs no handler: install the one a terminal's Python has
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        s.solve(b)
-    timer.join()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            s.solve(b)
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, old)
     info = s.info()
     assert info.reason == "stopped by the monitor" and 0 < info.iterations < maxiter
     # the solver is still usable
