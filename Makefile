@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind install bench bench-gpu clean
+.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich install bench bench-gpu clean
 
 all: build
 
@@ -48,6 +48,10 @@ oclgrind:
 	@scripts/deps.sh --opencl
 	@$(MAKE) --no-print-directory build CMAKE_FLAGS="-DHPLS_OPENCL=ON"
 	tests/oclgrind/run.sh $(BUILD)
+
+# The MPI tests again on a build against MPICH instead of Open MPI (scripts/mpich_tests.sh).
+mpich:
+	scripts/mpich_tests.sh build-mpich
 
 # make install PREFIX=$HOME/.local: under a prefix of your own (default: CMake's, /usr/local)
 install: build

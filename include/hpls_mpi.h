@@ -11,7 +11,10 @@
  * Market file), _scatter (a matrix held by one rank) or _generate ->
  * hpls_solver_setup_dcsr(s, D) -> hpls_solver_solve(s, b, x) with this rank's
  * nlocal entries of b and x, as often as needed (hpls_solver_solve_many:
- * nlocal x k columns) -> hpls_solver_destroy(s) -> hpls_dcsr_destroy(D).
+ * nlocal x k columns) -> hpls_solver_destroy(s) -> hpls_dcsr_destroy(D).  New
+ * values on the same pattern (a Newton step, a time step): hpls_dcsr_set_values(D,
+ * val) then hpls_solver_update_dcsr(s, D) for every solver set up on D, which
+ * redoes only the numeric work (hpls_solver_update_values' counterpart).
  *
  * Every function here except hpls_dcsr_get_sizes and hpls_dcsr_read_mode is
  * collective: every rank of the communicator calls it, with the same
@@ -83,6 +86,15 @@ HPLS_API hpls_status hpls_dcsr_generate(MPI_Comm comm, const char *spec, hpls_dc
 
 HPLS_API void hpls_dcsr_destroy(hpls_dcsr *D); /* accepts NULL; collective */
 
+/* New values for my stored entries, the pattern kept: val[k] is my k-th entry
+ * taken row by row, global columns increasing in each row (hpls_dcsr_create's
+ * order for rows given that way; for a matrix read, scattered or generated,
+ * the same order of its rows as stored).  Every value must be finite: a
+ * refusal (HPLS_ERR_VALUE naming the row, the column and the rank) leaves every
+ * rank's values unchanged.  A solver set up on D refuses to solve
+ * (HPLS_ERR_STATE) until hpls_solver_update_dcsr(s, D). */
+HPLS_API hpls_status hpls_dcsr_set_values(hpls_dcsr *D, const hpls_real *val);
+
 /* The global order n, my first row (0-based), my number of rows and the
  * stored entries of the whole matrix; each pointer may be NULL.  Not collective. */
 HPLS_API hpls_status hpls_dcsr_get_sizes(const hpls_dcsr *D, hpls_int *n, hpls_int *first,
@@ -103,6 +115,14 @@ HPLS_API hpls_status hpls_dcsr_gather_vec(const hpls_dcsr *D, int root, const hp
 /* The solver on D (D must outlive the solver's use of it); then
  * hpls_solver_solve(s, b, x) takes my nlocal entries of b and x. */
 HPLS_API hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D);
+/* After hpls_dcsr_set_values(D, ...): the solver set up on D takes D's new
+ * values, redoing what depends on them and keeping what depends only on the
+ * pattern (the preconditioners' level sets and trials, the diagonal's
+ * positions, the halo), as hpls_solver_update_values does in one process;
+ * with reorder, scale or format=qtree (their own copies of the values) it is
+ * hpls_solver_setup_dcsr again.  A failure (a zero pivot on one rank) is the
+ * same status on every rank, and the solver is then not set up. */
+HPLS_API hpls_status hpls_solver_update_dcsr(hpls_solver *s, hpls_dcsr *D);
 /* Reductions (MPI_Allreduce calls) and halo messages of all ranks in the
  * last solve of the distributed solver s. */
 HPLS_API hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions,

@@ -2,10 +2,11 @@
 # deps.sh: checks (and, as root on Debian, installs) what building and testing hpls
 # needs: a C compiler with OpenMP, CMake, make, pkg-config, zlib, LAPACK, cmocka, python3
 # and MPI (OpenMPI).
-# Usage: scripts/deps.sh [--bench | --valgrind | --opencl | --python | --cuda]   (also
-# the benchmark peers / valgrind / the opencl backend: loader, headers, PoCL's CPU device
-# and Oclgrind / the Python package's venv and headers / the cuda module's toolkit, which
-# only says what is missing: see below)
+# Usage: scripts/deps.sh [--bench | --valgrind | --opencl | --python | --cuda | --mpich]
+# (also the benchmark peers / valgrind / the opencl backend: loader, headers, PoCL's CPU
+# device and Oclgrind / the Python package's venv and headers / the cuda module's toolkit,
+# which only says what is missing: see below / MPICH beside Open MPI, for
+# scripts/mpich_tests.sh)
 set -euo pipefail
 
 need_pkgs=()
@@ -24,6 +25,10 @@ compgen -G '/usr/lib/*/liblapack.so' >/dev/null || [ -e /usr/lib/liblapack.so ] 
 # for tests/mpi.  A build without it is the one-process library (-DHPLS_MPI=OFF).
 pkg-config --exists ompi-c 2>/dev/null || pkg-config --exists mpich 2>/dev/null || need_pkgs+=(libopenmpi-dev)
 command -v mpiexec >/dev/null 2>&1 || need_pkgs+=(openmpi-bin)
+if [ "${1:-}" = "--mpich" ]; then
+  command -v mpicc.mpich >/dev/null 2>&1 || need_pkgs+=(libmpich-dev)
+  command -v mpiexec.mpich >/dev/null 2>&1 || need_pkgs+=(mpich)
+fi
 if [ "${1:-}" = "--valgrind" ]; then
   command -v valgrind >/dev/null 2>&1 || need_pkgs+=(valgrind)
 fi

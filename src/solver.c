@@ -665,6 +665,11 @@ static hpls_status update_numeric(hpls_solver *s, const hpls_csr *A)
         hpls_csr_destroy(s->At);
         s->At = At;
         s->op.At = At;
+#ifdef HPLS_HAVE_MPI
+        /* Ao^T, if hpls_dcsr_set_values could not refresh it */
+        if (s->dist && (st = hpls_op_dcsr_transpose(&s->op)) != HPLS_OK)
+            return st;
+#endif
     }
     if ((st = hpls_op_upload(&s->op)) != HPLS_OK) /* a device's copy of the new values */
         return st;
@@ -712,7 +717,7 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
         return hpls_solver_fail(s, HPLS_ERR_STATE,
                                 "hpls_solver_update_values needs a solver "
                                 "set up with a CSR matrix (hpls_solver_setup; a distributed "
-                                "matrix is not updated yet)");
+                                "one: hpls_dcsr_set_values, then hpls_solver_update_dcsr)");
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     hpls_status st = hpls_csr_same_pattern(s->Auser, A, "hpls_solver_update_values");
@@ -1055,6 +1060,11 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     hpls_status st;
     int scaled = s->dr != NULL, moved = s->Aperm != NULL;
 #ifdef HPLS_HAVE_MPI
+    /* every rank sees the same version (hpls_dcsr_set_values is collective) */
+    if (s->dist && (s->dtr ? s->dtr->D : s->dist)->version != s->dist_version)
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "the distributed matrix's values changed since the setup "
+                                "(hpls_dcsr_set_values): call hpls_solver_update_dcsr first");
     if (s->dist) {
         hpls_mpi_reset_counts(s->be);
         s->dist->messages = 0;
@@ -1399,6 +1409,33 @@ static hpls_status check_reproducible_dist(hpls_solver *s)
     return HPLS_OK;
 }
 
+/* A failure's message names rows in my block's numbering: say where the
+ * block starts (a size error names none). */
+static void name_block_rows(hpls_solver *s, const hpls_dcsr *D, hpls_status st)
+{
+    if (st == HPLS_OK || st == HPLS_ERR_SIZE || D->first == 0)
+        return;
+    size_t used = strlen(s->msg);
+    snprintf(s->msg + used, sizeof s->msg - used,
+             " (a row of rank %d's block: its row 1 is row %lld of %s)", D->rank,
+             (long long)D->first + 1, s->opt.reorder ? "the reordered A" : "A");
+}
+
+/* The end of a distributed setup or update, collective: the first failing
+ * rank's status on every rank, the solver torn down on all; else what hisa
+ * and pjg settle over the ranks (mpi/dist.h), and D's version taken. */
+static hpls_status dist_setup_end(hpls_solver *s, const hpls_dcsr *D, hpls_status st)
+{
+    st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
+    if (st != HPLS_OK) {
+        teardown(s);
+        return st;
+    }
+    hpls_dist_agree(s);
+    s->dist_version = D->version;
+    return HPLS_OK;
+}
+
 hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
 {
     if (!s || !D)
@@ -1427,19 +1464,33 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
         s->Auser = D->Ad;
         st = setup_common(s, D->nlocal, t0);
         s->dtr = tr;
-        /* rows named in my block's numbering (a size error names none) */
-        if (st != HPLS_OK && st != HPLS_ERR_SIZE && D->first > 0) {
-            size_t used = strlen(s->msg);
-            snprintf(s->msg + used, sizeof s->msg - used,
-                     " (a row of rank %d's block: its row 1 is row %lld of %s)", D->rank,
-                     (long long)D->first + 1, s->opt.reorder ? "the reordered A" : "A");
-        }
+        name_block_rows(s, D, st);
     }
-    st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
-    if (st != HPLS_OK)
-        teardown(s); /* it failed on another rank */
-    else
-        hpls_dist_agree(s); /* what hisa and pjg settle over the ranks (mpi/dist.h) */
+    return dist_setup_end(s, D, st);
+}
+
+hpls_status hpls_solver_update_dcsr(hpls_solver *s, hpls_dcsr *D)
+{
+    if (!s || !D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_update_dcsr: NULL argument");
+    double t0 = hpls_wtime();
+    s->msg[0] = '\0';
+    hpls_status st = HPLS_OK;
+    if (!s->ready || !s->dist || (s->dtr ? s->dtr->D : s->dist) != D)
+        st = hpls_solver_fail(s, HPLS_ERR_STATE,
+                              "hpls_solver_update_dcsr needs a solver set up with this "
+                              "distributed matrix (hpls_solver_setup_dcsr(s, D))");
+    if ((st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg)) != HPLS_OK)
+        return st;
+    if (s->qt || s->dtr) /* the quad-tree's and the transformed system's copies of A */
+        return hpls_solver_setup_dcsr(s, D);
+    hpls_be_clear(s->be);
+    if ((st = update_numeric(s, D->Ad)) != HPLS_OK) {
+        hpls_solver_fail(s, st, "update of %s: %s", s->opt.method->name, hpls_last_error());
+        name_block_rows(s, D, st);
+    }
+    if ((st = dist_setup_end(s, D, st)) == HPLS_OK)
+        s->info.setup_s = hpls_wtime() - t0;
     return st;
 }
 

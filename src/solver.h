@@ -271,6 +271,7 @@ struct hpls_solver {
     hpls_int *part_ptr, *part_idx; /* the user's partition (opt.part_* point here) */
     struct hpls_qtree *qt;         /* the quad-tree of A (format=qtree) */
     struct hpls_dcsr *dist;        /* the distributed matrix of hpls_solver_setup_dcsr, or NULL */
+    unsigned long dist_version;    /* the user's distributed matrix's version set up (dcsr.h) */
     hpls_csr *Aperm;               /* reorder, scale: Dr A Dc permuted (s->A is then Aperm) */
     hpls_int *perm;                /* the permutation rp and cp point to (owned) */
     const hpls_int *rp;            /* row k of Aperm is row rp[k] of A (NULL: k) */

@@ -300,6 +300,58 @@ void hpls_dcsr_destroy(hpls_dcsr *D)
     hpls_free(D);
 }
 
+/* My entries in hpls_dcsr_create's order (row by row, global columns
+ * increasing: the ghosts left of my columns, mine, the ghosts right of them,
+ * as hpls_dcsr_rows walks them), val[k] the k-th: write = 0 checks that every
+ * value is finite, naming the first that is not; 1 stores them in Ad and Ao. */
+static hpls_status put_values(hpls_dcsr *D, const hpls_real *val, int write)
+{
+    hpls_csr *Ad = D->Ad, *Ao = D->Ao;
+    hpls_int k = 0;
+    for (hpls_int i = 0; i < D->nlocal; i++) {
+        hpls_int p = Ao->rowptr[i], pend = Ao->rowptr[i + 1];
+        hpls_int q = Ad->rowptr[i], qend = Ad->rowptr[i + 1];
+        for (; p < pend || q < qend; k++) {
+            int ghost = p < pend && (q == qend || D->garray[Ao->colind[p]] < D->first);
+            hpls_int j = ghost ? D->garray[Ao->colind[p]] : D->first + Ad->colind[q];
+            hpls_real *at = ghost ? &Ao->val[p++] : &Ad->val[q++];
+            if (write)
+                *at = val[k];
+            else if (!isfinite(val[k]))
+                return hpls_fail(HPLS_ERR_VALUE,
+                                 "hpls_dcsr_set_values: row %lld, column %lld (rank %d's "
+                                 "entry %lld): value %g",
+                                 (long long)(D->first + i) + 1, (long long)j + 1, D->rank,
+                                 (long long)k + 1, val[k]);
+        }
+    }
+    return HPLS_OK;
+}
+
+hpls_status hpls_dcsr_set_values(hpls_dcsr *D, const hpls_real *val)
+{
+    if (!D)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_set_values: NULL matrix");
+    hpls_int mine = D->Ad->nnz + D->Ao->nnz;
+    hpls_status st = !val && mine > 0 ? hpls_fail(HPLS_ERR_ARG,
+                                                  "hpls_dcsr_set_values: rank %d passed NULL "
+                                                  "for its %lld values",
+                                                  D->rank, (long long)mine)
+                                      : put_values(D, val, 0);
+    /* every rank's values checked before any is stored: a refusal changes nothing */
+    if ((st = hpls_mpi_agree(D->comm, st, 0, NULL, 0)) != HPLS_OK)
+        return st;
+    D->version++;
+    put_values(D, val, 1);
+    if (D->rev && D->rev->AoT) /* A^T x's copy of the ghost block */
+        st = hpls_csr_transpose_values(D->Ao, D->Ao->val, D->rev->AoT, D->rev->AoT->val);
+    if (st != HPLS_OK) { /* made again by the update (hpls_op_dcsr_transpose) */
+        hpls_csr_destroy(D->rev->AoT);
+        D->rev->AoT = NULL;
+    }
+    return hpls_mpi_agree(D->comm, st, 0, NULL, 0);
+}
+
 hpls_status hpls_dcsr_halo_start(hpls_dcsr *D, const hpls_real *x)
 {
     if (D->nrecv > 0 && MPI_Startall(D->nrecv, D->req) != MPI_SUCCESS)

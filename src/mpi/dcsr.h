@@ -45,11 +45,13 @@ struct hpls_dcsr {
     long long messages;        /* halo messages this rank has sent */
     struct hpls_dcsr_rev *rev; /* the reverse halo (dcsr_ops.h), made on first use, or NULL */
     hpls_read_mode read;       /* how it was read: ROOT, PARALLEL, or AUTO (not from a file) */
+    unsigned long version;     /* hpls_dcsr_set_values calls: a solver set up before the
+                                  last one refuses to solve until hpls_solver_update_dcsr */
 };
 
 /* Public (hpls_mpi.h): hpls_dcsr_create, _scatter, _read, _generate, _destroy,
- * _get_sizes, _read_mode, _spmv, _scatter_vec, _gather_vec,
- * hpls_solver_setup_dcsr and hpls_solver_mpi_counts. */
+ * _get_sizes, _read_mode, _set_values, _spmv, _scatter_vec, _gather_vec,
+ * hpls_solver_setup_dcsr, hpls_solver_update_dcsr and hpls_solver_mpi_counts. */
 
 /* What every public entry checks before its first collective: MPI is
  * running and comm is a communicator (fn names the entry in the message). */

@@ -30,8 +30,10 @@ args() { [[ $1 != solve_file* ]] || echo "$tmp/A.mtx"; }
 mpi=0
 if [ -f "$tmp/prefix/include/hpls_mpi.h" ]; then
     mpi=1
-    mpirun=(timeout 120 "${HPLS_MPIEXEC:-mpiexec}" --oversubscribe)
-    [ "$(id -u)" -eq 0 ] && mpirun+=(--allow-run-as-root)
+    . "$(dirname "$0")/../mpi/mpiexec.sh"
+    mpi_launcher "${HPLS_MPIEXEC:-mpiexec}" 120
+    mpirun=("${run[@]}")
+    unset run # the array; run() below is the function
 fi
 cmake -S "$src/examples" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/cmake-build" >/dev/null

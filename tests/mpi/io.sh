@@ -9,8 +9,9 @@ set -u
 NP=$1 HPLS=$2 MPIEXEC=$3
 pass=0 fail=0
 . "$(dirname "$0")/../util/expect.sh"
-run=(timeout 60 "$MPIEXEC" --oversubscribe -np "$NP")
-[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+. "$(dirname "$0")/mpiexec.sh"
+mpi_launcher "$MPIEXEC" 60
+run+=(-np "$NP")
 tmp=$(mktemp -d "${HPLS_TMP:-/tmp}/mpiio.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -13,7 +13,9 @@
  *    builds the same M (ilu0 for bicgstab, ilu0 with M^-T for bicg, a shell
  *    D^-1 for precond=jacobi);
  *  - bad input: an object of the wrong size on one rank, a shell failing on
- *    the last rank: one status on every rank, and no hang (the timeout).
+ *    the last rank: one status on every rank, and no hang (the timeout);
+ *  - new values (hpls_dcsr_set_values, hpls_solver_update_dcsr): the updated
+ *    solver gives the x of one set up afresh on them, bit for bit.
  * Rank 0 prints each failure and "N passed, M failed"; exit 1 on a failure. */
 #include "mpi/dcsr_ops.h"
 
@@ -253,30 +255,43 @@ static int shell_jacobi(void *ctx, hpls_int n, const hpls_real *r, hpls_real *z)
     return 0;
 }
 
-/* Solves A x = A 1 on D with options and object P (or none); x zeroed first. */
+/* A solver with options and object P (or none) set up on D. */
+static hpls_status set_up(hpls_dcsr *D, const char *options, hpls_precond *P, hpls_solver **s)
+{
+    hpls_status st = hpls_solver_create(s);
+    if (st == HPLS_OK)
+        st = hpls_solver_set_options(*s, options);
+    if (st == HPLS_OK && P)
+        st = hpls_solver_set_precond(*s, P);
+    if (st == HPLS_OK)
+        st = hpls_solver_setup_dcsr(*s, D);
+    return st;
+}
+
+/* A x = A 1 by s (set up on D), from x = 0. */
+static hpls_status run(hpls_solver *s, hpls_dcsr *D, hpls_real *x)
+{
+    hpls_real *b = hpls_malloc(D->nlocal + 1, sizeof *b);
+    hpls_dcsr_row_sums(D, b);
+    memset(x, 0, (size_t)D->nlocal * sizeof *x);
+    hpls_vec bv = {D->nlocal, b}, xv = {D->nlocal, x};
+    hpls_status st = hpls_solver_solve(s, &bv, &xv);
+    hpls_free(b);
+    return st;
+}
+
+/* Solves A x = A 1 on D with options and object P (or none). */
 static hpls_status solve(hpls_dcsr *D, const char *options, hpls_precond *P, hpls_real *x,
                          hpls_info *info, char *msg, size_t msglen)
 {
     hpls_solver *s = NULL;
-    hpls_real *b = hpls_malloc(D->nlocal + 1, sizeof *b);
     *info = (hpls_info){0};
-    hpls_dcsr_row_sums(D, b);
-    hpls_status st = hpls_solver_create(&s);
+    hpls_status st = set_up(D, options, P, &s);
     if (st == HPLS_OK)
-        st = hpls_solver_set_options(s, options);
-    if (st == HPLS_OK && P)
-        st = hpls_solver_set_precond(s, P);
-    if (st == HPLS_OK)
-        st = hpls_solver_setup_dcsr(s, D);
-    if (st == HPLS_OK) {
-        memset(x, 0, (size_t)D->nlocal * sizeof *x);
-        hpls_vec bv = {D->nlocal, b}, xv = {D->nlocal, x};
-        st = hpls_solver_solve(s, &bv, &xv);
-    }
+        st = run(s, D, x);
     hpls_solver_get_info(s, info);
     snprintf(msg, msglen, "%s", hpls_solver_message(s));
     hpls_solver_destroy(s);
-    hpls_free(b);
     return st;
 }
 
@@ -365,6 +380,109 @@ static void test_precond_objects(const char *spec)
     hpls_dcsr_destroy(D);
 }
 
+/* hpls_dcsr_set_values + hpls_solver_update_dcsr against a solver set up
+ * afresh on the same new matrix (hpls_dcsr_create from the same rows): the
+ * same iterations and x bit for bit, for the numeric update of each kind of
+ * setup data (ilu0's factors, with M^-T and Ao^T for bicg; jacobi's 1/A_ii;
+ * hisa's T) and for the full setup of qtree and scale; a solve between the
+ * two refused; a NaN on the last rank refused on every rank, naming it, with
+ * nothing changed; a zero pivot from the update on the last rank one status
+ * on every rank. */
+static void test_update(const char *spec)
+{
+    static const char *const opts[] = {"solver=bicgstab precond=ilu0 trisolve=levels",
+                                       "solver=bicg precond=ilu0 trisolve=levels",
+                                       "solver=jacobi",
+                                       "solver=hisa",
+                                       "solver=qtbicgstab",
+                                       "solver=bicgstab scale=ruiz"};
+    enum { NOPT = sizeof opts / sizeof *opts, JACOBI = 2 };
+    hpls_dcsr *D = generate(spec), *D2 = NULL;
+    hpls_int *rp, *gc, *rp1, *gc1;
+    hpls_real *v, *v1;
+    if (hpls_dcsr_rows(D, NULL, NULL, NULL, &rp, &gc, &v) != HPLS_OK)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    hpls_int m = D->nlocal, nnz = rp[m], diag0 = -1;
+    hpls_real *v0 = hpls_malloc(nnz + 1, sizeof *v0);
+    memcpy(v0, v, (size_t)nnz * sizeof *v0);
+    for (hpls_int i = 0; i < m; i++) /* another matrix, more diagonally dominant */
+        for (hpls_int p = rp[i]; p < rp[i + 1]; p++) {
+            int d = gc[p] == D->first + i;
+            diag0 = d && i == 0 ? p : diag0;
+            v[p] *= d ? 1.5 : 1.0 + 0.25 * sin((double)(gc[p] + 2 * (D->first + i)));
+        }
+    if (hpls_dcsr_create(MPI_COMM_WORLD, D->n, m, rp, gc, v, &D2) != HPLS_OK)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    hpls_solver *s[NOPT] = {0};
+    hpls_real *x = hpls_malloc(m + 1, sizeof *x), *x2 = hpls_malloc(m + 1, sizeof *x2);
+    char o[NOPT][128], name[256], msg[512];
+    hpls_info i1, i2;
+    for (int k = 0; k < NOPT; k++) {
+        snprintf(o[k], sizeof o[k], "%s tol=1e-10 threads=1", opts[k]);
+        snprintf(name, sizeof name, "update (%s): set up and solved first", opts[k]);
+        check(name, set_up(D, o[k], NULL, &s[k]) == HPLS_OK && run(s[k], D, x) == HPLS_OK);
+    }
+
+    hpls_real keep = nnz > 0 ? v[0] : 0;
+    if (rank == nranks - 1 && nnz > 0)
+        v[0] = NAN;
+    hpls_status st = hpls_dcsr_set_values(D, v);
+    snprintf(name, sizeof name, "rank %d's entry 1", nranks - 1);
+    if (rank == 0)
+        printf("(a NaN on the last rank: %s)\n", hpls_last_error());
+    check("set_values: a NaN on the last rank is HPLS_ERR_VALUE naming it on every rank",
+          st == HPLS_ERR_VALUE && strstr(hpls_last_error(), name));
+    if (hpls_dcsr_rows(D, NULL, NULL, NULL, &rp1, &gc1, &v1) != HPLS_OK)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    check("set_values refused: every rank's values unchanged, its solvers still solve",
+          rp1[m] == nnz && !memcmp(v1, v0, (size_t)nnz * sizeof *v0) && run(s[0], D, x) == HPLS_OK);
+    if (nnz > 0)
+        v[0] = keep;
+
+    check("set_values: new finite values taken", hpls_dcsr_set_values(D, v) == HPLS_OK);
+    check("a solve after set_values and before the update: HPLS_ERR_STATE on every rank",
+          run(s[0], D, x) == HPLS_ERR_STATE);
+    check("update with a solver set up on another matrix: HPLS_ERR_STATE on every rank",
+          hpls_solver_update_dcsr(s[0], D2) == HPLS_ERR_STATE);
+    for (int k = 0; k < NOPT; k++) {
+        st = hpls_solver_update_dcsr(s[k], D);
+        if (st == HPLS_OK)
+            st = run(s[k], D, x);
+        hpls_solver_get_info(s[k], &i1);
+        hpls_status st2 = solve(D2, o[k], NULL, x2, &i2, msg, sizeof msg);
+        if (rank == 0 && (st != HPLS_OK || st2 != HPLS_OK || i1.iterations != i2.iterations))
+            printf("update (%s): updated %d (%lld iterations), afresh %d (%lld): %s\n", opts[k], st,
+                   (long long)i1.iterations, st2, (long long)i2.iterations, msg);
+        snprintf(name, sizeof name, "update (%s) = a setup afresh on the new values", opts[k]);
+        check(name, st == HPLS_OK && st2 == HPLS_OK && hpls_reason_converged(i1.reason) &&
+                        i1.iterations == i2.iterations && !memcmp(x, x2, (size_t)m * sizeof *x));
+    }
+
+    if (rank == nranks - 1 && diag0 >= 0)
+        v[diag0] = 0.0;
+    st = hpls_dcsr_set_values(D, v);
+    if (st == HPLS_OK)
+        st = hpls_solver_update_dcsr(s[JACOBI], D);
+    if (rank == 0)
+        printf("(a zero diagonal on the last rank: %s)\n", hpls_solver_message(s[JACOBI]));
+    check("update to a zero diagonal on the last rank: HPLS_ERR_ZERO_DIAG on every rank, "
+          "then not set up",
+          st == HPLS_ERR_ZERO_DIAG && run(s[JACOBI], D, x) == HPLS_ERR_STATE);
+    for (int k = 0; k < NOPT; k++)
+        hpls_solver_destroy(s[k]);
+    hpls_free(rp);
+    hpls_free(gc);
+    hpls_free(v);
+    hpls_free(v0);
+    hpls_free(rp1);
+    hpls_free(gc1);
+    hpls_free(v1);
+    hpls_free(x);
+    hpls_free(x2);
+    hpls_dcsr_destroy(D2);
+    hpls_dcsr_destroy(D);
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -379,6 +497,7 @@ int main(int argc, char **argv)
     test_ruiz("random:n=3000,k=5");
     test_ruiz("convdiff3d:nx=10");
     test_precond_objects("convdiff3d:nx=12");
+    test_update("poisson3d:nx=10");
     if (rank == 0)
         printf("%d passed, %d failed\n", npass, nfail);
     MPI_Finalize();

@@ -4,6 +4,7 @@
 # ranks, bounded by a timeout (a rank left waiting is exit 124, a failure).
 set -u
 NP=$1 TEST=$2 MPIEXEC=$3
-run=(timeout 120 "$MPIEXEC" --oversubscribe -np "$NP")
-[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+. "$(dirname "$0")/mpiexec.sh"
+mpi_launcher "$MPIEXEC" 120
+run+=(-np "$NP")
 "${run[@]}" "$TEST"

@@ -10,8 +10,9 @@
 set -u
 NP=$1 HPLS=$2 MPIEXEC=$3
 pass=0 fail=0
-run=(timeout 120 "$MPIEXEC" --oversubscribe -np "$NP")
-[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+. "$(dirname "$0")/mpiexec.sh"
+mpi_launcher "$MPIEXEC" 120
+run+=(-np "$NP")
 tmp=$(mktemp -d "${HPLS_TMP:-/tmp}/repro.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -5,6 +5,7 @@
 set -u
 NP=$1 MPIEXEC=$2
 shift 2
-run=(timeout 150 "$MPIEXEC" --oversubscribe -np "$NP")
-[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+. "$(dirname "$0")/mpiexec.sh"
+mpi_launcher "$MPIEXEC" 150
+run+=(-np "$NP")
 exec "${run[@]}" "$@"

@@ -6,8 +6,9 @@
 # Each run is bounded by a timeout (a hang is exit 124, a failure).
 set -u
 NP=$1 HPLS=$2 MPIEXEC=$3 PEER=$4
-run=(timeout 60 "$MPIEXEC" --oversubscribe -np "$NP")
-[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+. "$(dirname "$0")/mpiexec.sh"
+mpi_launcher "$MPIEXEC" 60
+run+=(-np "$NP")
 pass=0 fail=0
 n=20000
 # #18 of the g-Spike paper's Table A.1, and a nonsymmetric dominant one

@@ -13,8 +13,9 @@ set -u
 NP=$1 HPLS=$2 MPIEXEC=$3
 pass=0 fail=0
 . "$(dirname "$0")/../util/expect.sh"
-run=("$MPIEXEC" --oversubscribe -np "$NP")
-[ "$(id -u)" -eq 0 ] && run+=(--allow-run-as-root)
+. "$(dirname "$0")/mpiexec.sh"
+mpi_launcher "$MPIEXEC" 0
+run+=(-np "$NP")
 tmp=$(mktemp -d "${HPLS_TMP:-/tmp}/mpi.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 TOL=1e-8

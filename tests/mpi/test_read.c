@@ -302,47 +302,37 @@ static void parallel_read_equals_root_read_on_every_kind_of_file(void **state)
     }
 }
 
+/* A general real n x n file of per_row random entries a row (none: 0), laid
+ * out as shape says (comment, pad, no_final_newline): read alike in parallel. */
+static void random_case(const char *name, hpls_int n, int per_row, mfile shape)
+{
+    char path[PATH_MAX];
+    shape.symmetry = "general";
+    shape.field = "real";
+    shape.nrows = shape.ncols = n;
+    shape.declared = -1;
+    if (per_row > 0)
+        random_entries(&shape, n, per_row, 0, 0, 0);
+    check_same(write_file(name, &shape, 0, NULL, NULL, path, sizeof path), HPLS_READ_PARALLEL);
+    free(shape.e);
+}
+
 static void parallel_read_handles_long_headers_lines_and_files(void **state)
 {
     (void)state;
     char path[PATH_MAX];
     /* 100000 entries after a header of 1.5 MiB: offsets past the first chunk,
      * and every range read in several chunks */
-    mfile big = {.symmetry = "general",
-                 .field = "real",
-                 .nrows = 20000,
-                 .ncols = 20000,
-                 .declared = -1,
-                 .comment = 1536 * 1024};
-    random_entries(&big, 20000, 3, 0, 0, 0);
-    check_same(write_file("big.mtx", &big, 0, NULL, NULL, path, sizeof path), HPLS_READ_PARALLEL);
-    free(big.e);
+    random_case("big.mtx", 20000, 3, (mfile){.comment = 1536 * 1024});
     /* 40 lines of 3000 bytes: most ranks' nominal ranges hold no line start */
-    mfile wide = {.symmetry = "general",
-                  .field = "real",
-                  .nrows = 20,
-                  .ncols = 20,
-                  .declared = -1,
-                  .pad = 3000};
-    random_entries(&wide, 20, 1, 0, 0, 0);
-    check_same(write_file("wide.mtx", &wide, 0, NULL, NULL, path, sizeof path), HPLS_READ_PARALLEL);
-    free(wide.e);
+    random_case("wide.mtx", 20, 1, (mfile){.pad = 3000});
     /* the last line without its newline; one entry; none */
-    mfile tail = {.symmetry = "general",
-                  .field = "real",
-                  .nrows = 30,
-                  .ncols = 30,
-                  .declared = -1,
-                  .no_final_newline = 1};
-    random_entries(&tail, 30, 2, 0, 0, 0);
-    check_same(write_file("tail.mtx", &tail, 0, NULL, NULL, path, sizeof path), HPLS_READ_PARALLEL);
-    free(tail.e);
+    random_case("tail.mtx", 30, 2, (mfile){.no_final_newline = 1});
     mfile one = {.symmetry = "general", .field = "real", .nrows = 1, .ncols = 1, .declared = -1};
     add(&one, 1, 1, 2.5);
     check_same(write_file("one.mtx", &one, 0, NULL, NULL, path, sizeof path), HPLS_READ_PARALLEL);
     free(one.e);
-    mfile none = {.symmetry = "general", .field = "real", .nrows = 5, .ncols = 5, .declared = -1};
-    check_same(write_file("none.mtx", &none, 0, NULL, NULL, path, sizeof path), HPLS_READ_PARALLEL);
+    random_case("none.mtx", 5, 0, (mfile){0});
 }
 
 static void gzip_and_array_files_are_read_by_rank_0(void **state)
