@@ -792,8 +792,7 @@ def bicgstabl_petsc(d, o):
             o.losses.append((d.name, "BiCGstab(l) solve time over PETSc's, 1 thread vs 1 process",
                              f"{col(r, 'matrix')} {col(r, 'precond')} l = {col(r, 'l')} "
                              f"{f2(med(col(r, 'hpls / PETSc')))}x ({per_it(r)})",
-                             "not profiled; the runs shared the 2 cores with other work (load in "
-                             "the file's head)"))
+                             "not profiled (the load before each run is in the file's head)"))
 
 
 def loaded(d, o):
@@ -834,12 +833,15 @@ def advice(d, o):
                r"on (\d+), and could not run on (\d+)")
     rows = [r for r in d.table("advised / best") if meds(col(r, "advised / best"))]
     w = max(rows, key=lambda r: med(col(r, "advised / best")), default=None)
+    unknown = int(m.group(4))
     o.row("`hpls info`'s advice against the fastest of a menu of 9 methods (every matrix of "
           "../shared/data)",
-          f"converged on {m.group(2)} of {m.group(1)}, within 10% of the fastest on {m.group(3)}; "
-          f"{m.group(4)} need `--reorder matching` (not yet in the build that ran this table: not run)",
+          f"converged on {m.group(2)} of {m.group(1)}, within 10% of the fastest on {m.group(3)}"
+          + (f"; {unknown} not run (an option unknown to the build that ran this table)"
+             if unknown else ""),
           f"{col(w, 'matrix')}: {col(w, 'advice')} {med(col(w, 'advised / best')):.2f}x "
-          f"{col(w, 'fastest of the menu')}" if w else "none", d.name)
+          f"{col(w, 'fastest of the menu')}: the advice takes the first of its ranked candidates "
+          "that converges in its own trial (rules, not timings)" if w else "none", d.name)
 
 
 def generate(results):
