@@ -911,14 +911,10 @@ def generate(results):
         out.append(f"- {name}, {what} ({why}): " + "; ".join(cells) + ".")
     out += ["", "### Goals not met", ""]
     out += [f"- {m}" for m in o.missed] or ["- none"]
-    gsd = ("gspike_device.md (g-Spike on the opencl backend, its reduced systems on the device "
-           "or the host: PoCL on the CPU, not GPU figures)"
-           if os.path.exists(os.path.join(results, "gspike_device.md")) else
-           "gspike_device.md once `bench/run_all.sh build gspike_device` has run (g-Spike on "
-           "the opencl backend: PoCL on the CPU, not GPU figures; not measured yet)")
     out += ["", "Tables with no peer and no goal summarised here: pjg_sparse.md (PJG on sparse gas "
             "matrices), powerflow.md (the PJG power flow), threads_crossover.md (1 against 2 threads "
-            f"by size: the rule of threads=0), {gsd}.", END]
+            "by size: the rule of threads=0), gspike_device.md (g-Spike on the opencl backend, "
+            "its reduced systems on the device or the host: PoCL on the CPU, not GPU figures).", END]
     return "\n".join(out)
 
 

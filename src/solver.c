@@ -666,7 +666,7 @@ static hpls_status update_numeric(hpls_solver *s, const hpls_csr *A)
         s->At = At;
         s->op.At = At;
 #ifdef HPLS_HAVE_MPI
-        /* Ao^T, if hpls_dcsr_set_values could not refresh it */
+        /* Ao^T again (hpls_dcsr_set_values dropped it) */
         if (s->dist && (st = hpls_op_dcsr_transpose(&s->op)) != HPLS_OK)
             return st;
 #endif
@@ -1045,6 +1045,15 @@ static hpls_status solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x
     return st;
 }
 
+#ifdef HPLS_HAVE_MPI
+/* The distributed matrix the user set s up with (s->dist is the transformed
+ * one under reorder or scale). */
+static const hpls_dcsr *user_dcsr(const hpls_solver *s)
+{
+    return s->dtr ? s->dtr->D : s->dist;
+}
+#endif
+
 /* One solve with the method set up (hpls_solver_solve checks the arguments). */
 static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
 {
@@ -1061,7 +1070,7 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     int scaled = s->dr != NULL, moved = s->Aperm != NULL;
 #ifdef HPLS_HAVE_MPI
     /* every rank sees the same version (hpls_dcsr_set_values is collective) */
-    if (s->dist && (s->dtr ? s->dtr->D : s->dist)->version != s->dist_version)
+    if (s->dist && user_dcsr(s)->version != s->dist_version)
         return hpls_solver_fail(s, HPLS_ERR_STATE,
                                 "the distributed matrix's values changed since the setup "
                                 "(hpls_dcsr_set_values): call hpls_solver_update_dcsr first");
@@ -1476,7 +1485,7 @@ hpls_status hpls_solver_update_dcsr(hpls_solver *s, hpls_dcsr *D)
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     hpls_status st = HPLS_OK;
-    if (!s->ready || !s->dist || (s->dtr ? s->dtr->D : s->dist) != D)
+    if (!s->ready || !s->dist || user_dcsr(s) != D)
         st = hpls_solver_fail(s, HPLS_ERR_STATE,
                               "hpls_solver_update_dcsr needs a solver set up with this "
                               "distributed matrix (hpls_solver_setup_dcsr(s, D))");

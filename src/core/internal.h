@@ -129,10 +129,6 @@ hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos);
 /* HPLS_OK when B has A's dimensions and pattern (values may differ), else an
  * HPLS_ERR_SIZE naming the first row that differs; what: the caller's name. */
 hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const char *what);
-/* tval = val (values on A's pattern) moved to At's pattern, At = A^T as
- * hpls_csr_transpose made it; HPLS_ERR_INTERNAL when At does not mirror A. */
-hpls_status hpls_csr_transpose_values(const hpls_csr *A, const hpls_real *val, const hpls_csr *At,
-                                      hpls_real *tval);
 
 /* ---- sequential reference kernels (src/kernels/ref): the oracle --------- */
 void hpls_ref_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);

@@ -248,23 +248,3 @@ hpls_status hpls_csr_transpose(const hpls_csr *A, hpls_csr **At)
     *At = T;
     return HPLS_OK;
 }
-
-hpls_status hpls_csr_transpose_values(const hpls_csr *A, const hpls_real *val, const hpls_csr *At,
-                                      hpls_real *tval)
-{
-    hpls_int *next = hpls_malloc(At->nrows + 1, sizeof *next);
-    if (!next)
-        return HPLS_ERR_NOMEM;
-    memcpy(next, At->rowptr, (size_t)At->nrows * sizeof *next);
-    for (hpls_int i = 0; i < A->nrows; i++) /* hpls_csr_transpose's walk */
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-            hpls_int q = next[A->colind[p]]++;
-            if (At->colind[q] != i) {
-                hpls_free(next);
-                return hpls_fail(HPLS_ERR_INTERNAL, "A^T's pattern does not mirror A's");
-            }
-            tval[q] = val[p];
-        }
-    hpls_free(next);
-    return HPLS_OK;
-}

@@ -313,16 +313,17 @@ static hpls_status put_values(hpls_dcsr *D, const hpls_real *val, int write)
         hpls_int q = Ad->rowptr[i], qend = Ad->rowptr[i + 1];
         for (; p < pend || q < qend; k++) {
             int ghost = p < pend && (q == qend || D->garray[Ao->colind[p]] < D->first);
-            hpls_int j = ghost ? D->garray[Ao->colind[p]] : D->first + Ad->colind[q];
-            hpls_real *at = ghost ? &Ao->val[p++] : &Ad->val[q++];
-            if (write)
-                *at = val[k];
-            else if (!isfinite(val[k]))
+            if (!write && !isfinite(val[k])) {
+                hpls_int j = ghost ? D->garray[Ao->colind[p]] : D->first + Ad->colind[q];
                 return hpls_fail(HPLS_ERR_VALUE,
                                  "hpls_dcsr_set_values: row %lld, column %lld (rank %d's "
                                  "entry %lld): value %g",
                                  (long long)(D->first + i) + 1, (long long)j + 1, D->rank,
                                  (long long)k + 1, val[k]);
+            }
+            hpls_real *at = ghost ? &Ao->val[p++] : &Ad->val[q++];
+            if (write)
+                *at = val[k];
         }
     }
     return HPLS_OK;
@@ -343,13 +344,11 @@ hpls_status hpls_dcsr_set_values(hpls_dcsr *D, const hpls_real *val)
         return st;
     D->version++;
     put_values(D, val, 1);
-    if (D->rev && D->rev->AoT) /* A^T x's copy of the ghost block */
-        st = hpls_csr_transpose_values(D->Ao, D->Ao->val, D->rev->AoT, D->rev->AoT->val);
-    if (st != HPLS_OK) { /* made again by the update (hpls_op_dcsr_transpose) */
+    if (D->rev) { /* A^T x's copy of the ghost block: the update makes it again */
         hpls_csr_destroy(D->rev->AoT);
         D->rev->AoT = NULL;
     }
-    return hpls_mpi_agree(D->comm, st, 0, NULL, 0);
+    return HPLS_OK;
 }
 
 hpls_status hpls_dcsr_halo_start(hpls_dcsr *D, const hpls_real *x)

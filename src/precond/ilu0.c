@@ -94,6 +94,29 @@ static hpls_int factor(hpls_trifac *F, const ilu_ctx *c)
     return bad;
 }
 
+/* tlu = the factor values on A^T's pattern. */
+static hpls_status transpose_values(const hpls_csr *A, const hpls_csr *At, const hpls_real *lu,
+                                    hpls_real *tlu)
+{
+    hpls_int *next = hpls_malloc(At->nrows, sizeof *next);
+    if (!next)
+        return HPLS_ERR_NOMEM;
+    for (hpls_int j = 0; j < At->nrows; j++)
+        next[j] = At->rowptr[j];
+    hpls_status st = HPLS_OK;
+    for (hpls_int i = 0; i < A->nrows && st == HPLS_OK; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+            hpls_int q = next[A->colind[p]]++;
+            if (At->colind[q] != i) {
+                st = hpls_fail(HPLS_ERR_INTERNAL, "ilu0: A^T's pattern does not mirror A's");
+                break;
+            }
+            tlu[q] = lu[p];
+        }
+    hpls_free(next);
+    return st;
+}
+
 /* L and U on the device (after the sweeps' upload: trisolve.c), M^-T's
  * values there too; its pivot check. */
 static hpls_status device_ilu0(hpls_trifac *F)
@@ -126,8 +149,7 @@ static hpls_status numeric_ilu0(hpls_trifac *F)
     }
     if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
         const hpls_csr *At = F->at.A;
-        hpls_status st =
-            F->dev_numeric ? HPLS_OK : hpls_csr_transpose_values(F->a.A, c.lu, At, F->vec[2]);
+        hpls_status st = F->dev_numeric ? HPLS_OK : transpose_values(F->a.A, At, c.lu, F->vec[2]);
         if (st != HPLS_OK)
             return st;
         F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, F->vec[2]);
