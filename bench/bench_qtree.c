@@ -59,7 +59,7 @@ static double time_spmv(const hpls_csr *A, const hpls_qtree *Q, int reps, int sp
         double t0 = hpls_wtime();
         for (int k = 0; k < spmvs; k++) {
             if (Q)
-                hpls_k_qt_spmv(Q, x, y);
+                hpls_k_qt_spmv(Q, HPLS_PF_DEFAULT, x, y);
             else
                 hpls_k_spmv(hpls_default_threads(), A, x, y);
         }

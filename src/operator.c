@@ -27,7 +27,7 @@ static hpls_status csr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y
     const hpls_real *xp;
     hpls_real *yp;
     if (host2(op, x, y, &xp, &yp))
-        op->be->k->spmv(op->be->nthreads, op->A, xp, yp);
+        hpls_be_spmv(op->be, op->A, xp, yp);
     return op->be->err;
 }
 
@@ -40,7 +40,7 @@ static hpls_status csr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec 
     const hpls_real *xp;
     hpls_real *yp;
     if (host2(op, x, y, &xp, &yp))
-        op->be->k->spmv(op->be->nthreads, op->At, xp, yp);
+        op->be->k->spmv(op->be->nthreads, op->be->pf, op->At, xp, yp);
     return op->be->err;
 }
 
@@ -62,7 +62,7 @@ static hpls_status qt_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *y)
     const hpls_real *xp;
     hpls_real *yp;
     if (host2(op, x, y, &xp, &yp))
-        hpls_k_qt_spmv(op->qt, xp, yp);
+        hpls_k_qt_spmv(op->qt, op->be->pf, xp, yp);
     return op->be->err;
 }
 
@@ -91,7 +91,7 @@ static hpls_status residual(const hpls_op *op, const hpls_dvec *b, const hpls_dv
     hpls_real *rp;
     if (!bp || !host2(op, x, r, &xp, &rp))
         return be->err;
-    double ss = op->A ? be->k->residual(be->nthreads, op->A, bp, xp, rp)
+    double ss = op->A ? be->k->residual(be->nthreads, be->pf, op->A, bp, xp, rp)
                       : be->k->dense_residual(be->nthreads, op->Ad, bp, xp, rp);
     hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
     *rnorm = hpls_be_norm(be, op->n, ss, r);

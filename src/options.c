@@ -99,6 +99,12 @@ static const opt_def opts[] = {
              "jacobi, hisa, bhisa and the Krylov methods, precond jacobi, dilu, dic, ilu0; see "
              "hpls info --devices), or cuda (the same on an NVIDIA GPU, through the optional "
              "module libhpls_cuda.so; where it cannot run, hpls solve says why and uses cpu)"},
+    {"prefetch", OPT_CHOICE, "auto", OFF(prefetch), .choices = HPLS_PF_NAMES ",auto", .exec = 1,
+     .help = "software prefetch of the host CSR products (cpu and mpi backends): none; rows "
+             "(the streams of A) or rows+x (and the gathers of x) with the locality hint l3, l2 "
+             "or nta; default (rows+x-l2, x dropped on a stencil); auto (each variant timed on "
+             "the first 12 products of the solves, the fastest kept; every variant gives the "
+             "same bits).  What pays differs between CPUs: docs/performance.md"},
     {"reproducible", OPT_INT, "0", OFF(reproducible), .lo = 0, .hi = 1, .exec = 1,
      .help = "1: the same bits (x, residuals, iteration counts) for any number of threads and "
              "MPI ranks: every sum exact and rounded once (a long fixed-point accumulator; under "

@@ -371,6 +371,7 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;
+    hpls_be_set_prefetch(be, o->prefetch);
     if (be->d && (st = device_check(s)) != HPLS_OK)
         goto fail;
 #ifdef HPLS_HAVE_MPI
@@ -1364,6 +1365,13 @@ const char *hpls_solver_trisolve(const hpls_solver *s)
 const char *hpls_solver_message(const hpls_solver *s)
 {
     return s ? s->msg : "";
+}
+
+const char *hpls_solver_prefetch(hpls_solver *s)
+{
+    if (!s || !s->ready || !s->be || s->be->k->spmv != hpls_k_spmv_pf) /* cpu's kernels only */
+        return NULL;
+    return hpls_be_prefetch(s->be, s->pfmsg, sizeof s->pfmsg);
 }
 
 const char *hpls_solver_format(const hpls_solver *s)

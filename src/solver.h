@@ -151,6 +151,7 @@ typedef struct hpls_options {
     int initial_guess;     /* 1: use x as given */
     hpls_int threads;      /* 0: OpenMP's default at setup */
     int backend;           /* index into HPLS_BACKEND_NAMES: 0 cpu, 1 ref */
+    int prefetch;          /* HPLS_PF_* of the host CSR kernels; HPLS_PF_COUNT: auto */
     hpls_int reproducible; /* MPI: reduce the ranks' partials in rank order (OPT_INT) */
     int format;            /* 0 csr, 1 qtree (Krylov methods) */
     hpls_int qt_d;         /* quad-tree target division length (0: automatic, Eq. 17) */
@@ -280,6 +281,7 @@ struct hpls_solver {
     hpls_real *pb, *px, *pr; /* reorder, scale: b, x of Aperm's system; r of A's (host) */
     struct hpls_dtrans *dtr; /* reorder, scale on a distributed matrix (src/mpi), or NULL */
     char fmt[160];           /* what the operator is (hpls_solver_format), "" if plain CSR */
+    char pfmsg[64];          /* hpls_solver_prefetch's words */
     /* solver=auto: the user's options (restored before anything else), the
      * advice, the candidate in use, whether it fell back, and what it said */
     int auto_on; /* the options in effect are candidate auto_pick's */

@@ -42,6 +42,7 @@ static void print_help(void)
            "                    read by rank 0\n"
            "  --json            print one JSON object instead of the text report\n"
            "  --quiet, -q       print only the summary line (errors still go to stderr)\n"
+           "  --verbose, -v     also print the choices made on this machine (prefetch)\n"
            "  --KEY VALUE       any solver option below (also --KEY=VALUE, or KEY=VALUE)\n"
            "  Lis's flags:      -i SOLVER, -p PRECOND, -tol T, -maxiter N, -restart M,\n"
            "                    -omega W, -ssor_omega W (= --omega); names in any case\n"
@@ -236,7 +237,7 @@ int cmd_solve(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL}, *out = NULL, *x0path = NULL, *hist = NULL, *spec = NULL;
     const char *readmode = "auto"; /* --read: how the ranks read A under MPI */
-    int nfiles = 0, json = 0, quiet = 0, rc = EXIT_USAGE;
+    int nfiles = 0, json = 0, quiet = 0, verbose = 0, rc = EXIT_USAGE;
     cli_problem pb = {0};
     hpls_vec *b = NULL, *x = NULL;
     hpls_solver *s = NULL;
@@ -257,6 +258,8 @@ int cmd_solve(int argc, char **argv)
             json = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = 1;
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+            verbose = 1;
         } else if ((v = cli_flag_value(argc, argv, &i, "--gen"))) {
             spec = v;
         } else if ((v = cli_flag_value(argc, argv, &i, "--output")) ||
@@ -517,6 +520,8 @@ int cmd_solve(int argc, char **argv)
         }
         if (hpls_solver_trisolve(s))
             printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
+        if (hpls_solver_prefetch(s))
+            printf(",\"prefetch\":\"%s\"", hpls_solver_prefetch(s));
         if (hpls_solver_auto(s)) {
             printf(",\"reorder\":\"%s\",\"auto\":", hpls_solver_get_option(s, "reorder"));
             cli_json_string(hpls_solver_auto(s));
@@ -530,6 +535,8 @@ int cmd_solve(int argc, char **argv)
                 printf("triangular solves: %s\n", hpls_solver_trisolve(s));
             if (hpls_solver_format(s))
                 printf("format: %s\n", hpls_solver_format(s));
+            if (verbose && hpls_solver_prefetch(s))
+                printf("prefetch: %s\n", hpls_solver_prefetch(s));
             if (strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0)
                 printf("convergence test: %s\n",
                        info.precond_norm ? "||M^-1 r|| <= tol ||M^-1 b|| (norm=preconditioned: "

@@ -112,9 +112,10 @@ typedef struct hpls_vops {
  * with nt threads; ref: the sequential reference, nt ignored).  Sums of
  * squares are returned unreduced: hpls_be_norm makes the norm. */
 typedef struct hpls_kernels {
-    void (*spmv)(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);
+    /* y = A x with the prefetch variant pf (HPLS_PF_*: same bits; ref ignores it) */
+    void (*spmv)(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y);
     /* r = b - A x; returns sum r_i^2 */
-    double (*residual)(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
+    double (*residual)(int nt, int pf, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
                        hpls_real *r);
     void (*gemv)(int nt, const hpls_dense *A, const hpls_real *x, hpls_real *y);
     double (*dense_residual)(int nt, const hpls_dense *A, const hpls_real *b, const hpls_real *x,
@@ -130,7 +131,7 @@ typedef struct hpls_kernels {
     void (*residual_block)(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
                            const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
     /* one PJG sweep (see hpls_k_pjg_sweep) */
-    void (*pjg_sweep)(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+    void (*pjg_sweep)(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                       hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
                       const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
                       hpls_real *x, hpls_real *xold, hpls_real *r);
@@ -345,6 +346,11 @@ struct hpls_backend {
     int nthreads;        /* threads of every parallel region run for this backend */
     int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
     int exact;           /* 1: reproducible=1, every sum exact (hpls_cpu_set_exact) */
+    /* The host CSR kernels' software prefetch (HPLS_PF_*, kernels/cpu/spmv.c);
+     * under prefetch=auto (pf_auto) the products still to be timed before it is
+     * chosen (pf_left, hpls_be_spmv) and each candidate's best time so far. */
+    int pf, pf_auto, pf_left;
+    double pf_best[HPLS_PF_COUNT];
     /* applied to every local partial sum (k values in place); NULL: one process */
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
     void *reduce_ctx;
@@ -353,6 +359,17 @@ struct hpls_backend {
     char msg[256];       /* its message */
     void *impl;          /* the backend's own state (ref: its vector registry) */
 };
+
+/* y = A x on host arrays with the backend's prefetch variant; while
+ * prefetch=auto measures, each product runs the next candidate and is timed
+ * (every candidate gives the same bits), and the last picks the fastest. */
+void hpls_be_spmv(hpls_backend *be, const hpls_csr *A, const hpls_real *x, hpls_real *y);
+/* Fixes the variant (pf < HPLS_PF_COUNT) or starts prefetch=auto's
+ * measurement (pf == HPLS_PF_COUNT). */
+void hpls_be_set_prefetch(hpls_backend *be, int pf);
+/* The variant in words: "rows+x-l2", "auto: rows-l2" once chosen, or
+ * "auto: measuring (5 of 12 products)"; buf holds at least 64 bytes. */
+const char *hpls_be_prefetch(const hpls_backend *be, char *buf, size_t len);
 
 /* Names of the backends, for --help and errors (opencl answers
  * HPLS_ERR_NOT_COMPILED in a library built without it). */

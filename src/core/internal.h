@@ -50,11 +50,31 @@ double hpls_wtime(void); /* seconds, monotonic */
  * backend's (backend/backend.h); these are the kernels of the algorithms. */
 void hpls_k_copy(int nt, hpls_int n, const hpls_real *x, hpls_real *y); /* y = x */
 void hpls_k_set(int nt, hpls_int n, hpls_real a, hpls_real *y);         /* y = a */
-/* y = A x */
+/* The software prefetch of the CSR kernels (spmv.c): the streams of A ("rows")
+ * and the gathers of x ("x"), with locality hint 3, 2 or 0 (nta), or none.
+ * Every variant gives the same bits; which is fastest depends on the CPU, so
+ * prefetch=auto times them on the matrix (operator.c).  HPLS_PF_DEFAULT is
+ * rows+x-l2, x dropped on a stencil. */
+enum {
+    HPLS_PF_DEFAULT,
+    HPLS_PF_NONE,
+    HPLS_PF_ROWS_L3,
+    HPLS_PF_ROWSX_L3,
+    HPLS_PF_ROWS_L2,
+    HPLS_PF_ROWSX_L2,
+    HPLS_PF_ROWSX_NTA,
+    HPLS_PF_COUNT
+};
+/* Their names, in that order (the option prefetch; its "auto" is HPLS_PF_COUNT). */
+#define HPLS_PF_NAMES "default,none,rows-l3,rows+x-l3,rows-l2,rows+x-l2,rows+x-nta"
+/* y = A x (hpls_k_spmv: variant HPLS_PF_DEFAULT) */
 void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);
+void hpls_k_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y);
 /* r = b - A x (fused: one pass); returns sum r_i^2 */
 double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
                        hpls_real *r);
+double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
+                          const hpls_real *x, hpls_real *r);
 /* Columns of a block product read together at most (A once per block; fewer
  * where they do not fit the last-level cache: spmm.c). */
 #define HPLS_SPMM_COLS 8
@@ -66,8 +86,9 @@ void hpls_ref_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_r
                              const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
 /* One SOR sweep (omega = 1: Gauss-Seidel), forward or backward, sequential by
  * definition: x_i = (1-w) x_i + w (b_i - sum_{j!=i} a_ij x_j) / a_ii; dx = x_old - x_new.
- * diagpos[i] is the position of A_ii in row i (columns sorted), dinv[i] = 1 / A_ii. */
-void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
+ * diagpos[i] is the position of A_ii in row i (columns sorted), dinv[i] = 1 / A_ii.
+ * pf: the prefetch variant (HPLS_PF_*: whether and how x is prefetched; same bits). */
+void hpls_k_sor_sweep(int pf, const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
                       double omega, int backward, const hpls_real *b, hpls_real *x,
                       hpls_real *dx);
 /* r = (T + dscale D) dx, T the strictly upper (upper = 1) or lower part of A;
@@ -100,8 +121,8 @@ double hpls_k_dense_dot2(const hpls_real *a, const hpls_real *x, const hpls_real
  * started from and, when r is non-NULL, r = b - A xold, computed in the same pass
  * (blockof[j]: the block of unknown j; lo[i]: the first row of i's block when
  * blocks are contiguous, else NULL).  Exactly one of A (CSR) and Ad (dense) is
- * non-NULL. */
-void hpls_k_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+ * non-NULL.  pf: the prefetch variant of x's gathers (HPLS_PF_*; same bits). */
+void hpls_k_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                       hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
                       const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
                       hpls_real *x, hpls_real *xold, hpls_real *r);

@@ -180,7 +180,7 @@ static void s_product(hpls_solver *s, const hisa_data *H, const hpls_dvec *x, hp
     if (s->op.dk) /* distributed: S is the rank's part, its couplings to the others' rows too */
         s->op.dk->apply_part(&s->op, S, xp, yp);
     else
-        be->k->spmv(be->nthreads, S, xp, yp);
+        be->k->spmv(be->nthreads, be->pf, S, xp, yp);
 }
 
 /* T x = b' on the backend (a host kernel, or the device's factors) */

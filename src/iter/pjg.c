@@ -189,7 +189,7 @@ hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             s->op.dk->pjg_sweep(s, it == 0, dinv, bp, xp, xo, rp);
         } else {
             const hpls_pjg_partition *P = s->mdata;
-            be->k->pjg_sweep(be->nthreads, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx,
+            be->k->pjg_sweep(be->nthreads, be->pf, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx,
                              P->blockof, P->lo, bp, xp, xo, rp);
         }
         double rnorm = hpls_v_nrm2(be, n, r);

@@ -86,7 +86,7 @@ void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec 
     if (s->Ad) /* dense rows: the same sweep by row dots */
         hpls_k_dense_sor_sweep(s->Ad, dinv, omega, backward, bp, xp, dxp);
     else
-        hpls_k_sor_sweep(s->A, s->diagpos, dinv, omega, backward, bp, xp, dxp);
+        hpls_k_sor_sweep(be->pf, s->A, s->diagpos, dinv, omega, backward, bp, xp, dxp);
 }
 
 double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *x,

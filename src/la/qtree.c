@@ -318,7 +318,7 @@ static double time_product(const hpls_csr *A, const hpls_qtree *Q, int nt, const
     for (int r = 0; r < 3; r++) {
         double t = hpls_wtime();
         if (Q)
-            hpls_k_qt_spmv(Q, x, y);
+            hpls_k_qt_spmv(Q, HPLS_PF_DEFAULT, x, y);
         else
             hpls_k_spmv(nt, A, x, y);
         t = hpls_wtime() - t;

@@ -98,8 +98,9 @@ hpls_status hpls_qtree_create_auto(const hpls_csr *A, int nbands, hpls_qtree **Q
                                    hpls_qt_choice *why);
 
 /* Kernels (src/kernels/cpu/qtree_spmv.c): y = A x and y = A^T x.  Each row of
- * y = A x is summed from 0 over its entries in column order, exactly as CSR. */
-void hpls_k_qt_spmv(const hpls_qtree *Q, const hpls_real *x, hpls_real *y);
+ * y = A x is summed from 0 over its entries in column order, exactly as CSR,
+ * with any prefetch variant pf (HPLS_PF_*: only the hints differ). */
+void hpls_k_qt_spmv(const hpls_qtree *Q, int pf, const hpls_real *x, hpls_real *y);
 void hpls_k_qt_spmv_t(const hpls_qtree *Q, const hpls_real *x, hpls_real *y);
 
 #endif /* HPLS_QTREE_H */

@@ -181,9 +181,9 @@ static hpls_status dcsr_apply(const hpls_op *op, const hpls_dvec *x, hpls_dvec *
         return be->err;
     hpls_status st = hpls_dcsr_halo_start(D, xp);
     if (op->qt) /* y = Ad x while the halo travels: the same bits either way */
-        hpls_k_qt_spmv(op->qt, xp, yp);
+        hpls_k_qt_spmv(op->qt, be->pf, xp, yp);
     else
-        be->k->spmv(be->nthreads, D->Ad, xp, yp);
+        hpls_be_spmv(be, D->Ad, xp, yp);
     if (st == HPLS_OK)
         st = hpls_dcsr_halo_finish(D);
     if (st == HPLS_OK && D->nghost > 0)
@@ -200,12 +200,12 @@ static hpls_status dcsr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec
     if (!xp || !yp)
         return be->err;
     if (D->nghost > 0) /* w = Ao^T x, sent before the local product */
-        be->k->spmv(be->nthreads, D->rev->AoT, xp, D->rev->out);
+        be->k->spmv(be->nthreads, be->pf, D->rev->AoT, xp, D->rev->out);
     hpls_status st = hpls_dcsr_reverse_start(D);
     if (op->qt) /* y = Ad^T x while w travels */
         hpls_k_qt_spmv_t(op->qt, xp, yp);
     else
-        be->k->spmv(be->nthreads, op->At, xp, yp);
+        be->k->spmv(be->nthreads, be->pf, op->At, xp, yp);
     if (st == HPLS_OK)
         st = hpls_dcsr_reverse_finish(D, HPLS_RED_SUM, yp); /* y += the others' w */
     return st;
@@ -223,7 +223,7 @@ static hpls_status dcsr_residual(const hpls_op *op, const hpls_dvec *b, const hp
     if (!bp || !xp || !rp)
         return be->err;
     hpls_status st = hpls_dcsr_halo_start(D, xp);
-    be->k->residual(be->nthreads, D->Ad, bp, xp, rp); /* r = b - Ad x */
+    be->k->residual(be->nthreads, be->pf, D->Ad, bp, xp, rp); /* r = b - Ad x */
     if (st == HPLS_OK)
         st = hpls_dcsr_halo_finish(D);
     if (st != HPLS_OK)

@@ -48,7 +48,7 @@ static hpls_status apply_pjg(const hpls_pc *pc, const hpls_dvec *r, hpls_dvec *z
         return be->err;
     hpls_v_set(be, M->n, 0.0, z);
     for (hpls_int k = 0; k < M->sweeps; k++)
-        be->k->pjg_sweep(be->nthreads, M->A, NULL, M->dinv, M->P->nblocks, M->P->ptr, M->P->idx,
+        be->k->pjg_sweep(be->nthreads, be->pf, M->A, NULL, M->dinv, M->P->nblocks, M->P->ptr, M->P->idx,
                          M->P->blockof, M->P->lo, rp, zp, M->zold, NULL); /* no residual wanted */
     return be->err;
 }

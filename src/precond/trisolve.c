@@ -221,9 +221,10 @@ hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv
 
 /* One sweep by strategy, stopped and finished serially past deadline (0:
  * none); returns 1 when it was late. */
-static int sweep(hpls_trifac *F, const hpls_sweep *w, int strategy, const hpls_real *b,
-                 hpls_real *x, double deadline)
+static int sweep(hpls_trifac *F, hpls_sweep *w, int strategy, const hpls_real *b, hpls_real *x,
+                 double deadline)
 {
+    w->pf = F->be->pf; /* the backend's prefetch variant, chosen by now or later */
     if (strategy == HPLS_TRI_LEVELS)
         return hpls_k_sweep_levels(F->nt, w, b, x, deadline);
     if (strategy == HPLS_TRI_SYNCFREE)

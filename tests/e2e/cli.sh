@@ -32,6 +32,13 @@ expect solve_gs 0 "converged" -- "$HPLS" solve --gen gas:n=2000 --solver gs
 expect solve_gs_dense 0 "converged" -- "$HPLS" solve --gen dense-dd:n=200 --solver gs
 expect solve_jacobi_omega 0 "converged" -- "$HPLS" solve --gen gas:n=2000 --solver jacobi --omega 0.9
 expect json 0 '^\{"problem":"gas:n=3000".*"converged":true.*"relres":' -- "$HPLS" solve --gen gas:n=3000 --json
+# the prefetch variant chosen on this machine: in the JSON and under --verbose, not otherwise
+expect json_prefetch 0 '"prefetch":"auto: (none|rows-l3|rows\+x-l3|rows-l2|rows\+x-l2|rows\+x-nta)"' -- "$HPLS" solve --gen gas:n=3000 --json
+expect verbose_prefetch 0 '^prefetch: rows-l2$' -- "$HPLS" solve --gen gas:n=3000 --prefetch rows-l2 -v
+"$HPLS" solve --gen gas:n=3000 | grep -q '^prefetch:' &&
+  { echo "FAIL no_verbose_no_prefetch: the prefetch line without --verbose"; fail=$((fail + 1)); } ||
+  pass=$((pass + 1))
+expect bad_prefetch 2 "prefetch.*rows\+x-nta" -- "$HPLS" solve --gen gas:n=3000 --prefetch nta
 expect history 0 "" -- "$HPLS" solve --gen gas:n=3000 --history "$T/h.csv" --quiet
 head -1 "$T/h.csv" | grep -q "iteration,relres,seconds" && [ "$(wc -l <"$T/h.csv")" -gt 3 ] &&
   pass=$((pass + 1)) || { echo "FAIL history"; fail=$((fail + 1)); }

@@ -386,7 +386,7 @@ static void exact_kernels_give_cpu_vectors_and_the_same_sums(void **state)
     double ss1 = 0, abs1 = 0;
     for (int nt = 1; nt <= 3; nt++) {
         hpls_backend *be = exact_backend(nt);
-        double ss = be->k->residual(nt, A, b->data, x->data, r);
+        double ss = be->k->residual(nt, HPLS_PF_DEFAULT, A, b->data, x->data, r);
         double abs = hpls_xsum_abs_rows(be, A, NULL, x->data, NULL, 0);
         assert_memory_equal(r, r0, (size_t)n * sizeof *r);
         if (nt == 1) {

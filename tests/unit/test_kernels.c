@@ -93,22 +93,29 @@ static hpls_csr *random_csr(hpls_int n, hpls_int m, unsigned seed)
     return A;
 }
 
-/* y = A x and r = b - A x of the cpu kernels at 1-3 threads equal the
- * reference's entry by entry (each row summed in column order). */
+/* y = A x and r = b - A x of the cpu kernels at 1-3 threads, with every
+ * prefetch variant, equal the reference's entry by entry (each row summed in
+ * column order), and their sums of squares are the same bits for every
+ * variant at a thread count. */
 static void check_spmv(const hpls_csr *A)
 {
     hpls_vec *x = tu_vec_random(A->ncols, 11), *b = tu_vec_random(A->nrows, 12);
     size_t bytes = (size_t)(A->nrows + 1) * sizeof(hpls_real);
     hpls_real *y = malloc(bytes), *yr = malloc(bytes), *r = malloc(bytes), *rr = malloc(bytes);
-    hpls_cpu_kernels.spmv(1, A, x->data, y); /* the tables are what backends run */
-    hpls_ref_kernels.spmv(1, A, x->data, yr);
-    double ssr = hpls_ref_kernels.residual(1, A, b->data, x->data, rr);
+    hpls_ref_kernels.spmv(1, HPLS_PF_NONE, A, x->data, yr); /* the tables are what backends run */
+    double ssr = hpls_ref_kernels.residual(1, HPLS_PF_NONE, A, b->data, x->data, rr);
     for (int p = 1; p <= 3; p++) {
-        hpls_k_spmv(p, A, x->data, y);
-        double ss = hpls_k_residual(p, A, b->data, x->data, r);
-        for (hpls_int i = 0; i < A->nrows; i++)
-            assert_true(y[i] == yr[i] && r[i] == rr[i]);
-        assert_close(ss, ssr, ssr);
+        double ss0 = hpls_k_residual(p, A, b->data, x->data, r);
+        for (int pf = 0; pf < HPLS_PF_COUNT; pf++) {
+            memset(y, 0, bytes);
+            memset(r, 0, bytes);
+            hpls_cpu_kernels.spmv(p, pf, A, x->data, y);
+            double ss = hpls_cpu_kernels.residual(p, pf, A, b->data, x->data, r);
+            for (hpls_int i = 0; i < A->nrows; i++)
+                assert_true(y[i] == yr[i] && r[i] == rr[i]);
+            assert_true(ss == ss0);
+            assert_close(ss, ssr, ssr);
+        }
     }
     /* many right-hand sides (square A): column j of the block product equals
      * the reference's residual of column j; k across the 8 columns read together */
@@ -501,9 +508,9 @@ static void host_kernels_match_reference(void **state)
         for (int p = 1; p <= 3; p++) {
             memcpy(y, x->data, bytes);
             memcpy(yr, x->data, bytes);
-            hpls_cpu_kernels.pjg_sweep(p, A, NULL, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
+            hpls_cpu_kernels.pjg_sweep(p, HPLS_PF_DEFAULT, A, NULL, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
                                        P->lo, b->data, y, xo, r);
-            hpls_ref_kernels.pjg_sweep(1, A, NULL, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
+            hpls_ref_kernels.pjg_sweep(1, HPLS_PF_DEFAULT, A, NULL, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
                                        P->lo, b->data, yr, xor, rr);
             for (hpls_int i = 0; i < n; i++) {
                 assert_true(y[i] == yr[i] && xo[i] == xor[i] && xo[i] == x->data[i]);

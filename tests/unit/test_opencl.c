@@ -1066,7 +1066,7 @@ static void relaxation_sweeps_match_the_host_bit_for_bit(void **state)
                 double omega = bwd ? 1.0 : 1.3, dscale = 1.0 - 1.0 / omega;
                 char what[96];
                 memcpy(xh, x0->data, bytes);
-                hpls_k_sor_sweep(A, dp, dinv, omega, bwd, b->data, xh, dxh);
+                hpls_k_sor_sweep(HPLS_PF_DEFAULT, A, dp, dinv, omega, bwd, b->data, xh, dxh);
                 double ssh = hpls_ref_kernels.triangle_spmv(1, A, dp, !bwd, dscale, dxh, rh);
                 ocl->v->upload(ocl, n, x0->data, xo);
                 ocl->v->copy(ocl, n, xo, xold);

@@ -107,7 +107,7 @@ static void compare(const hpls_csr *A, hpls_int d, hpls_int panel, int nbands)
     hpls_vec_create(A->nrows, &yr);
     hpls_vec_create(A->ncols, &z);
     hpls_vec_create(A->ncols, &zr);
-    hpls_k_qt_spmv(Q, x->data, y->data);
+    hpls_k_qt_spmv(Q, HPLS_PF_DEFAULT, x->data, y->data);
     hpls_ref_spmv(1, A, x->data, yr->data);
     assert_memory_equal(y->data, yr->data, (size_t)A->nrows * sizeof(double));
     hpls_csr *At = NULL;
@@ -203,7 +203,7 @@ static void spmv_is_repeatable_through_the_openmp_team(void **state)
     omp_set_num_threads(1); /* a smaller team still computes every band */
     hpls_k_qt_spmv_t(Q, x->data, y2->data);
     assert_memory_equal(y1->data, y2->data, (size_t)A->nrows * sizeof(double));
-    hpls_k_qt_spmv(Q, x->data, y1->data);
+    hpls_k_qt_spmv(Q, HPLS_PF_DEFAULT, x->data, y1->data);
     hpls_k_spmv(2, A, x->data, y2->data);
     assert_memory_equal(y1->data, y2->data, (size_t)A->nrows * sizeof(double));
     omp_set_num_threads(saved);

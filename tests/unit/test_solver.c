@@ -627,6 +627,68 @@ static void every_registered_method_keeps_the_contract(void **state)
     hpls_csr_destroy(A);
 }
 
+/* prefetch=auto times each variant within the first 12 products, then keeps
+ * one: the choice is made once (later solves report the same), every variant
+ * forced gives the same bits as the auto run (they differ only in prefetch
+ * hints), and a forced variant is reported as given; on cpu (ref ignores it). */
+static void prefetch_auto_chooses_once_and_every_variant_gives_the_same_bits(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("gas:n=30000,k=2");
+    hpls_vec *xt = tu_vec_random(A->nrows, 5), *b = tu_rhs(A, xt), *x, *xv;
+    assert_int_equal(hpls_vec_create(A->nrows, &x), HPLS_OK);
+    assert_int_equal(hpls_vec_create(A->nrows, &xv), HPLS_OK);
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_null(hpls_solver_prefetch(s)); /* before setup */
+    assert_int_equal(hpls_solver_set_options(s, "backend=cpu solver=bicgstab tol=0 maxiter=3 threads=2"),
+                     HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_string_equal(hpls_solver_prefetch(s), "auto: measuring (0 of 12 products)");
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK); /* 3 iterations: 2 products each */
+    assert_non_null(strstr(hpls_solver_prefetch(s), "auto: measuring ("));
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    char chosen[64];
+    snprintf(chosen, sizeof chosen, "%s", hpls_solver_prefetch(s));
+    const char *names[] = {"none", "rows-l3", "rows+x-l3", "rows-l2", "rows+x-l2", "rows+x-nta"};
+    int known = 0;
+    for (size_t v = 0; v < sizeof names / sizeof *names; v++) {
+        char want[64];
+        snprintf(want, sizeof want, "auto: %s", names[v]);
+        known += strcmp(chosen, want) == 0;
+    }
+    assert_int_equal(known, 1);
+    assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
+    assert_string_equal(hpls_solver_prefetch(s), chosen); /* made once */
+    for (size_t v = 0; v < sizeof names / sizeof *names + 1; v++) {
+        const char *name = v < sizeof names / sizeof *names ? names[v] : "default";
+        char opt[64];
+        hpls_solver *f;
+        snprintf(opt, sizeof opt, "prefetch=%s", name);
+        assert_int_equal(hpls_solver_create(&f), HPLS_OK);
+        assert_int_equal(hpls_solver_set_options(f, "backend=cpu solver=bicgstab tol=0 maxiter=3 threads=2"),
+                         HPLS_OK);
+        assert_int_equal(hpls_solver_set_option(f, opt), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(f, A), HPLS_OK);
+        assert_string_equal(hpls_solver_prefetch(f), name);
+        assert_int_equal(hpls_solver_solve(f, b, xv), HPLS_OK);
+        assert_memory_equal(xv->data, x->data, (size_t)A->nrows * sizeof *x->data);
+        hpls_solver_destroy(f);
+    }
+    hpls_solver_destroy(s);
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK); /* ref runs no prefetch: nothing to say */
+    assert_int_equal(hpls_solver_set_options(s, "backend=ref"), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_null(hpls_solver_prefetch(s));
+    hpls_solver_destroy(s);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_vec_destroy(xv);
+    hpls_csr_destroy(A);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -648,6 +710,7 @@ int main(void)
         cmocka_unit_test(results_are_bit_repeatable_for_a_thread_count),
         cmocka_unit_test(allocation_failures_leave_no_leak),
         cmocka_unit_test(every_registered_method_keeps_the_contract),
+        cmocka_unit_test(prefetch_auto_chooses_once_and_every_variant_gives_the_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -669,8 +669,8 @@ void hpls_cpu_fini(hpls_backend *be)
 }
 
 const hpls_kernels hpls_cpu_kernels = {
-    .spmv = hpls_k_spmv,
-    .residual = hpls_k_residual,
+    .spmv = hpls_k_spmv_pf,
+    .residual = hpls_k_residual_pf,
     .residual_block = hpls_k_residual_block,
     .gemv = hpls_k_gemv,
     .dense_residual = hpls_k_dense_residual,
@@ -936,10 +936,10 @@ static const hpls_vops exact_vops = HPLS_VOPS_OF(x_);
 
 /* The host kernels that return a sum of squares: cpu's kernel for the
  * vector, then its squares summed exactly (a second read of the vector). */
-static double x_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
-                         hpls_real *r)
+static double x_residual(int nt, int pf, const hpls_csr *A, const hpls_real *b,
+                         const hpls_real *x, hpls_real *r)
 {
-    hpls_k_residual(nt, A, b, x, r);
+    hpls_k_residual_pf(nt, pf, A, b, x, r);
     return hpls_xsum_sumsq(nt, A->nrows, r);
 }
 
@@ -973,7 +973,7 @@ static void x_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_r
 }
 
 static const hpls_kernels exact_kernels = {
-    .spmv = hpls_k_spmv,
+    .spmv = hpls_k_spmv_pf,
     .residual = x_residual,
     .residual_block = x_residual_block,
     .gemv = hpls_k_gemv,

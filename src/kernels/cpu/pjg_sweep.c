@@ -17,22 +17,24 @@
  * second read of A, where b - A x_new after the sweep would cost half of A.
  * The caller runs one sweep more than it reports and takes x_old back from xold
  * (iter/pjg.c).  Traffic per sweep: A once, x, xold, b, r. */
-#include "core/internal.h"
+#include "kernels/cpu/prefetch.h"
 
 #include <omp.h>
 
 /* Multiply-adds a thread should get per block before the barriers pay off. */
 #define PJG_PAR_WORK 32768
 /* Entries ahead whose x is prefetched: scattered columns (gas) would otherwise
- * make every far gather wait for memory, as in kernels/cpu/spmv.c. */
+ * make every far gather wait for memory, as in kernels/cpu/spmv.c (when the
+ * prefetch variant prefetches x). */
 #define PF_X 256
 /* Row i of the sweep: returns x_i^new = s_i / a_ii and, when r is non-NULL,
  * stores r_i = (b - A x_old)_i.  Row i's finished columns: j < lo[i] when lo
- * is given (contiguous blocks), else blockof[j] < blockof[i]. */
+ * is given (contiguous blocks), else blockof[j] < blockof[i].  x (and xold)
+ * prefetched with hint loc, or not (loc < 0): a constant after inlining. */
 static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                                 const hpls_int *blockof, const hpls_int *lo, hpls_int i,
                                 const hpls_real *b, const hpls_real *x, const hpls_real *xold,
-                                hpls_real *r)
+                                hpls_real *r, int loc)
 {
     double s = b[i];
     if (A) { /* s in column order, as the gs sweep sums it (psize 1 == gs, bit for bit) */
@@ -41,9 +43,9 @@ static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const h
         if (r && lo) { /* columns are sorted: the finished ones, j < lo_i, come first */
             for (; p < end && A->colind[p] < lo[i]; p++) {
                 hpls_int j = A->colind[p];
-                if (p < pf_end) {
-                    __builtin_prefetch(x + A->colind[p + PF_X], 0, 0);
-                    __builtin_prefetch(xold + A->colind[p + PF_X], 0, 0);
+                if (loc >= 0 && p < pf_end) {
+                    hpls_pf_hint(x + A->colind[p + PF_X], loc);
+                    hpls_pf_hint(xold + A->colind[p + PF_X], loc);
                 }
                 s -= A->val[p] * x[j];
                 c += A->val[p] * (xold[j] - x[j]);
@@ -51,8 +53,8 @@ static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const h
         }
         for (; p < end; p++) {
             hpls_int j = A->colind[p];
-            if (p < pf_end)
-                __builtin_prefetch(x + A->colind[p + PF_X], 0, 0);
+            if (loc >= 0 && p < pf_end)
+                hpls_pf_hint(x + A->colind[p + PF_X], loc);
             if (j == i) {
                 aii = A->val[p];
                 continue;
@@ -86,7 +88,22 @@ static inline double row_update(const hpls_csr *A, const hpls_dense *Ad, const h
     return s * dinv[i];
 }
 
-void hpls_k_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+/* row_update with the hint of prefetch variant pf as a constant. */
+static double row_pf(int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+                     const hpls_int *blockof, const hpls_int *lo, hpls_int i, const hpls_real *b,
+                     const hpls_real *x, const hpls_real *xold, hpls_real *r)
+{
+    int loc = hpls_pf_x(pf) ? hpls_pf_loc(pf) : -1;
+    if (loc == 3)
+        return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, 3);
+    if (loc == 2)
+        return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, 2);
+    if (loc == 0)
+        return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, 0);
+    return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, -1);
+}
+
+void hpls_k_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                       hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
                       const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
                       hpls_real *x, hpls_real *xold, hpls_real *r)
@@ -102,7 +119,7 @@ void hpls_k_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpl
     if (p == 1) { /* the same arithmetic without the worksharing constructs */
         for (hpls_int k = 0; k < nblocks; k++) {
             for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++)
-                xold[idx[q]] = row_update(A, Ad, dinv, blockof, lo, idx[q], b, x, xold, r);
+                xold[idx[q]] = row_pf(pf, A, Ad, dinv, blockof, lo, idx[q], b, x, xold, r);
             for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++) {
                 hpls_int i = idx[q];
                 double xnew = xold[i];
@@ -116,7 +133,7 @@ void hpls_k_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpl
     for (hpls_int k = 0; k < nblocks; k++) {
 #pragma omp for schedule(static)
         for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++)
-            xold[idx[q]] = row_update(A, Ad, dinv, blockof, lo, idx[q], b, x, xold, r);
+            xold[idx[q]] = row_pf(pf, A, Ad, dinv, blockof, lo, idx[q], b, x, xold, r);
 #pragma omp for schedule(static)
         for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++) {
             hpls_int i = idx[q];

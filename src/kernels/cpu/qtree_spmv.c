@@ -20,6 +20,7 @@
  * scattered, also x and y PF_X entries ahead inside the leaf (x comes from
  * the panel in the last-level cache, y from the row block in L2).  A runs
  * leaf reads x and y nearly in order: the hardware prefetcher keeps up. */
+#include "kernels/cpu/prefetch.h"
 #include "la/qtree.h"
 
 #include <omp.h>
@@ -28,17 +29,20 @@
 #define PF_STREAM 512  /* entries ahead whose values and offsets are prefetched */
 _Static_assert(PF_STREAM <= HPLS_QT_PAD, "prefetches stay inside the padded arrays");
 
-/* Streams of entry k onward: one line of values, offsets and row words. */
-static inline void pf_streams(const hpls_qtree *Q, hpls_int k, hpls_int w)
+/* Streams of entry k onward: one line of values, offsets and row words, with
+ * hint loc, or none (loc < 0; a constant after inlining). */
+static inline void pf_streams(const hpls_qtree *Q, hpls_int k, hpls_int w, int loc)
 {
-    __builtin_prefetch(Q->val + k + PF_STREAM, 0, 0);
-    __builtin_prefetch(Q->col + k + PF_STREAM, 0, 0);
-    __builtin_prefetch(Q->rinfo + w + PF_STREAM, 0, 0);
+    if (loc < 0)
+        return;
+    hpls_pf_hint(Q->val + k + PF_STREAM, loc);
+    hpls_pf_hint(Q->col + k + PF_STREAM, loc);
+    hpls_pf_hint(Q->rinfo + w + PF_STREAM, loc);
 }
 
 /* yl[r] += sum over the runs of leaf f (runs form) */
 static inline void leaf_runs(const hpls_qtree *Q, const hpls_qt_leaf *f, const hpls_real *xl,
-                             hpls_real *yl)
+                             hpls_real *yl, int sloc)
 {
     const uint16_t *col = Q->col, *w = Q->rinfo + f->aux;
     const hpls_real *val = Q->val;
@@ -46,7 +50,7 @@ static inline void leaf_runs(const hpls_qtree *Q, const hpls_qt_leaf *f, const h
     for (int32_t j = 0; j < f->nrun; j++) {
         unsigned r = w[2 * j];
         hpls_int e = k + w[2 * j + 1];
-        pf_streams(Q, k, f->aux + 2 * j);
+        pf_streams(Q, k, f->aux + 2 * j, sloc);
         double s = yl[r];
         for (; k < e; k++)
             s += val[k] * xl[col[k]];
@@ -55,18 +59,21 @@ static inline void leaf_runs(const hpls_qtree *Q, const hpls_qt_leaf *f, const h
 }
 
 /* yl[row word] += a x, entry by entry (coo form); x and y prefetched PF_X
- * entries ahead while that stays inside the leaf, streams every 8 entries */
+ * entries ahead while that stays inside the leaf (hint xloc, none if < 0),
+ * streams every 8 entries (hint sloc) */
 static inline void leaf_coo(const hpls_qtree *Q, const hpls_qt_leaf *f, const hpls_real *xl,
-                            hpls_real *yl)
+                            hpls_real *yl, int sloc, int xloc)
 {
     const uint16_t *col = Q->col, *w = Q->rinfo + f->aux - f->off;
     const hpls_real *val = Q->val;
     hpls_int k = f->off, e = f[1].off;
     for (; k + 8 + PF_X <= e; k += 8) {
-        pf_streams(Q, k, f->aux + (k - f->off));
+        pf_streams(Q, k, f->aux + (k - f->off), sloc);
         for (int m = 0; m < 8; m++) {
-            __builtin_prefetch(xl + col[k + m + PF_X], 0, 1);
-            __builtin_prefetch(yl + w[k + m + PF_X], 1, 1);
+            if (xloc >= 0) { /* y is written too: a read hint still brings its line */
+                hpls_pf_hint(xl + col[k + m + PF_X], xloc);
+                hpls_pf_hint(yl + w[k + m + PF_X], xloc);
+            }
             yl[w[k + m]] += val[k + m] * xl[col[k + m]];
         }
     }
@@ -74,8 +81,9 @@ static inline void leaf_coo(const hpls_qtree *Q, const hpls_qt_leaf *f, const hp
         yl[w[k]] += val[k] * xl[col[k]];
 }
 
-/* y[lo, hi) of one band = A x */
-static void band_mv(const hpls_qtree *Q, int b, const hpls_real *x, hpls_real *y)
+/* y[lo, hi) of one band = A x, with hints sloc and xloc (constants) */
+static inline void band_mv(const hpls_qtree *Q, int b, const hpls_real *x, hpls_real *y, int sloc,
+                           int xloc)
 {
     hpls_int z = Q->band_row[b], hi = Q->band_row[b + 1]; /* y[lo, z) is zeroed */
     for (hpls_int l = Q->band_leaf[b]; l < Q->band_leaf[b + 1]; l++) {
@@ -85,9 +93,9 @@ static void band_mv(const hpls_qtree *Q, int b, const hpls_real *x, hpls_real *y
         for (e = e < hi ? e : hi; z < e; z++)
             y[z] = 0.0;
         if (f->nrun)
-            leaf_runs(Q, f, x + f->col0, y + f->row0);
+            leaf_runs(Q, f, x + f->col0, y + f->row0, sloc);
         else
-            leaf_coo(Q, f, x + f->col0, y + f->row0);
+            leaf_coo(Q, f, x + f->col0, y + f->row0, sloc, xloc);
     }
     for (; z < hi; z++)
         y[z] = 0.0;
@@ -119,13 +127,38 @@ static void band_mv_t(const hpls_qtree *Q, int b, const hpls_real *x, hpls_real 
     }
 }
 
-void hpls_k_qt_spmv(const hpls_qtree *Q, const hpls_real *x, hpls_real *y)
+/* Band b with the hints of prefetch variant pf as constants. */
+static void band_pf(const hpls_qtree *Q, int pf, int b, const hpls_real *x, hpls_real *y)
+{
+    switch (pf) {
+    case HPLS_PF_NONE:
+        band_mv(Q, b, x, y, -1, -1);
+        break;
+    case HPLS_PF_ROWS_L3:
+        band_mv(Q, b, x, y, 3, -1);
+        break;
+    case HPLS_PF_ROWSX_L3:
+        band_mv(Q, b, x, y, 3, 3);
+        break;
+    case HPLS_PF_ROWS_L2:
+        band_mv(Q, b, x, y, 2, -1);
+        break;
+    case HPLS_PF_ROWSX_NTA:
+        band_mv(Q, b, x, y, 0, 0);
+        break;
+    default: /* HPLS_PF_DEFAULT, HPLS_PF_ROWSX_L2 */
+        band_mv(Q, b, x, y, 2, 2);
+        break;
+    }
+}
+
+void hpls_k_qt_spmv(const hpls_qtree *Q, int pf, const hpls_real *x, hpls_real *y)
 {
 #pragma omp parallel num_threads(Q->nbands)
     {
         int t = omp_get_thread_num(), p = omp_get_num_threads();
         for (int b = t; b < Q->nbands; b += p) /* every band, whatever team we get */
-            band_mv(Q, b, x, y);
+            band_pf(Q, pf, b, x, y);
     }
 }
 

@@ -4,14 +4,22 @@
  * new iterate is b - A x_new = (U + (1 - 1/w) D)(x_old - x_new): half an SpMV
  * instead of a whole one (and symmetrically with L after a backward sweep).
  * Sweeps are sequential by definition (row i needs the new x_j of earlier rows). */
-#include "core/internal.h"
+#include "kernels/cpu/prefetch.h"
 
 #include <omp.h>
 
-/* Entries ahead whose x is prefetched (scattered columns, as in spmv.c). */
+/* Entries ahead whose x is prefetched (scattered columns, as in spmv.c), when
+ * the prefetch variant prefetches x. */
 #define PF_X 256
 
-void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
+/* The forward sweep's rows with x prefetched PF_X entries ahead, hint loc. */
+static inline void pf_row_x(const hpls_csr *A, const hpls_real *x, hpls_int i, int loc)
+{
+    for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+        hpls_pf_hint(x + A->colind[p + PF_X], loc);
+}
+
+void hpls_k_sor_sweep(int pf, const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
                       double omega, int backward, const hpls_real *b, hpls_real *x,
                       hpls_real *dx)
 {
@@ -19,12 +27,18 @@ void hpls_k_sor_sweep(const hpls_csr *A, const hpls_int *diagpos, const hpls_rea
     const hpls_idx *ci = A->colind;
     const hpls_real *v = A->val;
     hpls_int n = A->nrows;
+    int pfx = hpls_pf_x(pf) && !backward, loc = hpls_pf_loc(pf);
     for (hpls_int k = 0; k < n; k++) {
         hpls_int i = backward ? n - 1 - k : k;
         double s = b[i];
-        if (rp[i + 1] + PF_X < A->nnz && !backward)
-            for (hpls_int p = rp[i]; p < rp[i + 1]; p++)
-                __builtin_prefetch(x + ci[p + PF_X], 0, 0);
+        if (pfx && rp[i + 1] + PF_X < A->nnz) {
+            if (loc == 3)
+                pf_row_x(A, x, i, 3);
+            else if (loc == 2)
+                pf_row_x(A, x, i, 2);
+            else
+                pf_row_x(A, x, i, 0);
+        }
         for (hpls_int p = rp[i]; p < diagpos[i]; p++)
             s -= v[p] * x[ci[p]];
         for (hpls_int p = diagpos[i] + 1; p < rp[i + 1]; p++)

@@ -2,17 +2,24 @@
  * contiguous block per thread with about equal (nonzeros + rows), found by
  * binary search on rowptr, so no schedule state is stored with the matrix.
  *
- * Each row is summed left to right, exactly as the reference.  Software
- * prefetch runs ahead of the loop (figures: bench/results/kernels.md):
- *  - val and colind PF_STREAM entries ahead and rowptr PF_ROWS rows ahead, once
- *    a row: one core's hardware prefetcher does not run far enough ahead to
- *    reach the triad's bandwidth on these streams;
- *  - x at the column PF_X entries ahead, which turns scattered gathers from
- *    latency-bound into bandwidth-bound (gas n=1e6 k=2, one thread: 22-31 -> 4-5 ms),
- *    unless a sample of rows shows a stencil (each row's columns are the
- *    previous row's plus one): then x is read in streams the hardware already
- *    prefetches, and the extra instructions only slow the loop. */
-#include "core/internal.h"
+ * Each row is summed left to right, exactly as the reference, whatever the
+ * variant below: every variant gives the same bits.
+ *
+ * Software prefetch (the variants, HPLS_PF_*): the streams of A (val and colind
+ * PF_STREAM entries ahead, rowptr PF_ROWS rows ahead, once a row), and x at the
+ * column PF_X entries ahead, which turns scattered gathers from latency-bound
+ * into bandwidth-bound; each with a locality hint.  What pays differs between
+ * CPUs: on an AMD EPYC (Zen 4) the streams and x at locality 2 made gas 1e6
+ * 2.3x faster than no prefetch, while on an Intel Xeon the same hints at
+ * locality 0 (prefetchnta) made it 2-3x slower than none (issue 29;
+ * bench/results/prefetch.md).  So prefetch=auto times the variants on the
+ * user's matrix within the first products of a solve (operator.c), and
+ * HPLS_PF_DEFAULT, used before and by the object-less calls, is the one that
+ * lost least on both: locality 2 (prefetcht1: into L2, never L1-only), x
+ * skipped when a sample of rows shows a stencil (each row's columns are the
+ * previous row's plus one: x is then read in streams the hardware already
+ * prefetches). */
+#include "kernels/cpu/prefetch.h"
 
 #include <omp.h>
 
@@ -62,62 +69,81 @@ static int is_stencil(const hpls_csr *A, hpls_int lo, hpls_int hi)
     return samples > 0 && 4 * shifted >= 3 * samples;
 }
 
-/* s -/+= row i of A times x, entry by entry from the left (sub, pf, pfx are
- * constants after inlining: no branch is left in the loop). */
+/* s -/+= row i of A times x, entry by entry from the left; streams and pfx say
+ * what is prefetched, loc with which hint (all constants after inlining: no
+ * branch is left in the loop). */
 static inline double row_acc(const hpls_csr *A, const hpls_real *x, hpls_int i, double s, int sub,
-                             int pf, int pfx)
+                             int streams, int pfx, int loc)
 {
     const hpls_idx *ci = A->colind;
     const hpls_real *v = A->val;
     hpls_int k = A->rowptr[i], e = A->rowptr[i + 1];
-    if (pf) {
-        __builtin_prefetch(v + k + PF_STREAM, 0, 0);
-        __builtin_prefetch(ci + k + PF_STREAM, 0, 0);
-        __builtin_prefetch(A->rowptr + i + PF_ROWS, 0, 0);
+    if (streams) {
+        hpls_pf_hint(v + k + PF_STREAM, loc);
+        hpls_pf_hint(ci + k + PF_STREAM, loc);
+        hpls_pf_hint(A->rowptr + i + PF_ROWS, loc);
     }
     for (; k < e; k++) {
         if (pfx)
-            __builtin_prefetch(x + ci[k + PF_X], 0, 0);
+            hpls_pf_hint(x + ci[k + PF_X], loc);
         double prod = v[k] * x[ci[k]];
         s = sub ? s - prod : s + prod;
     }
     return s;
 }
 
-/* One row of y = A x (b == NULL) or y = b - A x. */
-static inline double row_of(const hpls_csr *A, const hpls_real *x, const hpls_real *b, hpls_int i,
-                            int pf, int pfx)
-{
-    return b ? row_acc(A, x, i, b[i], 1, pf, pfx) : row_acc(A, x, i, 0.0, 0, pf, pfx);
-}
-
-/* Rows [lo, hi): y = A x (b == NULL) or y = b - A x.  Returns the sum of the
- * squares of y when asked (sq), else 0.  Rows whose prefetches would reach past
- * the end of the arrays run without them. */
-static inline double rows(const hpls_csr *A, const hpls_real *x, const hpls_real *b, hpls_real *y,
-                          hpls_int lo, hpls_int hi, int sq)
+/* Rows [lo, hi) of y = A x (b == NULL) or y = b - A x with one prefetch
+ * variant; returns the sum of the squares of y when asked (sq).  Rows whose
+ * prefetches would reach past the end of the arrays are left to the caller:
+ * the first row not done is returned in *next. */
+static inline double rows_pf(const hpls_csr *A, const hpls_real *x, const hpls_real *b,
+                             hpls_real *y, hpls_int lo, hpls_int hi, int sq, int streams, int pfx,
+                             int loc, hpls_int *next)
 {
     const hpls_int *rp = A->rowptr;
     hpls_int last = A->nnz - PF_STREAM, last_row = A->nrows - PF_ROWS;
     double ss = 0.0;
     hpls_int i = lo;
-    if (is_stencil(A, lo, hi)) {
-        for (; i < hi && i < last_row && rp[i + 1] <= last; i++) {
-            double s = row_of(A, x, b, i, 1, 0);
-            y[i] = s;
-            if (sq)
-                ss += s * s;
-        }
-    } else {
-        for (; i < hi && i < last_row && rp[i + 1] <= last; i++) {
-            double s = row_of(A, x, b, i, 1, 1);
-            y[i] = s;
-            if (sq)
-                ss += s * s;
-        }
+    for (; i < hi && i < last_row && rp[i + 1] <= last; i++) {
+        double s = b ? row_acc(A, x, i, b[i], 1, streams, pfx, loc)
+                     : row_acc(A, x, i, 0.0, 0, streams, pfx, loc);
+        y[i] = s;
+        if (sq)
+            ss += s * s;
+    }
+    *next = i;
+    return ss;
+}
+
+/* Rows [lo, hi) as rows_pf, with variant pf, the tail without prefetch. */
+static double rows(const hpls_csr *A, const hpls_real *x, const hpls_real *b, hpls_real *y,
+                   hpls_int lo, hpls_int hi, int sq, int pf)
+{
+    if (pf == HPLS_PF_DEFAULT)
+        pf = is_stencil(A, lo, hi) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
+    hpls_int i = lo;
+    double ss = 0.0;
+    switch (pf) { /* a loop of its own for each variant (constant arguments) */
+    case HPLS_PF_ROWS_L3:
+        ss = rows_pf(A, x, b, y, lo, hi, sq, 1, 0, 3, &i);
+        break;
+    case HPLS_PF_ROWSX_L3:
+        ss = rows_pf(A, x, b, y, lo, hi, sq, 1, 1, 3, &i);
+        break;
+    case HPLS_PF_ROWS_L2:
+        ss = rows_pf(A, x, b, y, lo, hi, sq, 1, 0, 2, &i);
+        break;
+    case HPLS_PF_ROWSX_L2:
+        ss = rows_pf(A, x, b, y, lo, hi, sq, 1, 1, 2, &i);
+        break;
+    case HPLS_PF_ROWSX_NTA:
+        ss = rows_pf(A, x, b, y, lo, hi, sq, 1, 1, 0, &i);
+        break;
+    default: /* HPLS_PF_NONE: the textbook loop below */
+        break;
     }
     for (; i < hi; i++) {
-        double s = row_of(A, x, b, i, 0, 0);
+        double s = b ? row_acc(A, x, i, b[i], 1, 0, 0, 0) : row_acc(A, x, i, 0.0, 0, 0, 0, 0);
         y[i] = s;
         if (sq)
             ss += s * s;
@@ -125,24 +151,25 @@ static inline double rows(const hpls_csr *A, const hpls_real *x, const hpls_real
     return ss;
 }
 
-void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y)
+void hpls_k_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y)
 {
 #pragma omp parallel num_threads(nthreads_for(nt, A))
     {
         int t = omp_get_thread_num(), p = omp_get_num_threads();
-        rows(A, x, NULL, y, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 0);
+        rows(A, x, NULL, y, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 0, pf);
     }
 }
 
-double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
-                       hpls_real *r)
+double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
+                          const hpls_real *x, hpls_real *r)
 {
     double part[HPLS_MAX_THREADS];
     int np = 1;
 #pragma omp parallel num_threads(nthreads_for(nt, A))
     {
         int t = omp_get_thread_num(), p = omp_get_num_threads();
-        part[t] = rows(A, x, b, r, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 1);
+        part[t] =
+            rows(A, x, b, r, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 1, pf);
 #pragma omp single
         np = p;
     }
@@ -150,4 +177,15 @@ double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls
     for (int t = 0; t < np; t++)
         ss += part[t];
     return ss;
+}
+
+void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y)
+{
+    hpls_k_spmv_pf(nt, HPLS_PF_DEFAULT, A, x, y);
+}
+
+double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
+                       hpls_real *r)
+{
+    return hpls_k_residual_pf(nt, HPLS_PF_DEFAULT, A, b, x, r);
 }

@@ -7,6 +7,7 @@
  * given) every strategy walks the slots in order, which is a dependency
  * order, so the matrix is read as one stream. */
 #include "kernels/cpu/sptrsv.h"
+#include "kernels/cpu/prefetch.h"
 
 #include <omp.h>
 
@@ -19,8 +20,12 @@ static inline void sweep_row(const hpls_sweep *w, hpls_int s, hpls_int i, const 
 {
     const hpls_tri *T = &w->T;
     hpls_int p = T->lo[s], end = T->hi[s];
-    __builtin_prefetch(T->val + p + (T->upper && !T->row ? -PF_STREAM : PF_STREAM), 0, 0);
-    __builtin_prefetch(T->col + p + (T->upper && !T->row ? -PF_STREAM : PF_STREAM), 0, 0);
+    if (hpls_pf_rows(w->pf)) { /* the hint is one of three: predicted, not a constant */
+        hpls_int ahead = T->upper && !T->row ? -PF_STREAM : PF_STREAM;
+        int loc = hpls_pf_loc(w->pf);
+        hpls_pf_hint(T->val + p + ahead, loc);
+        hpls_pf_hint(T->col + p + ahead, loc);
+    }
     double v = w->bscale ? w->bscale[i] * b[i] : b[i];
     for (; p < end; p++)
         v -= T->val[p] * x[T->col[p]];

@@ -125,6 +125,7 @@ typedef struct hpls_sweep {
     hpls_tri T;
     const hpls_real *bscale, *dinv;
     hpls_levels lev; /* for the level-scheduled sweep (nlev 0: not built) */
+    int pf;          /* HPLS_PF_* variant: whether and how the matrix streams are prefetched */
 } hpls_sweep;
 
 /* Every strategy sums row i's terms in the order of its columns, so the three

@@ -476,12 +476,13 @@ static double ref_dense_triangle(int nt, const hpls_dense *A, int upper, double 
 /* The PJG sweep as its definition reads: r = b - A x_old first, then block by
  * block x_i = (b_i - sum_{j != i} a_ij x_j) / a_ii with the new x_j of earlier
  * blocks and the old x_j (kept in xold) of its own and later blocks. */
-static void ref_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+static void ref_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
                           hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
                           const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
                           hpls_real *x, hpls_real *xold, hpls_real *r)
 {
     (void)nt;
+    (void)pf;
     (void)lo;
     hpls_int n = A ? A->nrows : Ad->nrows;
     for (hpls_int i = 0; i < n; i++)
@@ -505,9 +506,22 @@ static void ref_pjg_sweep(int nt, const hpls_csr *A, const hpls_dense *Ad, const
         }
 }
 
+static void ref_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y)
+{
+    (void)pf;
+    hpls_ref_spmv(nt, A, x, y);
+}
+
+static double ref_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
+                              const hpls_real *x, hpls_real *r)
+{
+    (void)pf;
+    return hpls_ref_residual(nt, A, b, x, r);
+}
+
 const hpls_kernels hpls_ref_kernels = {
-    .spmv = hpls_ref_spmv,
-    .residual = hpls_ref_residual,
+    .spmv = ref_spmv_pf,
+    .residual = ref_residual_pf,
     .residual_block = hpls_ref_residual_block,
     .gemv = ref_gemv,
     .dense_residual = ref_dense_residual,

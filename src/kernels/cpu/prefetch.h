@@ -1,0 +1,41 @@
+/* prefetch.h: what the software-prefetch variants HPLS_PF_* (core/internal.h)
+ * of the host CSR kernels prefetch: the streams of the matrix ("rows"), the
+ * gathers of x ("x"), and with which locality hint.  The SpMV (spmv.c) expands
+ * each variant into its own loop; the sweeps (sor_sweep.c, pjg_sweep.c,
+ * sptrsv.c, qtree_spmv.c) read the variant per row or per sweep. */
+#ifndef HPLS_PREFETCH_H
+#define HPLS_PREFETCH_H
+
+#include "core/internal.h"
+
+/* HPLS_PF_DEFAULT's rows+x at locality 2 (the SpMV drops x on a stencil). */
+static inline int hpls_pf_rows(int pf)
+{
+    return pf != HPLS_PF_NONE;
+}
+
+static inline int hpls_pf_x(int pf)
+{
+    return pf == HPLS_PF_DEFAULT || pf == HPLS_PF_ROWSX_L3 || pf == HPLS_PF_ROWSX_L2 ||
+           pf == HPLS_PF_ROWSX_NTA;
+}
+
+/* The locality hint: 3 (prefetcht0 on x86-64), 2 (prefetcht1) or 0 (prefetchnta). */
+static inline int hpls_pf_loc(int pf)
+{
+    return pf == HPLS_PF_ROWS_L3 || pf == HPLS_PF_ROWSX_L3 ? 3 : pf == HPLS_PF_ROWSX_NTA ? 0 : 2;
+}
+
+/* A read prefetch of p with hint loc (the builtin wants a constant: after
+ * inlining with a constant loc no branch is left). */
+static inline void hpls_pf_hint(const void *p, int loc)
+{
+    if (loc == 3)
+        __builtin_prefetch(p, 0, 3);
+    else if (loc == 2)
+        __builtin_prefetch(p, 0, 2);
+    else
+        __builtin_prefetch(p, 0, 0);
+}
+
+#endif /* HPLS_PREFETCH_H */
