@@ -65,12 +65,15 @@ static const opt_def opts[] = {
     {"xtol", OPT_REAL, "0", HPLS_M_XTOL, OFF(xtol), .lo = 0, .hi = 1,
      .help = "hisa/bhisa also stop when ||x_m - x_m-1|| <= xtol ||x_m|| (0: off)"},
     {"trisolve", OPT_CHOICE, "auto", HPLS_M_TRISOLVE | HPLS_M_RELAX, OFF(trisolve),
-     .choices = "serial,levels,syncfree,auto",
+     .choices = "serial,levels,syncfree,auto,block",
      .help = "dilu/dic/ilu0 build and sweeps: serial, levels (level sets), syncfree (ready "
              "flags), auto (time the first applies, keep the fastest; a parallel one is dropped "
              "once its trial passes 2x serial's time; on opencl: syncfree on a GPU, levels on a "
-             "CPU device); gs, sor, ssor, precond ssor: their sweeps on a device, the same "
-             "choices (auto: as dilu's there; the host's sweeps are sequential)"},
+             "CPU device), block (M of A's block-diagonal part, a block per thread, built and "
+             "swept with no waits: PETSc's block Jacobi in one process; more iterations, host "
+             "only, never chosen by auto); gs, sor, ssor, precond ssor: their sweeps on a device, "
+             "the same choices but block (auto: as dilu's there; the host's sweeps are "
+             "sequential)"},
     {"shift", OPT_REAL, "0", HPLS_M_TRISOLVE, OFF(shift), .lo = 0, .hi = 1e300,
      .help = "dilu/dic/ilu0 diagonal shift A_ii + shift*sgn(A_ii)*max|A_ij|: remedy for zero/tiny "
              "E_ii"},

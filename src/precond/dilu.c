@@ -148,12 +148,23 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
     const hpls_trisplit *t = &F->a;
     hpls_int n = F->n;
     *out = (dilu_report){.bad = n, .asym = n};
-    if (F->build == HPLS_TRI_SERIAL) {
+    if (F->build == HPLS_TRI_SERIAL || F->build == HPLS_TRI_BLOCK) {
+        /* block: each block's rows in order by one thread; row j's cursor
+         * moves only for rows of j's own block, the one thread's */
+        int nb = F->build == HPLS_TRI_BLOCK ? F->nt : 1;
         c->cur = hpls_calloc(n, sizeof *c->cur);
         if (!c->cur)
             return HPLS_ERR_NOMEM;
-        for (hpls_int i = 0; i < n; i++)
-            dilu_row(c, i, 1, out);
+#pragma omp parallel num_threads(nb)
+        {
+            dilu_report mine = {.bad = n, .asym = n};
+#pragma omp for schedule(static, 1)
+            for (int q = 0; q < nb; q++)
+                for (hpls_int i = nb > 1 ? F->blk[q] : 0; i < (nb > 1 ? F->blk[q + 1] : n); i++)
+                    dilu_row(c, i, 1, &mine);
+#pragma omp critical
+            report_merge(out, &mine);
+        }
         hpls_free(c->cur);
         c->cur = NULL;
         return HPLS_OK;

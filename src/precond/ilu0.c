@@ -69,6 +69,13 @@ static hpls_int factor(hpls_trifac *F, const ilu_ctx *c)
             ilu_row(c, c->iw, i, NULL, 0, &bad);
         return bad;
     }
+    if (F->build == HPLS_TRI_BLOCK) { /* each block alone: a.A couples no two */
+#pragma omp parallel for num_threads(F->nt) reduction(min : bad) schedule(static, 1)
+        for (int q = 0; q < F->nt; q++)
+            for (hpls_int i = F->blk[q]; i < F->blk[q + 1]; i++)
+                ilu_row(c, c->iw + (hpls_int)omp_get_thread_num() * n, i, NULL, 0, &bad);
+        return bad;
+    }
     const hpls_levels *L = &F->fwd.lev; /* built with the copies */
     unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
 #pragma omp parallel num_threads(F->nt) reduction(min : bad)

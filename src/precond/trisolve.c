@@ -5,7 +5,10 @@
  * same sweeps over A^T, and `auto`, the paper's advice made automatic (end of
  * Sec. 2.3.5): the first applications alternate between the strategies, the
  * fastest is kept; on one thread serial is kept at once; a strategy whose
- * trial takes more than twice serial's time is dropped on the spot. */
+ * trial takes more than twice serial's time is dropped on the spot.
+ * block factors and sweeps the block-diagonal part of A instead, each thread
+ * its block alone: no waits, more iterations (auto never picks it: timing an
+ * application cannot see the iterations a different M costs). */
 #include "precond/trisolve.h"
 
 #include <math.h>
@@ -57,6 +60,11 @@ void hpls_trifac_destroy(void *ctx)
     hpls_levels_free(&F->fwd_t.lev);
     hpls_levels_free(&F->bwd_t.lev);
     hpls_sync_free(&F->sync);
+    hpls_free(F->blk);
+    for (int k = 0; k < 2; k++) {
+        hpls_csr_destroy(F->part[k]);
+        hpls_free(F->from[k]);
+    }
     for (int k = 0; k < 4; k++) {
         hpls_free(F->vec[k]);
         if (F->be->d)
@@ -76,6 +84,79 @@ static hpls_status trisplit_init(hpls_trisplit *t, const hpls_csr *A, int nt)
         return HPLS_ERR_NOMEM;
     hpls_k_tri_split(nt, A, t->lowend, t->upbeg);
     return HPLS_OK;
+}
+
+/* Row i's entries in columns [lo, hi): columns are sorted, so they are the
+ * contiguous positions [*b, *e) of A. */
+static void row_range(const hpls_csr *A, hpls_int i, hpls_int lo, hpls_int hi, hpls_int *b,
+                      hpls_int *e)
+{
+    hpls_int p = A->rowptr[i], end = A->rowptr[i + 1];
+    while (p < end && A->colind[p] < lo)
+        p++;
+    *b = p;
+    while (p < end && A->colind[p] < hi)
+        p++;
+    *e = p;
+}
+
+/* *P = the entries of A whose row and column lie in the same block of rows
+ * blk[0..nb] (A square), *from = their positions in A; a thread a block. */
+static hpls_status block_part(const hpls_csr *A, const hpls_int *blk, int nb, hpls_csr **P,
+                              hpls_int **from)
+{
+    hpls_int n = A->nrows, *len = hpls_malloc(n + 1, sizeof *len);
+    if (!len)
+        return HPLS_ERR_NOMEM;
+#pragma omp parallel for num_threads(nb) schedule(static, 1)
+    for (int q = 0; q < nb; q++)
+        for (hpls_int i = blk[q], b, e; i < blk[q + 1]; i++) {
+            row_range(A, i, blk[q], blk[q + 1], &b, &e);
+            len[i + 1] = e - b;
+        }
+    len[0] = 0;
+    for (hpls_int i = 0; i < n; i++)
+        len[i + 1] += len[i];
+    hpls_status st = hpls_csr_create(n, A->ncols, len[n], P);
+    if (st == HPLS_OK && !(*from = hpls_malloc(len[n], sizeof **from)))
+        st = HPLS_ERR_NOMEM;
+    if (st != HPLS_OK) {
+        hpls_free(len);
+        return st;
+    }
+    hpls_csr *B = *P;
+#pragma omp parallel for num_threads(nb) schedule(static, 1)
+    for (int q = 0; q < nb; q++)
+        for (hpls_int i = blk[q], b, e; i < blk[q + 1]; i++) {
+            row_range(A, i, blk[q], blk[q + 1], &b, &e);
+            B->rowptr[i + 1] = len[i + 1];
+            for (hpls_int p = b, k = len[i]; p < e; p++, k++) {
+                B->colind[k] = A->colind[p];
+                B->val[k] = A->val[p];
+                (*from)[k] = p;
+            }
+        }
+    hpls_free(len);
+    return HPLS_OK;
+}
+
+/* block: a.A (at.A) made the block-diagonal part of A (At), a block per thread
+ * split as the SpMV splits rows (by nonzeros + rows). */
+static hpls_status block_init(hpls_trifac *F, const hpls_csr *A, const hpls_csr *At)
+{
+    if (F->be->d)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "%s: trisolve=block runs on the host (backend cpu); on %s use levels, "
+                         "syncfree or auto",
+                         F->name, F->be->name);
+    if (!(F->blk = hpls_malloc(F->nt + 1, sizeof *F->blk)))
+        return HPLS_ERR_NOMEM;
+    for (int t = 0; t <= F->nt; t++)
+        F->blk[t] = hpls_k_row_split(A, t, F->nt);
+    hpls_status st = block_part(A, F->blk, F->nt, &F->part[0], &F->from[0]);
+    if (st == HPLS_OK && At)
+        st = block_part(At, F->blk, F->nt, &F->part[1], &F->from[1]);
+    return st;
 }
 
 hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
@@ -108,6 +189,10 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
     hpls_status st = HPLS_OK;
     if (F->build == HPLS_TRI_SYNCFREE || undecided(F))
         st = hpls_sync_init(&F->sync, F->n);
+    if (st == HPLS_OK && F->strategy == HPLS_TRI_BLOCK && (st = block_init(F, A, At)) == HPLS_OK) {
+        A = F->part[0];
+        At = F->part[1];
+    }
     if (st == HPLS_OK)
         st = trisplit_init(&F->a, A, F->nt);
     if (st == HPLS_OK && At)
@@ -225,6 +310,10 @@ static int sweep(hpls_trifac *F, hpls_sweep *w, int strategy, const hpls_real *b
                  double deadline)
 {
     w->pf = F->be->pf; /* the backend's prefetch variant, chosen by now or later */
+    if (strategy == HPLS_TRI_BLOCK) {
+        hpls_k_sweep_blocks(F->nt, w, F->blk, b, x);
+        return 0;
+    }
     if (strategy == HPLS_TRI_LEVELS)
         return hpls_k_sweep_levels(F->nt, w, b, x, deadline);
     if (strategy == HPLS_TRI_SYNCFREE)
@@ -370,9 +459,12 @@ static hpls_status upload_sweeps(hpls_trifac *F)
 static hpls_status update_trifac(hpls_pc *pc, const hpls_csr *A, const hpls_csr *At)
 {
     hpls_trifac *F = pc->ctx;
-    F->a.A = A;
+    for (int k = 0; F->blk && k < 2; k++) /* block: the new values of the blocks */
+        for (hpls_int p = 0; F->part[k] && p < F->part[k]->nnz; p++)
+            F->part[k]->val[p] = (k ? At : A)->val[F->from[k][p]];
+    F->a.A = F->blk ? F->part[0] : A;
     if (F->at.A)
-        F->at.A = At;
+        F->at.A = F->blk ? F->part[1] : At;
     hpls_status st = F->numeric(F);
     if (st == HPLS_OK && F->be->d)
         st = upload_sweeps(F);
@@ -411,7 +503,7 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
 
 const char *hpls_pc_strategy(const hpls_pc *pc)
 {
-    static const char *const fixed[] = {"serial", "levels", "syncfree"};
+    static const char *const fixed[] = {"serial", "levels", "syncfree", "auto", "block"};
     static const char *const picked[] = {"auto: serial", "auto: levels", "auto: syncfree"};
     if (!pc || pc->destroy != hpls_trifac_destroy)
         return NULL;

@@ -1,6 +1,6 @@
 /* trisolve.h: what the factored preconditioners dilu, dic (dilu.c) and ilu0
  * (ilu0.c) share: M = (forward sweep) (backward sweep) over split copies of
- * M's triangles, the choice of strategy (trisolve=serial|levels|syncfree|auto),
+ * M's triangles, the choice of strategy (trisolve=serial|levels|syncfree|auto|block),
  * the M^-T sweeps over A^T, the diagonal shift and the pivot check. */
 #ifndef HPLS_TRISOLVE_H
 #define HPLS_TRISOLVE_H
@@ -10,8 +10,10 @@
 
 #include <math.h>
 
-/* The order of the trisolve option's choices. */
-enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO };
+/* The order of the trisolve option's choices.  block is another M: that of
+ * the block-diagonal part of A, a block per thread (PETSc's block Jacobi
+ * inside one process), built and swept by each thread alone. */
+enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
 /* The constructions a device builds (hpls_devops' fac_build). */
 enum { HPLS_FAC_DILU, HPLS_FAC_ILU0 };
 
@@ -44,6 +46,12 @@ typedef struct hpls_trifac {
     int trials;            /* auto: applications timed so far */
     double best[3];        /* auto: fastest application per strategy */
     hpls_trisplit a, at;   /* A, and A^T (at.A NULL unless the method needs M^-T) */
+    /* block: the first row of each thread's block (nt + 1), and the
+     * block-diagonal parts of A and A^T that a.A and at.A then are, with the
+     * position in A (A^T) of each of their entries, for new values */
+    hpls_int *blk;
+    hpls_csr *part[2];
+    hpls_int *from[2];
     hpls_tricopy low, up;  /* M's scaled triangles, read by fwd and bwd */
     hpls_sweep fwd, bwd;   /* z = M^-1 r: forward sweep r -> z, backward z -> z */
     hpls_sweep fwd_t, bwd_t; /* z = M^-T r, over A^T */

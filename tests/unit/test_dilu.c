@@ -2,7 +2,8 @@
  * their triangular kernels: DILU's defining property diag(M) = diag(A), E by
  * hand, DIC = DILU on symmetric A, ILU(0)'s L U = A on A's pattern, M z = r and
  * M^T z = r against dense products, every strategy (serial, levels, syncfree,
- * auto) bit-identical, pivots checked at setup, Krylov methods converging;
+ * auto) bit-identical, block equal to serial on A's block-diagonal part,
+ * pivots checked at setup, Krylov methods converging;
  * dilu_order=faces equal to OpenFOAM's face-by-face formulas bit for bit. */
 #include "testutil.h"
 
@@ -256,6 +257,80 @@ static void strategies_agree_bit_for_bit(void **state)
         hpls_vec_destroy(r);
     }
     for (int m = 0; m < count; m++)
+        hpls_csr_destroy(mats[m]);
+}
+
+/* A's entries whose row and column fall in the same one of the p blocks of
+ * rows the SpMV's split makes (written here independently of trisolve.c). */
+static hpls_csr *block_diagonal(const hpls_csr *A, int p)
+{
+    hpls_int *ri = malloc((size_t)A->nnz * sizeof *ri), *cj = malloc((size_t)A->nnz * sizeof *cj);
+    double *v = malloc((size_t)A->nnz * sizeof *v);
+    hpls_int nnz = 0;
+    for (int t = 0; t < p; t++) {
+        hpls_int lo = hpls_k_row_split(A, t, p), hi = hpls_k_row_split(A, t + 1, p);
+        for (hpls_int i = lo; i < hi; i++)
+            for (hpls_int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+                if (A->colind[k] >= lo && A->colind[k] < hi) {
+                    ri[nnz] = i;
+                    cj[nnz] = A->colind[k];
+                    v[nnz++] = A->val[k];
+                }
+    }
+    hpls_csr *B;
+    assert_int_equal(hpls_csr_from_coo(A->nrows, A->ncols, nnz, ri, cj, v, &B), HPLS_OK);
+    free(ri), free(cj), free(v);
+    return B;
+}
+
+/* trisolve=block on p threads is the serial M of A's block-diagonal part, bit
+ * for bit (factors, M^-1 r, M^-T r); after new values too; more than one
+ * block gives another M than A's own. */
+static void block_is_serial_on_the_block_diagonal_part(void **state)
+{
+    (void)state;
+    hpls_csr *mats[3] = {tu_gen("convdiff3d:nx=9,pe=20"), random_matrix(300, 6, 4.0, 7),
+                         tu_gen("poisson2d:nx=13")};
+    const char *const pcs[] = {"dilu", "ilu0", "dic"};
+    for (int m = 0; m < 3; m++) {
+        const hpls_csr *A = mats[m];
+        hpls_int n = A->nrows;
+        hpls_vec *r = tu_vec_random(n, 5 + m);
+        size_t len = (size_t)(A->nnz > n ? A->nnz : n);
+        hpls_real *z0 = calloc(len, sizeof *z0), *zt0 = calloc(len, sizeof *zt0),
+                  *f0 = calloc(len, sizeof *f0), *z = calloc(len, sizeof *z),
+                  *zt = calloc(len, sizeof *zt), *f = calloc(len, sizeof *f);
+        for (int p = 0; p < (m == 2 ? 3 : 2); p++)
+            for (int threads = 1; threads <= 3; threads++) {
+                int blocks = tu_on_ref() ? 1 : threads; /* ref runs one thread */
+                hpls_csr *B = block_diagonal(A, blocks);
+                apply_with(B, pcs[p], "serial", 1, r, z0, zt0, f0);
+                apply_with(A, pcs[p], "block", threads, r, z, zt, f);
+                size_t fl = (size_t)(p == 1 ? B->nnz : n);
+                assert_memory_equal(f, f0, fl * sizeof *f);
+                assert_memory_equal(z, z0, (size_t)n * sizeof *z);
+                assert_memory_equal(zt, zt0, (size_t)n * sizeof *zt);
+                if (blocks > 1) { /* blocks drop couplings: not A's own M */
+                    apply_with(A, pcs[p], "serial", 1, r, z0, zt0, f0);
+                    assert_true(memcmp(z, z0, (size_t)n * sizeof *z) != 0);
+                }
+                hpls_csr_destroy(B);
+            }
+        /* new values, same pattern: as a setup on them */
+        hpls_solver *s = setup(A, "solver=bicg precond=dilu trisolve=block threads=2");
+        hpls_csr *C = block_diagonal(A, 1); /* a copy of A */
+        for (hpls_int k = 0; k < C->nnz; k++)
+            C->val[k] *= 1.0 + 0.25 * (double)(k % 3);
+        assert_int_equal(hpls_solver_update_values(s, C), HPLS_OK);
+        tu_pc_apply(s, 0, r->data, z);
+        hpls_solver_destroy(s);
+        apply_with(C, "dilu", "block", 2, r, z0, zt0, f0);
+        assert_memory_equal(z, z0, (size_t)n * sizeof *z);
+        hpls_csr_destroy(C);
+        free(z0), free(zt0), free(f0), free(z), free(zt), free(f);
+        hpls_vec_destroy(r);
+    }
+    for (int m = 0; m < 3; m++)
         hpls_csr_destroy(mats[m]);
 }
 
@@ -801,6 +876,7 @@ int main(void)
         cmocka_unit_test(dilu_keeps_the_diagonal_of_a_on_random_matrices),
         cmocka_unit_test(ilu0_product_matches_a_on_its_pattern),
         cmocka_unit_test(strategies_agree_bit_for_bit),
+        cmocka_unit_test(block_is_serial_on_the_block_diagonal_part),
         cmocka_unit_test(dilu_faces_order_is_openfoams_bit_for_bit),
         cmocka_unit_test(dilu_faces_order_differs_from_rows_on_hard_matrices),
         cmocka_unit_test(dic_equals_dilu_on_symmetric_matrices),

@@ -47,6 +47,24 @@ void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
     }
 }
 
+void hpls_k_sweep_blocks(int nt, const hpls_sweep *w, const hpls_int *blk, const hpls_real *b,
+                         hpls_real *x)
+{
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), p = omp_get_num_threads();
+        for (int q = t; q < nt; q += p) { /* every block, whatever team we get */
+            hpls_int lo = blk[q], hi = blk[q + 1];
+            if (w->T.upper)
+                for (hpls_int i = hi - 1; i >= lo; i--)
+                    sweep_row(w, i, i, b, x);
+            else
+                for (hpls_int i = lo; i < hi; i++)
+                    sweep_row(w, i, i, b, x);
+        }
+    }
+}
+
 /* Levels l.. of the sweep, serially (the rest of a sweep stopped by its deadline). */
 static void levels_rest(const hpls_sweep *w, hpls_int l, const hpls_real *b, hpls_real *x)
 {

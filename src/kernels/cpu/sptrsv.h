@@ -136,6 +136,11 @@ typedef struct hpls_sweep {
 void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x);
 int hpls_k_sweep_levels(int nt, const hpls_sweep *w, const hpls_real *b, hpls_real *x,
                         double deadline); /* Alg. 4 */
+/* The sweep of a block-diagonal T (no entry couples two blocks; slots are
+ * rows): block q, rows blk[q] .. blk[q+1]-1, swept serially by one of nt
+ * threads, all blocks at once (trisolve=block). */
+void hpls_k_sweep_blocks(int nt, const hpls_sweep *w, const hpls_int *blk, const hpls_real *b,
+                         hpls_real *x);
 int hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
                           hpls_real *x, double deadline); /* Alg. 6 */
 

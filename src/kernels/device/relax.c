@@ -70,6 +70,10 @@ hpls_status hpls_devop_relax_upload(hpls_backend *be, const hpls_csr *A, const h
 {
     hpls_int n = A->nrows;
     *out = NULL;
+    if (strategy == HPLS_TRI_BLOCK)
+        return hpls_fail(HPLS_ERR_UNSUPPORTED,
+                         "trisolve=block is for dilu, dic and ilu0 on the host: a device's "
+                         "relaxation sweeps take serial, levels, syncfree or auto");
     hpls_drelax *R = hpls_calloc(1, sizeof *R);
     hpls_int *lowend = NULL, *upbeg = NULL;
     if (!R)
