@@ -93,14 +93,16 @@ static double row_pf(int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls
                      const hpls_int *blockof, const hpls_int *lo, hpls_int i, const hpls_real *b,
                      const hpls_real *x, const hpls_real *xold, hpls_real *r)
 {
-    int loc = hpls_pf_x(pf) ? hpls_pf_loc(pf) : -1;
-    if (loc == 3)
+    switch (hpls_pf_x(pf) ? hpls_pf_loc(pf) : -1) { /* a switch: see hpls_pf_hint */
+    case 3:
         return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, 3);
-    if (loc == 2)
+    case 2:
         return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, 2);
-    if (loc == 0)
+    case 0:
         return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, 0);
-    return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, -1);
+    default:
+        return row_update(A, Ad, dinv, blockof, lo, i, b, x, xold, r, -1);
+    }
 }
 
 void hpls_k_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,

@@ -32,12 +32,17 @@ void hpls_k_sor_sweep(int pf, const hpls_csr *A, const hpls_int *diagpos, const 
         hpls_int i = backward ? n - 1 - k : k;
         double s = b[i];
         if (pfx && rp[i + 1] + PF_X < A->nnz) {
-            if (loc == 3)
+            switch (loc) { /* a switch: see hpls_pf_hint */
+            case 3:
                 pf_row_x(A, x, i, 3);
-            else if (loc == 2)
+                break;
+            case 2:
                 pf_row_x(A, x, i, 2);
-            else
+                break;
+            default:
                 pf_row_x(A, x, i, 0);
+                break;
+            }
         }
         for (hpls_int p = rp[i]; p < diagpos[i]; p++)
             s -= v[p] * x[ci[p]];
