@@ -105,7 +105,8 @@ static const opt_def opts[] = {
     {"prefetch", OPT_CHOICE, "auto", OFF(prefetch), .choices = HPLS_PF_NAMES ",auto", .exec = 1,
      .help = "software prefetch of the host CSR products (cpu and mpi backends): none; rows "
              "(the streams of A) or rows+x (and the gathers of x) with the locality hint l3, l2 "
-             "or nta; default (rows+x-l2, x dropped on a stencil); auto (each variant timed on "
+             "or nta; default (none when A fits in half the last-level cache, else rows+x-l2, x "
+             "dropped on a stencil); auto (each variant timed on "
              "the first 12 products of the solves, the fastest kept; every variant gives the "
              "same bits).  What pays differs between CPUs: docs/performance.md"},
     {"reproducible", OPT_INT, "0", OFF(reproducible), .lo = 0, .hi = 1, .exec = 1,

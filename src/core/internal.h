@@ -53,8 +53,9 @@ void hpls_k_set(int nt, hpls_int n, hpls_real a, hpls_real *y);         /* y = a
 /* The software prefetch of the CSR kernels (spmv.c): the streams of A ("rows")
  * and the gathers of x ("x"), with locality hint 3, 2 or 0 (nta), or none.
  * Every variant gives the same bits; which is fastest depends on the CPU, so
- * prefetch=auto times them on the matrix (operator.c).  HPLS_PF_DEFAULT is
- * rows+x-l2, x dropped on a stencil. */
+ * prefetch=auto times them on the matrix (backend.c).  HPLS_PF_DEFAULT is
+ * none when A, x and y fit in half the last-level cache, else rows+x-l2, x
+ * dropped on a stencil. */
 enum {
     HPLS_PF_DEFAULT,
     HPLS_PF_NONE,
@@ -75,6 +76,8 @@ double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls
                        hpls_real *r);
 double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
                           const hpls_real *x, hpls_real *r);
+/* The last-level cache's size in bytes (read once: sysfs, else sysconf). */
+long hpls_k_llc_bytes(void);
 /* Columns of a block product read together at most (A once per block; fewer
  * where they do not fit the last-level cache: spmm.c). */
 #define HPLS_SPMM_COLS 8

@@ -22,6 +22,12 @@ static void read_llc(void)
     llc_bytes = hpls_qtree_cache_bytes(3);
 }
 
+long hpls_k_llc_bytes(void)
+{
+    call_once(&llc_once, read_llc);
+    return llc_bytes;
+}
+
 /* Rows sampled for the bandwidth estimate of block_cols. */
 enum { BW_SAMPLES = 64 };
 
@@ -37,7 +43,7 @@ enum { BW_SAMPLES = 64 };
  * keeps its 8, at 0.38x. */
 static int block_cols(const hpls_csr *A)
 {
-    call_once(&llc_once, read_llc);
+    long llc = hpls_k_llc_bytes();
     hpls_int n = A->nrows, bw = 0;
     for (int k = 0; k < BW_SAMPLES && n > 0; k++) {
         hpls_int i = (n - 1) * k / (BW_SAMPLES - 1);
@@ -48,7 +54,7 @@ static int block_cols(const hpls_csr *A)
     }
     double column = 8.0 * fmin((double)n, 2.0 * (double)bw + 1.0);
     for (int w = HPLS_SPMM_COLS; w >= 2; w /= 2)
-        if (w * column <= 0.25 * (double)llc_bytes)
+        if (w * column <= 0.25 * (double)llc)
             return w;
     return 1;
 }

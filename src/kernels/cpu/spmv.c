@@ -13,12 +13,12 @@
  * 2.3x faster than no prefetch, while on an Intel Xeon the same hints at
  * locality 0 (prefetchnta) made it 2-3x slower than none (issue 29;
  * bench/results/prefetch.md).  So prefetch=auto times the variants on the
- * user's matrix within the first products of a solve (operator.c), and
+ * user's matrix within the first products of a solve (backend.c), and
  * HPLS_PF_DEFAULT, used before and by the object-less calls, is the one that
- * lost least on both: locality 2 (prefetcht1: into L2, never L1-only), x
- * skipped when a sample of rows shows a stencil (each row's columns are the
- * previous row's plus one: x is then read in streams the hardware already
- * prefetches). */
+ * lost least on both: nothing when A, x and y fit in half the last-level
+ * cache; else locality 2 (prefetcht1: into L2, never L1-only), x skipped when
+ * a sample of rows shows a stencil (each row's columns are the previous row's
+ * plus one: x is then read in streams the hardware already prefetches). */
 #include "kernels/cpu/prefetch.h"
 
 #include <omp.h>
@@ -49,6 +49,15 @@ hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p)
 static int nthreads_for(int nt, const hpls_csr *A)
 {
     return A->nnz + A->nrows < PAR_MIN_NNZ ? 1 : nt;
+}
+
+/* Whether A, x and y together take at most half the last-level cache: then
+ * the hardware keeps up and a prefetch is an instruction more (poisson2d 110^2
+ * and gas 1e5 k=2: none 1.2-1.3x faster than the others, bench/results/prefetch.md). */
+static int in_cache(const hpls_csr *A)
+{
+    double bytes = 12.0 * (double)A->nnz + 24.0 * (double)A->nrows;
+    return bytes <= 0.5 * (double)hpls_k_llc_bytes();
 }
 
 /* Whether the rows [lo, hi) look like a stencil: in at least 3/4 of the
@@ -123,7 +132,7 @@ __attribute__((always_inline)) static inline double rows(const hpls_csr *A, cons
                           hpls_int lo, hpls_int hi, int sq, int pf)
 {
     if (pf == HPLS_PF_DEFAULT)
-        pf = is_stencil(A, lo, hi) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
+        pf = in_cache(A) ? HPLS_PF_NONE : is_stencil(A, lo, hi) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
     hpls_int i = lo;
     double ss = 0.0;
     switch (pf) { /* a loop of its own for each variant (constant arguments) */
