@@ -94,7 +94,7 @@ static const opt_def opts[] = {
      .help = "zero, or given (x on entry is the guess)"},
     {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = HPLS_MAX_THREADS, .exec = 1,
      .help = "threads of this solver or preconditioner (0: automatic, one thread below "
-             "500000 stored entries, else OpenMP's default; never changes the process's "
+             "1000000 stored entries, else OpenMP's default; never changes the process's "
              "OpenMP setting)"},
     {"backend", OPT_CHOICE, "cpu", OFF(backend), .choices = HPLS_BACKEND_NAMES, .exec = 1,
      .help = "what the solve runs on: cpu (OpenMP), or ref (the sequential reference that "

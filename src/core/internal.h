@@ -139,8 +139,9 @@ int hpls_default_threads(void);
  * waking a second thread at each of its parallel loops.  bench/results/
  * threads_crossover.md (BiCGSTAB, 5 quiet runs): 2 threads take 1.75-3.96x
  * one thread's time at 2.2e4-2.2e5 entries, about the same at 4.0e5 (gas,
- * 0.94x) and 6.7e5 (poisson3d, 1.08x), 0.57-0.63x from 1.2e6. */
-#define HPLS_ONE_THREAD_NNZ 500000
+ * 0.94x) and 6.7e5 (poisson3d, 1.08x), 0.57-0.63x from 1.2e6: the line is
+ * drawn at 1e6, where the table turns (at 5e5 it gave 6.7e5 two threads). */
+#define HPLS_ONE_THREAD_NNZ 1000000
 /* The threads of a solver or preconditioner whose threads option is 0, for a
  * matrix of nnz stored entries (negative: not known, e.g. a shell operator):
  * one below HPLS_ONE_THREAD_NNZ, else OpenMP's default. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # threads.sh: end-to-end tests of the command's thread choice and wait policy:
-# threads=0 (the default) runs a system below 500000 stored entries on one
+# threads=0 (the default) runs a system below 1000000 stored entries on one
 # thread and a larger one on OpenMP's default, --threads N is kept, both
 # reported by --json and the summary; with no policy of the user's, the
 # OpenMP runtime the command runs under waits passively (libgomp's
@@ -16,11 +16,11 @@ export OMP_NUM_THREADS=2
 expect small_auto_one 0 '"threads":1,' -- "$HPLS" solve --gen gas:n=1000 --json
 expect small_summary_one 0 'threads 1$' -- "$HPLS" solve --gen gas:n=1000
 expect small_given_two 0 '"threads":2,' -- "$HPLS" solve --gen gas:n=1000 --threads 2 --json
-# gas k=1 has 4n - 2 entries: n = 150000 is above the threshold
+# gas k=1 has 4n - 2 entries: n = 300000 is above the threshold
 expect large_auto_default 1 '"threads":2,' -- \
-  "$HPLS" solve --gen gas:n=150000,k=1 --maxiter 2 --json
+  "$HPLS" solve --gen gas:n=300000,k=1 --maxiter 2 --json
 expect large_given_one 1 '"threads":1,' -- \
-  "$HPLS" solve --gen gas:n=150000,k=1 --maxiter 2 --threads 1 --json
+  "$HPLS" solve --gen gas:n=300000,k=1 --maxiter 2 --threads 1 --json
 
 # the last display is the run's own (the command may start itself again)
 spincount() {

@@ -424,7 +424,7 @@ static void threads_0_runs_small_systems_on_one_thread(void **state)
         skip(); /* ref runs on one thread whatever threads says */
     int before = omp_get_max_threads();
     omp_set_num_threads(3); /* OpenMP's default here: 3, so that it shows */
-    const char *specs[2] = {"gas:n=125000,k=1", "gas:n=125001,k=1"};
+    const char *specs[2] = {"gas:n=250000,k=1", "gas:n=250001,k=1"};
     const char *opts[3] = {"threads=0", "threads=2", "threads=1"};
     int want[2][3] = {{1, 2, 1}, {3, 2, 1}};
     for (int m = 0; m < 2; m++) {
