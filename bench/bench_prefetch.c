@@ -5,7 +5,7 @@
  *       prints one Markdown row per matrix and thread count: the median time of
  *       each variant's SpMV (calls interleaved, R rounds, each the faster of two
  *       calls), the fastest, the default's and auto's choice over the fastest,
- *       and auto's choice (a solver's first 12 products, as a solve makes them).
+ *       and auto's choice (after a solver's first products, 6 to 12, as a solve makes them).
  *
  * The variants give the same bits (tests/unit/test_kernels.c); only their
  * speed differs, and by CPU: this table is the measurement behind the
@@ -30,7 +30,7 @@ static _Noreturn void die(const char *what, const char *detail)
     exit(1);
 }
 
-/* The variant a solver with prefetch=auto keeps after 12 products of A. */
+/* The variant a solver with prefetch=auto keeps after its first products of A. */
 static const char *auto_choice(const hpls_csr *A, int nt, char *buf, size_t len)
 {
     hpls_solver *s;

@@ -248,7 +248,7 @@ HPLS_API const char *hpls_solver_get_option(const hpls_solver *s, const char *ke
  * ("levels", or "auto: syncfree" once trisolve=auto has chosen); NULL otherwise. */
 HPLS_API const char *hpls_solver_trisolve(const hpls_solver *s);
 /* The software prefetch of the host CSR products ("rows+x-l2"; prefetch=auto:
- * "auto: measuring (5 of 12 products)", then "auto: rows-l2" once chosen, a
+ * "auto: measuring (5 products timed)", then "auto: rows-l2" once chosen, a
  * choice made once per setup); NULL before setup or on a backend other than cpu. */
 HPLS_API const char *hpls_solver_prefetch(hpls_solver *s);
 /* How the solver stores A after setup when format=qtree, solver=qtbicgstab or

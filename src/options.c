@@ -106,9 +106,10 @@ static const opt_def opts[] = {
      .help = "software prefetch of the host CSR products (cpu and mpi backends): none; rows "
              "(the streams of A) or rows+x (and the gathers of x) with the locality hint l3, l2 "
              "or nta; default (none when A fits in half the last-level cache, else rows+x-l2, x "
-             "dropped on a stencil); auto (each variant timed on "
-             "the first 12 products of the solves, the fastest kept; every variant gives the "
-             "same bits).  What pays differs between CPUs: docs/performance.md"},
+             "dropped on a stencil); auto (on the first products of the solves each variant is "
+             "timed once, those within 1.25x of the fastest once more, 6 to 12 products, and "
+             "the fastest kept; every variant gives the same bits).  What pays differs between "
+             "CPUs: docs/performance.md"},
     {"reproducible", OPT_INT, "0", OFF(reproducible), .lo = 0, .hi = 1, .exec = 1,
      .help = "1: the same bits (x, residuals, iteration counts) for any number of threads and "
              "MPI ranks: every sum exact and rounded once (a long fixed-point accumulator; under "

@@ -109,13 +109,14 @@ void hpls_be_clear(hpls_backend *be)
 }
 
 /* prefetch=auto: every variant but the default (itself one of them) is timed
- * PF_ROUNDS times, in turn, so that a disturbance or a cold first product
- * hits one round of every candidate rather than all of one; each keeps its
- * fastest.  Cost: the candidates' products instead of the best one's, 12
- * products in all, within the first iterations of a solve. */
+ * once, in turn; then, for PF_ROUNDS - 1 more rounds, those within PF_KEEP of
+ * the fastest are timed again (a disturbance or a cold first product then
+ * hits one round, not a choice), each keeping its fastest time.  A variant
+ * far behind (no prefetch of gas's gathers: 3-4x) costs one product, not
+ * PF_ROUNDS: 6 to 12 products in all, in the first iterations of a solve. */
 #define PF_FIRST HPLS_PF_NONE
-#define PF_CANDIDATES (HPLS_PF_COUNT - PF_FIRST)
 #define PF_ROUNDS 2
+#define PF_KEEP 1.25
 
 static const char *const pf_names[HPLS_PF_COUNT] = {
     "default", "none", "rows-l3", "rows+x-l3", "rows-l2", "rows+x-l2", "rows+x-nta"};
@@ -124,28 +125,56 @@ void hpls_be_set_prefetch(hpls_backend *be, int pf)
 {
     be->pf_auto = pf >= HPLS_PF_COUNT;
     be->pf = be->pf_auto ? HPLS_PF_DEFAULT : pf;
-    be->pf_left = be->pf_auto ? PF_ROUNDS * PF_CANDIDATES : 0;
+    be->pf_timed = be->pf_auto ? 0 : -1;
+    be->pf_round = 0;
+    be->pf_next = PF_FIRST;
+}
+
+/* The fastest candidate timed so far. */
+static int pf_fastest(const hpls_backend *be)
+{
+    int best = PF_FIRST;
+    for (int c = PF_FIRST + 1; c < HPLS_PF_COUNT; c++)
+        if (be->pf_best[c] < be->pf_best[best])
+            best = c;
+    return best;
+}
+
+/* The candidate after v: the next one of the first round; in a later round
+ * the next within PF_KEEP of the fastest; HPLS_PF_COUNT when the rounds are
+ * over or only the fastest is left to time again. */
+static int pf_after(hpls_backend *be, int v)
+{
+    double keep = PF_KEEP * be->pf_best[pf_fastest(be)];
+    for (int c = v + 1; c < HPLS_PF_COUNT; c++)
+        if (be->pf_round == 0 || be->pf_best[c] <= keep)
+            return c;
+    int kept = 0, first = HPLS_PF_COUNT;
+    for (int c = HPLS_PF_COUNT - 1; c >= PF_FIRST; c--)
+        if (be->pf_best[c] <= keep) {
+            kept++;
+            first = c;
+        }
+    return ++be->pf_round < PF_ROUNDS && kept > 1 ? first : HPLS_PF_COUNT;
 }
 
 void hpls_be_spmv(hpls_backend *be, const hpls_csr *A, const hpls_real *x, hpls_real *y)
 {
-    if (be->pf_left <= 0) {
+    if (be->pf_timed < 0) {
         be->k->spmv(be->nthreads, be->pf, A, x, y);
         return;
     }
-    int done = PF_ROUNDS * PF_CANDIDATES - be->pf_left;
-    int v = PF_FIRST + done % PF_CANDIDATES;
+    int v = be->pf_next;
     double t0 = hpls_wtime();
     be->k->spmv(be->nthreads, v, A, x, y);
     double t = hpls_wtime() - t0;
-    if (done < PF_CANDIDATES || t < be->pf_best[v])
+    if (be->pf_round == 0 || t < be->pf_best[v])
         be->pf_best[v] = t;
-    if (--be->pf_left == 0) {
-        int best = PF_FIRST;
-        for (int c = PF_FIRST + 1; c < HPLS_PF_COUNT; c++)
-            if (be->pf_best[c] < be->pf_best[best])
-                best = c;
-        be->pf = best;
+    be->pf_timed++;
+    be->pf_next = pf_after(be, v);
+    if (be->pf_next == HPLS_PF_COUNT) { /* chosen, for good */
+        be->pf = pf_fastest(be);
+        be->pf_timed = -1;
     }
 }
 
@@ -153,9 +182,8 @@ const char *hpls_be_prefetch(const hpls_backend *be, char *buf, size_t len)
 {
     if (!be->pf_auto)
         snprintf(buf, len, "%s", pf_names[be->pf]);
-    else if (be->pf_left > 0)
-        snprintf(buf, len, "auto: measuring (%d of %d products)",
-                 PF_ROUNDS * PF_CANDIDATES - be->pf_left, PF_ROUNDS * PF_CANDIDATES);
+    else if (be->pf_timed >= 0)
+        snprintf(buf, len, "auto: measuring (%d products timed)", be->pf_timed);
     else
         snprintf(buf, len, "auto: %s", pf_names[be->pf]);
     return buf;

@@ -347,9 +347,10 @@ struct hpls_backend {
     int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
     int exact;           /* 1: reproducible=1, every sum exact (hpls_cpu_set_exact) */
     /* The host CSR kernels' software prefetch (HPLS_PF_*, kernels/cpu/spmv.c);
-     * under prefetch=auto (pf_auto) the products still to be timed before it is
-     * chosen (pf_left, hpls_be_spmv) and each candidate's best time so far. */
-    int pf, pf_auto, pf_left;
+     * under prefetch=auto (pf_auto, hpls_be_spmv): the products timed so far
+     * (pf_timed; -1 once chosen), the round, the candidate timed next and
+     * each candidate's best time so far. */
+    int pf, pf_auto, pf_timed, pf_round, pf_next;
     double pf_best[HPLS_PF_COUNT];
     /* applied to every local partial sum (k values in place); NULL: one process */
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
@@ -368,7 +369,7 @@ void hpls_be_spmv(hpls_backend *be, const hpls_csr *A, const hpls_real *x, hpls_
  * measurement (pf == HPLS_PF_COUNT). */
 void hpls_be_set_prefetch(hpls_backend *be, int pf);
 /* The variant in words: "rows+x-l2", "auto: rows-l2" once chosen, or
- * "auto: measuring (5 of 12 products)"; buf holds at least 64 bytes. */
+ * "auto: measuring (5 products timed)"; buf holds at least 64 bytes. */
 const char *hpls_be_prefetch(const hpls_backend *be, char *buf, size_t len);
 
 /* Names of the backends, for --help and errors (opencl answers

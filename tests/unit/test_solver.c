@@ -627,8 +627,8 @@ static void every_registered_method_keeps_the_contract(void **state)
     hpls_csr_destroy(A);
 }
 
-/* prefetch=auto times each variant within the first 12 products, then keeps
- * one: the choice is made once (later solves report the same), every variant
+/* prefetch=auto times each variant in the first products (6 to 12), then
+ * keeps one: the choice is made once (later solves report the same), every variant
  * forced gives the same bits as the auto run (they differ only in prefetch
  * hints), and a forced variant is reported as given; on cpu (ref ignores it). */
 static void prefetch_auto_chooses_once_and_every_variant_gives_the_same_bits(void **state)
@@ -644,9 +644,9 @@ static void prefetch_auto_chooses_once_and_every_variant_gives_the_same_bits(voi
     assert_int_equal(hpls_solver_set_options(s, "backend=cpu solver=bicgstab tol=0 maxiter=3 threads=2"),
                      HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
-    assert_string_equal(hpls_solver_prefetch(s), "auto: measuring (0 of 12 products)");
+    assert_string_equal(hpls_solver_prefetch(s), "auto: measuring (0 products timed)");
     assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK); /* 3 iterations: 2 products each */
-    assert_non_null(strstr(hpls_solver_prefetch(s), "auto: measuring ("));
+    assert_non_null(strstr(hpls_solver_prefetch(s), "auto: "));
     assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
     assert_int_equal(hpls_solver_solve(s, b, x), HPLS_OK);
     char chosen[64];
