@@ -9,6 +9,7 @@ set -euo pipefail
 build=${1:-./build}
 build_targets "$build" bench_hisa_tables hpls_cmd
 peer=$(petsc_peer_checked "$build")
+triads "$build"
 work=${TMPDIR:-/tmp}/hpls_bench/peers
 mkdir -p "$work"
 big=1000000 nx=100
@@ -55,6 +56,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
     echo "# hpls against PETSc: setup + solve at equal resources (issue 29's table)"
     echo
     echo "Both read the same Matrix Market file written by \`hpls gen\`; b = A 1, x0 = 0, stop when ||b - A x|| <= 1e-7 ||b|| (PETSc: right preconditioning and the unpreconditioned norm, except cg: left, unpreconditioned norm, which PETSc's CG needs).  Seconds of setup + solve (reading the file excluded).  hpls: \`hpls solve A.mtx --tol 1e-7 OPTIONS --threads T --json\` (setup_s + solve_s), on 2 ranks \`mpiexec -n 2 hpls solve ...\` with OMP_NUM_THREADS=1; PETSc: \`mpiexec -n P petsc_bcgs A.mtx 1 OPTIONS -ksp_rtol 1e-7\` (KSPSetUp + KSPSolve; on 2 processes the preconditioners are block Jacobi with ILU(0) / ICC(0) in each block, PETSc's default there)."
+    echo
+    echo "Triad of this run (\`bench_hisa_tables triad T\`, 24 B per entry): ${triad[1]} GB/s at 1 thread, ${triad[2]} GB/s at 2."
     echo
     echo "| matrix | method | hpls 1 thread, s | PETSc 1 process, s | hpls / PETSc (1) | hpls 2 threads, s | hpls 2 threads, trisolve=block, s | hpls 2 ranks, s | PETSc 2 processes, s | hpls 2 threads / PETSc 2 | hpls 2 threads block / PETSc 2 | hpls 2 ranks / PETSc 2 | iterations: hpls 1 thread / PETSc 1 / hpls 2 threads / block / hpls 2 ranks / PETSc 2 |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"

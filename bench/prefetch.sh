@@ -6,13 +6,16 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 build=${1:-./build}
-build_targets "$build" bench_prefetch
+build_targets "$build" bench_prefetch bench_hisa_tables
+triads "$build"
 specs="gas:n=1000000,k=1 gas:n=1000000,k=2 poisson3d:nx=100 convdiff3d:nx=100 gas:n=100000,k=2 poisson2d:nx=110"
 [ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || specs="gas:n=20000,k=2 poisson2d:nx=30"
 {
     echo "# Software prefetch in the SpMV: the variants on this machine"
     echo
     echo "One run: \`bench_prefetch --reps 21 $specs\`: each variant's SpMV (kernels/cpu/spmv.c) timed in turn, 21 rounds, each the faster of two calls; the median in microseconds.  Every variant gives the same bits; they differ in what is prefetched (rows: the streams of A; x: its gathers) and with which hint (l3 prefetcht0, l2 prefetcht1, nta prefetchnta).  default: none when A, x and y fit in half the last-level cache, else rows+x-l2 (x dropped on a stencil).  auto keeps: the variant a solver with prefetch=auto keeps after timing its first products (each variant once, then again those within 1.25x of the fastest)."
+    echo
+    echo "Triad of this run (\`bench_hisa_tables triad T\`, 24 B per entry): ${triad[1]} GB/s at 1 thread, ${triad[2]} GB/s at 2."
     echo
     # shellcheck disable=SC2086
     "$build/bin/bench_prefetch" --reps 21 $specs
