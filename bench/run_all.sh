@@ -60,7 +60,7 @@ fi
 mkdir -p "$results" "$work"
 
 [ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j"$(nproc)" >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null # bench_hisa_tables among them: the triad of machine_meta
 
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
@@ -80,10 +80,14 @@ machine_meta() {
         [ -r "$d/level" ] || continue
         caches+="L$(cat "$d/level") $(cat "$d/type") $(cat "$d/size") (CPUs $(cat "$d/shared_cpu_list")); "
     done
-    echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), nproc $(nproc), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+    echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) ($(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -1) family $(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1) model $(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1) stepping $(sed -n 's/^stepping[[:space:]]*: //p' /proc/cpuinfo | head -1)), nproc $(nproc), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
     echo "caches=${caches%; }"
     echo "compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt") $("$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" -dumpfullversion 2>/dev/null) ($(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")), OMP_PROC_BIND=close OMP_PLACES=cores"
     echo "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- src include tools bench 2>/dev/null || echo ' (work tree differs)')"
+    local t1 t2
+    t1=$("$build/bin/bench_hisa_tables" triad 1 | sed -n 's/.*triad_gbs=\([^ ]*\).*/\1/p')
+    t2=$("$build/bin/bench_hisa_tables" triad 2 | sed -n 's/.*triad_gbs=\([^ ]*\).*/\1/p')
+    echo "triad=$t1 GB/s at 1 thread, $t2 GB/s at 2 (bench_hisa_tables triad T, 24 B per entry, measured as the table was published)"
 }
 
 # run_table NAME: HPLS_BENCH_REPS runs of bench/NAME.sh, then publish its tables
