@@ -629,6 +629,64 @@ def gmres_petsc(d, o):
                                 f"{f2(med(col(r, 'hpls / PETSc')))}x ({d.name})")
 
 
+def prefetch(d, o):
+    rows, akey = d.table("default / fastest"), "auto's / fastest"
+    dflt = [med(col(r, "default / fastest")) for r in rows]
+    auto = [med(col(r, akey)) for r in rows]
+    w = max(rows, key=lambda r: med(col(r, akey)))
+    wd = max(rows, key=lambda r: med(col(r, "default / fastest")))
+    o.row("SpMV software prefetch: the default variant's and prefetch=auto's pick over the fastest "
+          "variant (6 matrices, 1 and 2 threads)", f"default {rng(dflt, unit='x')}; auto "
+          f"{rng(auto, unit='x')}", f"auto: {col(w, 'matrix')} {col(w, 'threads')} thr "
+          f"{f2(med(col(w, akey)))}x (kept {col(w, 'auto keeps')}, "
+          f"fastest {col(w, 'fastest')}: variants within a few % of each other trade places from run "
+          f"to run); default: {col(wd, 'matrix')} {col(wd, 'threads')} thr "
+          f"{f2(med(col(wd, 'default / fastest')))}x", d.name)
+
+
+def peers(d, o):
+    rows = d.table("hpls / PETSc (1)")
+    cols = [("hpls / PETSc (1)", "1 thread vs 1 process"),
+            ("hpls 2 threads / PETSc 2", "2 threads vs 2 processes"),
+            ("hpls 2 threads block / PETSc 2", "2 threads, trisolve=block, vs 2 processes"),
+            ("hpls 2 ranks / PETSc 2", "2 ranks vs 2 processes")]
+    for key, res in cols:
+        sel = [r for r in rows if meds(col(r, key))]
+        if not sel:
+            continue
+        x = [med(col(r, key)) for r in sel]
+        w = max(sel, key=lambda r: med(col(r, key)))
+        o.row(f"Setup + solve vs PETSc (issue 29's table: bicgstab, gmres(30), ilu0, dic on gas 1e6, "
+              f"poisson3d 100³, convdiff3d 100³), {res}", rng(x, unit="x") +
+              f"; slower in {sum(v > 1 for v in x)} of {len(x)}",
+              f"{col(w, 'matrix')} {col(w, 'method')} {f2(max(x))}x: {peers_why(col(w, 'method'), key)}",
+              d.name)
+        for r in sel:
+            if med(col(r, key)) > 1:
+                o.losses.append((d.name, f"setup + solve over PETSc's, {res}",
+                                 f"{col(r, 'matrix')} {col(r, 'method')} {f2(med(col(r, key)))}x",
+                                 peers_why(col(r, 'method'), key)))
+
+
+def peers_why(method, key):
+    """The measured cause of a loss in peers.md, by method and resources."""
+    if "ilu0" in method or "dic" in method:
+        if "block" in key:
+            return ("each thread's block factored and swept alone, as PETSc's processes: "
+                    "setup's first-touch page faults of the factor copies (perf: about half a "
+                    "first setup) remain")
+        if "2 threads" in key:
+            return ("the one-process M: its sweeps are sequential (trisolve=auto keeps serial on "
+                    "2 cores) where PETSc's 2 processes each sweep a block: trisolve=block is "
+                    "the like-for-like column")
+        return ("setup: the factor's split copies are written to fresh memory (first-touch page "
+                "faults, perf: about half of a first setup) and checked; PETSc factors in place")
+    if "gmres" in method:
+        return ("hpls orthogonalises twice (DCGS2, the basis orthogonal to ~1e-15) where PETSc's "
+                "default does once: more sweeps over the basis per step")
+    return "within the runs' spread on this shared 2-core machine"
+
+
 def many_rhs(d, o):
     rows = d.table("what")
     for what in ("R = B - A X", "jacobi", "bicgstab"):
@@ -867,7 +925,8 @@ def generate(results):
     pjg(doc("pjg.md"), o)
     qtree(doc("qtree.md"), o)
     dilu(doc("dilu.md"), o)
-    for name, fn in (("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
+    for name, fn in (("prefetch.md", prefetch), ("peers.md", peers),
+                     ("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
                      ("update_values.md", update_values), ("matching.md", matching),
                      ("bicgstabl_petsc.md", bicgstabl_petsc), ("loaded.md", loaded),
                      ("stagnation.md", stagnation), ("advice.md", advice), ("python.md", python),
@@ -897,7 +956,8 @@ def generate(results):
         out += [f"Tables run once, before the driver repeated every table (a figure there may be the "
                 f"median of a few solves inside that one run, as each file says; `make bench` replaces "
                 f"them): {', '.join(single)}.", ""]
-    out += ["| what | figure (whole range) | worst case, and why | file |", "|---|---|---|---|"]
+    out += ["| what | figure (range over the file's cells, each the median of its runs) "
+            "| worst case, and why | file |", "|---|---|---|---|"]
     out += [f"| {w} | {f} | {x} | {d} |" for w, f, x, d in o.rows]
     out += ["", "### Where hpls loses", "",
             "Every cell of bench/results in which hpls is slower than a peer (PETSc, LAPACK, "
