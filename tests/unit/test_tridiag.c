@@ -328,8 +328,6 @@ static void gspike_is_independent_of_row_scaling(void **state)
         hpls_tridiag_opts o = {.partitions = parts[k], .delta = HPLS_TRIDIAG_DELTA_DEFAULT};
         hpls_tridiag_factors *F;
         assert_int_equal(hpls_tridiag_factor(T, HPLS_TRIDIAG_GSPIKE, &o, &F), HPLS_OK);
-        if (hpls_tridiag_factors_check(F) != HPLS_OK)
-            fail_msg("p %lld: %s", (long long)parts[k], hpls_last_error());
         assert_int_equal(hpls_tridiag_factors_singular(F), 0);
         assert_int_equal(hpls_tridiag_solve_factored(F, 1, b->data, x), HPLS_OK);
         hpls_tridiag_factors_destroy(F);
