@@ -43,6 +43,7 @@ typedef struct hpls_trifac {
     int chosen;            /* strategy of the sweeps; auto: the winner once decided */
     int trials;            /* auto: applications timed so far */
     double best[3];        /* auto: fastest application per strategy */
+    char narrow[160];      /* levels too narrow, sweeps serial: why ("" otherwise) */
     hpls_trisplit a, at;   /* A, and A^T (at.A NULL unless the method needs M^-T) */
     hpls_tricopy low, up;  /* M's scaled triangles, read by fwd and bwd */
     hpls_sweep fwd, bwd;   /* z = M^-1 r: forward sweep r -> z, backward z -> z */
