@@ -508,6 +508,11 @@ static void ill_conditioned_is_solved_with_a_warning_on_the_collection(void **st
         "solver=gspike gspike_p=8", "solver=gspike gspike_p=64 threads=2",
         "solver=gspike gspike_p=512 threads=2"};
     collection_at(512, opts, sizeof opts / sizeof opts[0]);
+    /* 2^20 in the threads=2 run only: its numbers are the host's in every variant,
+     * and each run of it costs about 10 s (CI's time, issue 18) */
+    const char *o = getenv("HPLS_OPTIONS");
+    if (o && strcmp(o, "threads=2") != 0)
+        return;
     static const char *const big[] = {"solver=lapack", "solver=gspike threads=2"};
     collection_at((hpls_int)1 << 20, big, sizeof big / sizeof big[0]);
 }
