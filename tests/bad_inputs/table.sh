@@ -53,6 +53,11 @@ the method factors it (`hpls_tridiag_condition`): LAPACK's LU with partial pivot
   says: the residual reached its rounding level above tol.  It is never a verdict of
   singularity.
 
+`trisolve=levels` (ilu0, dilu, dic) over more than 10^4 level sets narrower than 1000 rows
+on average (a barrier each, about 10 us on the 2-core test machine: gas k = 1 has 10^6
+levels of one row, 25 s an iteration) runs its sweeps serially instead, the same bits,
+and says why in the JSON's `trisolve` ("serial (levels refused: N levels of ...)").
+
 The test costs one sequential LU and condition estimate of T at setup (about as much as
 a Thomas factorization and three solves); on MPI ranks T is gathered to rank 0 once for
 it (3n values).
