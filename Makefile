@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich install bench bench-gpu clean
+.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich install bench bench-quick bench-gpu clean
 
 all: build
 
@@ -60,6 +60,11 @@ install: build
 bench: build
 	@scripts/deps.sh --bench
 	bench/run_all.sh $(BUILD)
+
+# A few minutes on your own machine: hpls against PETSc, a plain -O3 CSR loop and
+# the triad on 3 generated matrices, ratios printed (bench/quick.sh; publishes nothing).
+bench-quick: build
+	bench/quick.sh $(BUILD)
 
 # On a machine with a GPU: the GPU performance model's table measured there
 # (bench/gpu_measured.sh; it refuses to run without a GPU, PoCL's CPU device

@@ -3,9 +3,10 @@
  *
  *   bench_prefetch [--reps R] [--threads "1 2"] SPEC...
  *       prints one Markdown row per matrix and thread count: the median time of
- *       each variant's SpMV (calls interleaved, R rounds, each the faster of two
- *       calls), the fastest, the default's and auto's choice over the fastest,
- *       and auto's choice (after a solver's first products, 6 to 12, as a solve makes them).
+ *       each variant's SpMV and of the plain -O3 loop (bench_util.h; calls
+ *       interleaved, R rounds, each the faster of two calls), the fastest
+ *       variant, the default's and auto's choice over the fastest and the
+ *       default over the plain loop, and auto's choice (after a solver's first products, 6 to 12, as a solve makes them).
  *
  * The variants give the same bits (tests/unit/test_kernels.c); only their
  * speed differs, and by CPU: this table is the measurement behind the
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #define MAX_REPS 201
+#define NT (HPLS_PF_COUNT + 1) /* the variants, then the plain loop */
 
 static const char *const names[HPLS_PF_COUNT] = {
     "default", "none", "rows-l3", "rows+x-l3", "rows-l2", "rows+x-l2", "rows+x-nta"};
@@ -82,10 +84,11 @@ int main(int argc, char **argv)
     printf("| matrix | n | nnz | threads |");
     for (int v = 0; v < HPLS_PF_COUNT; v++)
         printf(" %s, us |", names[v]);
-    printf(" fastest | default / fastest | auto keeps | auto's / fastest |\n|---|---:|---:|---:|");
-    for (int v = 0; v < HPLS_PF_COUNT; v++)
+    printf(" plain -O3 loop, us | fastest | default / fastest | auto keeps | auto's / fastest | "
+           "default / plain loop |\n|---|---:|---:|---:|");
+    for (int v = 0; v < NT; v++)
         printf("---:|");
-    printf("---|---:|---|---:|\n");
+    printf("---|---:|---|---:|---:|\n");
     for (int m = first; m < argc; m++) {
         hpls_csr *A;
         hpls_vec *bvec;
@@ -97,25 +100,28 @@ int main(int argc, char **argv)
         for (hpls_int i = 0; i < A->ncols; i++)
             x[i] = 1.0 + (double)(i % 7);
         for (int k = 0; k < nthr; k++) {
-            static double t[HPLS_PF_COUNT][MAX_REPS];
+            static double t[NT][MAX_REPS];
             for (int r = 0; r < reps; r++)
-                for (int v = 0; v < HPLS_PF_COUNT; v++) {
+                for (int v = 0; v < NT; v++) {
                     double best = 1e300;
                     for (int c = 0; c < 2; c++) {
                         double t0 = hpls_wtime();
-                        hpls_k_spmv_pf(thr[k], v, A, x, y);
+                        if (v < HPLS_PF_COUNT)
+                            hpls_k_spmv_pf(thr[k], v, A, x, y);
+                        else
+                            bench_plain_spmv(thr[k], A, x, y);
                         double dt = hpls_wtime() - t0;
                         best = dt < best ? dt : best;
                     }
                     t[v][r] = best;
                 }
-            double med[HPLS_PF_COUNT];
+            double med[NT];
             int fast = 0;
             printf("| %s | %lld | %lld | %d |", argv[m], (long long)A->nrows, (long long)A->nnz,
                    thr[k]);
-            for (int v = 0; v < HPLS_PF_COUNT; v++) {
+            for (int v = 0; v < NT; v++) {
                 med[v] = median(t[v], reps);
-                fast = med[v] < med[fast] ? v : fast;
+                fast = v < HPLS_PF_COUNT && med[v] < med[fast] ? v : fast;
                 printf(" %.1f |", 1e6 * med[v]);
             }
             char choice[64];
@@ -123,8 +129,8 @@ int main(int argc, char **argv)
             int chosen = 0;
             for (int v = 0; v < HPLS_PF_COUNT; v++)
                 chosen = strcmp(choice, names[v]) == 0 ? v : chosen;
-            printf(" %s | %.2f | %s | %.2f |\n", names[fast], med[0] / med[fast], choice,
-                   med[chosen] / med[fast]);
+            printf(" %s | %.2f | %s | %.2f | %.2f |\n", names[fast], med[0] / med[fast], choice,
+                   med[chosen] / med[fast], med[0] / med[HPLS_PF_COUNT]);
         }
         free(x);
         free(y);

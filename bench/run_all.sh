@@ -15,7 +15,8 @@
 # kept as the CSV bench/results/<table>.csv, with the machine, the load before and
 # after each run and the peers' versions, and bench/results/<table>.md is rendered
 # from it by bench/tables.py (each cell the median of its runs, [min-max] after it).
-# Then README.md's performance section is regenerated (bench/readme_figures.py),
+# Then docs/performance.md's figures and README.md's headline figures are
+# regenerated (bench/readme_figures.py),
 # and docs/gpu_model.md's tables when gpu_model ran (bench/gpu_model.py doc), and
 # docs/mpi_model.md's tables and mpi_model.png when mpi_model ran (bench/mpi_model.py).
 # A table whose run fails is not published: its files in bench/results stay as
@@ -25,8 +26,8 @@
 #   HPLS_BENCH_REPS=5          runs of every table (each cell a median of that many)
 #   HPLS_BENCH_QUIET_LOAD=0.5  before each run, wait until the 1-minute load average
 #   HPLS_BENCH_MAX_WAIT=1800   is below this, but at most this many seconds
-#   HPLS_BENCH_RESULTS=DIR     publish there instead of bench/results (README.md is
-#                              then left alone; its section is checked against DIR)
+#   HPLS_BENCH_RESULTS=DIR     publish there instead of bench/results (README.md and
+#                              docs/performance.md are then left alone)
 #   HPLS_BENCH_SMOKE=1         tiny sizes, to try the machinery (never publish these
 #                              into bench/results: the driver refuses)
 set -euo pipefail
@@ -60,7 +61,7 @@ fi
 mkdir -p "$results" "$work"
 
 [ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j"$(nproc)" >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null # bench_hisa_tables among them: the triad of machine_meta
 
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
@@ -80,10 +81,14 @@ machine_meta() {
         [ -r "$d/level" ] || continue
         caches+="L$(cat "$d/level") $(cat "$d/type") $(cat "$d/size") (CPUs $(cat "$d/shared_cpu_list")); "
     done
-    echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), nproc $(nproc), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+    echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) ($(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -1) family $(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1) model $(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1) stepping $(sed -n 's/^stepping[[:space:]]*: //p' /proc/cpuinfo | head -1)), nproc $(nproc), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
     echo "caches=${caches%; }"
     echo "compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt") $("$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" -dumpfullversion 2>/dev/null) ($(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")), OMP_PROC_BIND=close OMP_PLACES=cores"
     echo "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- src include tools bench 2>/dev/null || echo ' (work tree differs)')"
+    local t1 t2
+    t1=$("$build/bin/bench_hisa_tables" triad 1 | sed -n 's/.*triad_gbs=\([^ ]*\).*/\1/p')
+    t2=$("$build/bin/bench_hisa_tables" triad 2 | sed -n 's/.*triad_gbs=\([^ ]*\).*/\1/p')
+    echo "triad=$t1 GB/s at 1 thread, $t2 GB/s at 2 (bench_hisa_tables triad T, 24 B per entry, measured as the table was published)"
 }
 
 # run_table NAME: HPLS_BENCH_REPS runs of bench/NAME.sh, then publish its tables
@@ -135,16 +140,17 @@ for t in $tables; do
     run_table "$t" || failed+=" $t"
 done
 
-readme=$root/README.md
+readme=$root/README.md perfdoc=$root/docs/performance.md
 if [ "$results" != "$(realpath -m "$here/results")" ]; then
-    # smoke runs: show the section they would give, without touching README.md
+    # smoke runs: show the sections they would give, without touching the repository's
     cp "$root/README.md" "$work/README.md"
-    readme=$work/README.md
+    cp "$root/docs/performance.md" "$work/performance.md"
+    readme=$work/README.md perfdoc=$work/performance.md
 fi
-if "$python" "$here/readme_figures.py" --write --results "$results" --readme "$readme"; then
-    echo "wrote the performance section of $readme"
+if "$python" "$here/readme_figures.py" --write --results "$results" --doc "$perfdoc" --readme "$readme"; then
+    echo "wrote the figures of $perfdoc and $readme"
 else
-    failed+=" README.md"
+    failed+=" docs/performance.md"
 fi
 # docs/gpu_model.md's tables are the rendering of gpu_model.csv (ctest docs_gpu_model)
 if [[ " $tables " == *" gpu_model "* ]] && [ "$results" = "$(realpath -m "$here/results")" ]; then

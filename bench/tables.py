@@ -202,9 +202,11 @@ def header_block(meta, nreps):
         out.append("- repetitions: 1 (no spread known: every figure is a single run's)")
     for key, label in [("source", "source"), ("command", "command"), ("date", "date"),
                        ("commit", "commit"), ("cpu", "CPU"), ("caches", "caches"),
-                       ("compiler", "compiler"), ("peers", "peers")]:
+                       ("triad", "triad"), ("compiler", "compiler"), ("peers", "peers")]:
         if meta.get(key):
             out.append(f"- {label}: {meta[key]}")
+        elif key == "triad":  # tables published before the driver measured it
+            out.append("- triad: not recorded with this table (kernels.md has this machine's)")
     before = [meta[f"rep{r}.load_before"] for r in range(1, nreps + 1) if f"rep{r}.load_before" in meta]
     after = [meta[f"rep{r}.load_after"] for r in range(1, nreps + 1) if f"rep{r}.load_after" in meta]
     if before or after:

@@ -184,6 +184,12 @@ typedef struct hpls_info {
     int threads;         /* threads the solver ran on (its `threads` option; for 0, one
                             thread below 500000 stored entries, else OpenMP's default
                             when it was set up) */
+    double rcond;        /* the direct methods (thomas, cr, gspike, lapack): an estimate of
+                            1 / cond_1(A) (LAPACK's dgtcon), the same for every method and
+                            partition count; 0 for the other methods */
+    int ill_conditioned; /* 1: 0 < rcond < the machine epsilon.  x was still computed, with
+                            a small backward error, but may have no correct digit (a
+                            singular A is refused with HPLS_ERR_SINGULAR instead) */
 } hpls_info;
 
 /* Called once per iteration with the residual norm the test uses; return

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # python_tests.sh: builds the Python package (python/) into a fresh virtualenv
-# with warnings as errors, and runs its pytest suite (python/tests).
+# with warnings as errors, checks that it names and ships its licence, and runs
+# its pytest suite (python/tests).
 # Usage: scripts/python_tests.sh [VENV_DIR]   (default build-pyvenv; PYTHON=python3.x to choose)
 # The real matrices of HPLS_DATA_DIR (default ../shared/data) are used where present.
 set -euo pipefail
@@ -11,6 +12,12 @@ rm -rf "$venv"
 "${PYTHON:-/usr/bin/python3}" -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
 "$venv/bin/pip" install -q -Ccmake.define.HPLS_WERROR=ON "./python[test]"
+# the wheel names its licence and ships its text (LICENSE at the root)
+"$venv/bin/pip" show hpls | grep -qx 'License: BSD-3-Clause' ||
+    { echo "python_tests.sh: pip show hpls names no BSD-3-Clause licence" >&2; exit 1; }
+"$venv/bin/python" -c 'import importlib.metadata as m, sys
+files = [str(f) for f in m.files("hpls")]
+sys.exit(0 if any(f.endswith("LICENSE") and "BSD 3-Clause" in open(m.distribution("hpls").locate_file(f)).read() for f in files) else "the wheel ships no LICENSE")'
 export HPLS_DATA_DIR=${HPLS_DATA_DIR:-$(cd .. && pwd)/shared/data}
 # from python/tests, so that `import hpls` is the installed package, not the source tree
 cd python/tests && "../../$venv/bin/python" -m pytest -q -p no:cacheprovider .

@@ -13,6 +13,7 @@
 #include "mpi/dist.h"
 #endif
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -441,6 +442,7 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
         }
     }
     s->mdata_destroy = m->destroy;
+    s->rcond = 0.0;
     if (m->setup && (st = m->setup(s)) != HPLS_OK)
         goto fail;
     if (be->err != HPLS_OK) {
@@ -448,7 +450,10 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
         goto fail;
     }
     s->ready = 1;
-    s->info = (hpls_info){.setup_s = hpls_wtime() - t0, .threads = be->nthreads};
+    s->info = (hpls_info){.setup_s = hpls_wtime() - t0,
+                          .threads = be->nthreads,
+                          .rcond = s->rcond,
+                          .ill_conditioned = s->rcond > 0 && s->rcond < DBL_EPSILON};
     return HPLS_OK;
 fail:
     hpls_solver_fail(s, st, "setup of %s: %s", m->name, hpls_last_error());
@@ -1274,6 +1279,8 @@ hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_
             col[j].setup_s = s->info.setup_s;
             col[j].solve_s = hpls_wtime() - t0; /* the whole call's */
             col[j].threads = s->be->nthreads;
+            col[j].rcond = s->info.rcond;
+            col[j].ill_conditioned = s->info.ill_conditioned;
         }
     } else { /* one column after another through the single solve */
         for (hpls_int j = 0; j < k && st == HPLS_OK; j++) {

@@ -261,6 +261,7 @@ struct hpls_solver {
     void *mdata;                        /* the method's own setup data (method->setup) */
     void (*mdata_destroy)(void *mdata); /* its destroy, kept: options may change later */
     int ready;
+    double rcond; /* a direct method's estimate of 1/cond_1(A), 0 for the others (info.rcond) */
     hpls_conv conv;
     hpls_info info;
     hpls_monitor_fn monitor;

@@ -88,6 +88,11 @@ void cli_json_number(double v);
 /* The report's last lines: the final iteration (unless quiet), then the
  * outcome with the true relative residual and, when x = 1 is known, the error. */
 void cli_summary(const hpls_info *info, int quiet, int known_x, double err);
+/* A direct method's condition estimate: JSON's ",\"rcond\":...,\"ill_conditioned\":..."
+ * (nothing for the other methods), and the one warning line on stderr of an
+ * ill-conditioned A (solved, exit 0: docs/bad_inputs.md). */
+void cli_json_condition(const hpls_info *info);
+void cli_warn_condition(const hpls_info *info);
 /* The exit code of a solve's reason: 0 converged, 1 not converged, 3 numerical. */
 int cli_exit_code(hpls_reason r);
 /* `hpls solve` with an n x k right-hand side Bd (k > 1): sets s up on pb, solves

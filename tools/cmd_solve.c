@@ -191,6 +191,22 @@ void cli_summary(const hpls_info *info, int quiet, int known_x, double err)
     putchar('\n');
 }
 
+void cli_json_condition(const hpls_info *info)
+{
+    if (info->rcond > 0)
+        printf(",\"rcond\":%.3e,\"ill_conditioned\":%s", info->rcond,
+               info->ill_conditioned ? "true" : "false");
+}
+
+void cli_warn_condition(const hpls_info *info)
+{
+    if (info->ill_conditioned)
+        fprintf(stderr,
+                "hpls: warning: A is ill-conditioned (1/cond_1 about %.2g, below the machine "
+                "epsilon): x has a small backward error but may have no correct digit\n",
+                info->rcond);
+}
+
 int cli_exit_code(hpls_reason r)
 {
     switch (r) {
@@ -518,6 +534,7 @@ int cmd_solve(int argc, char **argv)
             printf(",\"error\":");
             cli_json_number(err);
         }
+        cli_json_condition(&info);
         if (hpls_solver_trisolve(s))
             printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
         if (hpls_solver_prefetch(s))
@@ -544,6 +561,7 @@ int cmd_solve(int argc, char **argv)
                                          : "||b - A x|| <= tol ||b||, confirmed on b - A x");
         }
     }
+    cli_warn_condition(&info);
     /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,
      * stopped at maxiter or stagnating, still writes the last iterate) */
     int keep = rc != EXIT_NUMERICAL;

@@ -26,8 +26,10 @@ int cli_many_report(const hpls_solver *s, const char *label, hpls_int n, hpls_in
                (long long)n, (long long)k);
         if (ranks > 0)
             printf("\"backend\":\"mpi\",\"ranks\":%d,", ranks);
-        printf("\"setup_s\":%.6f,\"solve_s\":%.6f,\"converged\":%s,\"columns\":[", all.setup_s,
+        printf("\"setup_s\":%.6f,\"solve_s\":%.6f,\"converged\":%s", all.setup_s,
                all.solve_s, rc == 0 ? "true" : "false");
+        cli_json_condition(&all);
+        printf(",\"columns\":[");
     }
     for (hpls_int j = 0; j < k; j++) {
         if (json)
@@ -45,6 +47,7 @@ int cli_many_report(const hpls_solver *s, const char *label, hpls_int n, hpls_in
                "column)\n",
                (long long)k, (long long)converged, all.setup_s, all.solve_s,
                all.solve_s / (double)(k ? k : 1));
+    cli_warn_condition(&all);
     return rc;
 }
 

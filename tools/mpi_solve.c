@@ -402,6 +402,7 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
             printf(",\"error\":");
             cli_json_number(err);
         }
+        cli_json_condition(&info);
         if (hpls_solver_gspike_singular(s) >= 0)
             printf(",\"singular_blocks\":%lld", (long long)hpls_solver_gspike_singular(s));
         if (note) {
@@ -422,6 +423,7 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
         if (!job->quiet && hpls_solver_format(s))
             printf("format: %s\n", hpls_solver_format(s));
     }
+    cli_warn_condition(&info);
     /* x after a breakdown, NaN or divergence is no answer: write nothing */
     int keep = rc != EXIT_NUMERICAL;
     if (rc != 0) {

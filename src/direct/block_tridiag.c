@@ -48,9 +48,9 @@ hpls_status hpls_btri_factor(const hpls_tridiag *T, hpls_int block, hpls_tridiag
     B->nthreads = opts && opts->threads > 0 ? opts->threads : hpls_default_threads();
     hpls_status st = HPLS_OK;
     if (B->nblocks <= 1) {
+        /* T is a splitting here (hisa, precond tridiag), not the system: an
+         * ill-conditioned T is fine, a zero pivot of its method is refused */
         st = hpls_tridiag_factor(T, m, opts, &B->whole);
-        if (st == HPLS_OK)
-            st = hpls_tridiag_factors_check(B->whole);
     } else if (m == HPLS_TRIDIAG_THOMAS) {
         st = hpls_thomas_factor(n, T->dl, T->d, T->du, &B->thomas);
     } else if (m == HPLS_TRIDIAG_CR) {

@@ -92,10 +92,13 @@ void hpls_gspike_blocks(hpls_int lo, hpls_int hi, hpls_int p, int pairs, hpls_in
 void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d,
                              const hpls_real *du, int nt, hpls_real *rs);
 
-/* HPLS_ERR_SINGULAR when the factors show T singular to working precision
- * (gspike, lapack; thomas and cr refuse tiny pivots as they factor).  The
- * solver framework calls it; the hpls_tridiag_* API solves such T regardless. */
-hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F);
+/* The singularity test of every direct method (docs/bad_inputs.md), on T
+ * itself so that no method, partition count, thread count or backend changes
+ * it: HPLS_ERR_SINGULAR (the message starts with who) when LU with partial
+ * pivoting (dgttrf) meets an exactly zero pivot; else *rcond is dgtcon's
+ * estimate of 1/cond_1(T), below DBL_EPSILON for an ill-conditioned T that
+ * is still solved (a small backward error, with a warning). */
+hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, double *rcond);
 /* Partitions gspike found singular in a solver's direct method (its mdata:
  * factors on the host or on a device; 0 for the other methods). */
 hpls_int hpls_tridiag_solver_singular(const void *mdata);

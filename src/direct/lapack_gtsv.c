@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Fortran interfaces (LP64 LAPACK; gfortran passes the length of a character
@@ -110,6 +111,25 @@ hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, int nt, hpls_int nrhs,
         bad |= info != 0;
     }
     return bad ? hpls_fail(HPLS_ERR_INTERNAL, "dgttrs failed") : HPLS_OK;
+}
+
+hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, double *rcond)
+{
+    hpls_lapack_gt f;
+    *rcond = 0.0;
+    if (T->n > INT_MAX) /* beyond LAPACK's sizes: no estimate (0), the method decides */
+        return HPLS_OK;
+    hpls_status st = hpls_lapack_gt_factor(T->n, T->dl, T->d, T->du, &f);
+    if (st == HPLS_ERR_SINGULAR) { /* the row is in lapack's message: keep it, name who */
+        char why[256];
+        snprintf(why, sizeof why, "%s", hpls_last_error() + strlen("lapack: "));
+        return hpls_fail(st, "%s: %s (LU with partial pivoting; the same for every direct method "
+                             "and partition count)", who, why);
+    }
+    if (st == HPLS_OK)
+        st = hpls_lapack_gt_rcond(&f, rcond);
+    hpls_lapack_gt_free(&f);
+    return st;
 }
 
 hpls_status hpls_lapack_gtsv(hpls_int n, const hpls_real *dl, const hpls_real *d,

@@ -8,7 +8,6 @@
 #include "mpi/dcsr.h"
 #endif
 
-#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -115,34 +114,6 @@ void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F)
     hpls_gspike_free(F->gspike);
     hpls_lapack_gt_free(&F->lapack);
     hpls_free(F);
-}
-
-hpls_status hpls_tridiag_factors_check(const hpls_tridiag_factors *F)
-{
-    /* gspike's QR and LAPACK's partial pivoting keep the residual small even when
-     * x has no correct digit: below eps these bounds say exactly that */
-    double rcond = 1.0;
-    if (F->method == HPLS_TRIDIAG_GSPIKE)
-        rcond = hpls_gspike_rcond_bound(F->gspike);
-    if (F->method == HPLS_TRIDIAG_LAPACK) {
-        hpls_status st = hpls_lapack_gt_rcond(&F->lapack, &rcond);
-        if (st != HPLS_OK)
-            return st;
-    }
-    return hpls_tridiag_rcond_check(F->method, rcond);
-}
-
-hpls_status hpls_tridiag_rcond_check(hpls_tridiag_method m, double rcond)
-{
-    if (!(rcond > DBL_EPSILON))
-        return hpls_fail(HPLS_ERR_SINGULAR,
-                         "%s: the matrix is numerically singular (%s = %.2g is below the machine "
-                         "epsilon)",
-                         hpls_tridiag_method_name(m),
-                         m == HPLS_TRIDIAG_GSPIKE ? "|R(m,m)| / ||D T||, D equilibrating the rows"
-                                                  : "dgtcon's 1/cond_1",
-                         rcond);
-    return HPLS_OK;
 }
 
 hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F)
@@ -282,15 +253,14 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
     hpls_backend *be = s->be;
     if (!M)
         st = HPLS_ERR_NOMEM;
-    else if (be->d) { /* the factorization's check (rcond) is the device's too */
-        M->be = be;
-        st = hpls_tridiag_check_finite(T, name);
-        if (st == HPLS_OK)
+    else if ((st = hpls_tridiag_check_finite(T, name)) == HPLS_OK &&
+             (st = hpls_tridiag_condition(T, name, &s->rcond)) == HPLS_OK) {
+        if (be->d) {
+            M->be = be;
             st = be->d->tfac_factor(be, T, T->n, m, &o, 0, &M->D);
-    } else {
-        st = hpls_tridiag_factor(T, m, &o, &M->F);
-        if (st == HPLS_OK)
-            st = hpls_tridiag_factors_check(M->F);
+        } else {
+            st = hpls_tridiag_factor(T, m, &o, &M->F);
+        }
     }
     hpls_tridiag_destroy(T);
     if (st != HPLS_OK) {

@@ -12,13 +12,15 @@
  *     Their distributed forms would be Spike with each rank's block factored
  *     without pivoting across ranks (ScaLAPACK's pddtsv): they would fail on
  *     matrices these methods solve on one process.
+ * Every method first gathers T to rank 0 once for the singularity test and
+ * condition estimate of one process (hpls_tridiag_condition): what is
+ * "singular" must not depend on the rank count or gspike_p.
  * Either way the true residual is computed distributed and decides the reason,
  * as one process does. */
 #include "mpi/dist_gspike.h"
 
 #include "direct/direct.h"
 
-#include <float.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,7 +43,10 @@ static void destroy_dist(void *p)
     hpls_free(t);
 }
 
-/* T gathered to rank 0 and factored there by method m (collective). */
+/* T gathered to rank 0, where hpls_tridiag_condition decides singular or not
+ * on the whole T as one process does (the same answer for every rank count
+ * and gspike_p), and where method m factors it unless m is gspike, which is
+ * factored distributed (collective; s->rcond on every rank). */
 static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_method m)
 {
     hpls_dcsr *D = t->D;
@@ -50,7 +55,8 @@ static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_m
     hpls_status st = hpls_dcsr_tridiag(D, s->opt.method->name, &l, &d, &u);
     if (st == HPLS_OK && D->rank == 0) {
         st = hpls_tridiag_create(D->n, &T);
-        if (st == HPLS_OK && !(t->bx = hpls_malloc(D->n + 1, sizeof *t->bx)))
+        if (st == HPLS_OK && m != HPLS_TRIDIAG_GSPIKE &&
+            !(t->bx = hpls_malloc(D->n + 1, sizeof *t->bx)))
             st = HPLS_ERR_NOMEM;
     }
     st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
@@ -65,11 +71,13 @@ static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_m
             const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p,
                                          .delta = s->opt.gspike_delta,
                                          .threads = s->be->nthreads};
-            st = hpls_tridiag_factor(T, m, &o, &t->F);
-            if (st == HPLS_OK)
-                st = hpls_tridiag_factors_check(t->F);
+            st = hpls_tridiag_condition(T, s->opt.method->name, &s->rcond);
+            if (st == HPLS_OK && m != HPLS_TRIDIAG_GSPIKE)
+                st = hpls_tridiag_factor(T, m, &o, &t->F);
         }
         st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
+        if (st == HPLS_OK)
+            MPI_Bcast(&s->rcond, 1, MPI_DOUBLE, 0, D->comm);
     }
     hpls_tridiag_destroy(T);
     hpls_free(l);
@@ -92,19 +100,9 @@ hpls_status hpls_setup_tridiag_dist(hpls_solver *s)
         return st;
     }
     t->D = D;
-    if (m == HPLS_TRIDIAG_GSPIKE) {
+    st = gather_factor(s, t, m);
+    if (st == HPLS_OK && m == HPLS_TRIDIAG_GSPIKE) {
         st = hpls_dgspike_factor(D, s->be->nthreads, s->opt.gspike_p, s->opt.gspike_delta, &t->gs);
-        double rcond = st == HPLS_OK ? hpls_dgspike_rcond_bound(t->gs) : 1.0;
-        if (!(rcond > DBL_EPSILON)) /* every rank holds the same rcond */
-            st = hpls_fail(HPLS_ERR_SINGULAR,
-                           "gspike: the matrix is numerically singular (|R(m,m)| / ||D T||, D "
-                           "equilibrating the rows, = %.2g is below the machine epsilon)%s",
-                           rcond,
-                           hpls_dgspike_unrepaired(t->gs) > 0
-                               ? ", or a singular partition could not be repaired (a "
-                                 "neighbouring partition of one row, or T reducible beside it: "
-                                 "fewer ranks or gspike_p partitions may solve it)"
-                               : "");
         if (st == HPLS_OK)
             snprintf(t->how, sizeof t->how,
                      "g-Spike on %d ranks: %lld partitions (%lld singular), reduced system of "
@@ -112,13 +110,11 @@ hpls_status hpls_setup_tridiag_dist(hpls_solver *s)
                      D->size, (long long)hpls_dgspike_partitions(t->gs),
                      (long long)hpls_dgspike_singular_blocks(t->gs),
                      (long long)hpls_dgspike_reduced_order(t->gs));
-    } else {
-        st = gather_factor(s, t, m);
-        if (st == HPLS_OK)
-            snprintf(t->how, sizeof t->how,
-                     "%s on %d ranks: T gathered to rank 0 and solved there (3n values once, n "
-                     "each way per solve)",
-                     s->opt.method->name, D->size);
+    } else if (st == HPLS_OK) {
+        snprintf(t->how, sizeof t->how,
+                 "%s on %d ranks: T gathered to rank 0 and solved there (3n values once, n "
+                 "each way per solve)",
+                 s->opt.method->name, D->size);
     }
     if (st != HPLS_OK) {
         destroy_dist(t);

@@ -12,6 +12,7 @@
 #include "precond/trisolve.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Applications of each strategy timed by auto before it decides. */
@@ -235,6 +236,33 @@ static int colour_threads(const hpls_trifac *F)
     return F->strategy == HPLS_TRI_AUTO ? 1 : F->nt;
 }
 
+/* trisolve=levels: below this mean level width (rows) a level's rows cannot
+ * pay for its barrier, and the sweeps run serially (on the same copies: the
+ * same bits).  Rough, on the shared 2-core machine (load 1, 2 threads, ilu0
+ * bicgstab, 20 iterations): levels took 2.6x serial's time on poisson2d 1000^2
+ * (mean width 500), 4.5x at 300^2 (150), 2.8x on poisson3d 100^3 (3356); gas
+ * k = 1 (width 1) about 25 s an iteration against milliseconds.  So the bar is
+ * low, to catch only the hopeless; to be measured again on a quiet machine.
+ * Only past LEVELS_MAX levels (about 10 us a barrier measured there: 0.1 s
+ * a sweep and more) is the user's choice overruled: fewer cost little. */
+enum { LEVELS_MIN_WIDTH = 1000, LEVELS_MAX = 10000 };
+
+/* A host levels sweep over many too narrow level sets: serial, and why */
+static void check_width(hpls_trifac *F)
+{
+    const hpls_levels *L = &F->fwd.lev;
+    if (F->strategy != HPLS_TRI_LEVELS || F->be->d || L->nlev <= LEVELS_MAX || F->nt == 1)
+        return;
+    double mean = (double)F->n / (double)L->nlev;
+    if (mean >= LEVELS_MIN_WIDTH)
+        return;
+    F->chosen = F->build = HPLS_TRI_SERIAL; /* the construction's sweeps too */
+    snprintf(F->narrow, sizeof F->narrow,
+             "serial (levels refused: %lld levels of %.3g rows on average, below %d: too narrow "
+             "to pay for a barrier each)",
+             (long long)L->nlev, mean, LEVELS_MIN_WIDTH);
+}
+
 hpls_status hpls_trifac_copies(hpls_trifac *F)
 {
     const hpls_trisplit *t = &F->a;
@@ -248,6 +276,7 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
         if ((st = hpls_levels_build(&Tl, colour_threads(F), &F->fwd.lev)) != HPLS_OK ||
             (st = hpls_levels_build(&Tu, colour_threads(F), &F->bwd.lev)) != HPLS_OK)
             return st;
+        check_width(F);
     }
     if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->A->rowptr, t->lowend)) !=
             HPLS_OK ||
@@ -508,6 +537,8 @@ const char *hpls_pc_strategy(const hpls_pc *pc)
     if (!pc || pc->destroy != hpls_trifac_destroy)
         return NULL;
     const hpls_trifac *F = pc->ctx;
+    if (F->narrow[0])
+        return F->narrow;
     if (F->strategy != HPLS_TRI_AUTO)
         return fixed[F->chosen];
     return undecided(F) ? "auto: undecided" : picked[F->chosen];

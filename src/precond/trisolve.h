@@ -45,6 +45,7 @@ typedef struct hpls_trifac {
     int chosen;            /* strategy of the sweeps; auto: the winner once decided */
     int trials;            /* auto: applications timed so far */
     double best[3];        /* auto: fastest application per strategy */
+    char narrow[160];      /* levels too narrow, sweeps serial: why ("" otherwise) */
     hpls_trisplit a, at;   /* A, and A^T (at.A NULL unless the method needs M^-T) */
     /* block: the first row of each thread's block (nt + 1), and the
      * block-diagonal parts of A and A^T that a.A and at.A then are, with the

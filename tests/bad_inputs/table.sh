@@ -21,6 +21,47 @@ or usage, 3 numerical failure (breakdown, indefinite, NaN, divergence, zero diag
 singular), 130 / 143 interrupted by SIGINT / SIGTERM. `powerflow`: 0 converged,
 1 not converged, 2 bad input or usage. A message of "-" is not checked.
 
+## Singular or ill-conditioned: the direct methods' policy
+
+Every tridiagonal direct method (thomas, cr, gspike, lapack, and hisa's or a
+preconditioner's solves with T) on every backend (cpu, opencl, one or more MPI ranks),
+whatever gspike_p or the thread count, decides by the same test on T itself, made before
+the method factors it (`hpls_tridiag_condition`): LAPACK's LU with partial pivoting
+(dgttrf), then its condition estimate (dgtcon).
+
+- Singular: a pivot of that LU is exactly zero (no pivoting or g-Spike repair removes
+  it; the reduced system of every partitioning is then singular too).  Refused: exit 3,
+  `HPLS_ERR_SINGULAR`, "U(i, i) is exactly zero: the matrix is singular", the same for
+  every method and partition count, with a consistent right-hand side or not (the
+  Neumann matrix tridiag(-1, 2, -1) with 1 at both diagonal ends is one).
+- Ill-conditioned: not singular, but the estimate of 1/cond_1(T) is below the machine
+  epsilon.  Solved: x has a small backward error (gspike, lapack: within 100x of
+  dgtsv's on the g-Spike paper's collection) but may have no correct digit.  The API
+  returns `HPLS_OK`, the reason comes from the true residual as for any solve, and
+  `hpls_info` carries `rcond` and `ill_conditioned = 1`; `hpls solve` prints one line,
+  "hpls: warning: A is ill-conditioned (1/cond_1 about ...)", on stderr, JSON has
+  `"rcond"` and `"ill_conditioned":true`, and the exit status is that of the reason
+  (0 when the residual meets tol, as it does for a backward-stable x unless tol is below
+  eps cond(T)): the answer is the one LAPACK, MATLAB and scipy give, with their warning.
+- thomas and cr do not pivot: a pivot below the rounding error of its own computation
+  on a nonsingular T is refused (exit 3, "pivot ... is zero or tiny (no pivoting; try
+  gspike or lapack)"), a limit of the method, never called "singular".
+- g-Spike's singular partitions are repaired (Sec. 2.2 of the paper); a partition it
+  cannot repair on MPI ranks (a neighbour of one row) is that partitioning's limit,
+  and its message says fewer ranks or partitions solve it.
+- The iterative methods' "tolerance below attainable accuracy" (exit 1) means what it
+  says: the residual reached its rounding level above tol.  It is never a verdict of
+  singularity.
+
+`trisolve=levels` (ilu0, dilu, dic) over more than 10^4 level sets narrower than 1000 rows
+on average (a barrier each, about 10 us on the 2-core test machine: gas k = 1 has 10^6
+levels of one row, 25 s an iteration) runs its sweeps serially instead, the same bits,
+and says why in the JSON's `trisolve` ("serial (levels refused: N levels of ...)").
+
+The test costs one sequential LU and condition estimate of T at setup (about as much as
+a Thomas factorization and three solves); on MPI ranks T is gathered to rank 0 once for
+it (3n values).
+
 HEAD
 awk -F'\t' '
   function cell(s) { gsub(/\|/, "\\|", s); return s }

@@ -98,6 +98,23 @@ grep -qE '^hpls: interrupted by SIGTERM after [0-9]+ iterations; no output writt
   ok || bad "sigterm: stderr: $(cat "$T/sigterm/err.txt")"
 clean sigterm
 
+# 2b. issue 32: ilu0 with trisolve=levels on gas k = 1 (10^6 levels of one row):
+# the sweeps run serially, the reason in the JSON, and SIGTERM is answered in well
+# under a levels iteration (about 25 s, 13 s until the signal was seen, before):
+# the bound is 5 s, generous for a loaded machine
+GAS=(solve --gen gas:n=1e6,k=1 --precond ilu0 --trisolve levels --threads 2)
+out=$("$HPLS" "${GAS[@]}" --maxiter 2 --json 2>/dev/null)
+grep -q '"trisolve":"serial (levels refused: 1000000 levels of 1 rows on average' <<<"$out" &&
+  ok || bad "gas_levels: $out"
+start gas_levels "${GAS[@]}" --tol 1e-300 --stag-window 0 --maxiter 1e15
+iterating gas_levels && ok || bad "gas_levels: never iterated: $(cat "$T/gas_levels/err.txt")"
+t0=$(date +%s%N)
+kill -TERM "$pid"
+finish
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$rc" -eq 143 ] && [ "$ms" -lt 5000 ] && ok || bad "gas_levels: exit $rc after $ms ms"
+clean gas_levels
+
 # 3. SIGTERM while the matrix is read: the read ends, then hpls stops before the setup
 mkdir -p "$T/read"
 "$HPLS" gen gas:n=5e5 -o "$T/read/A.mtx" || bad "read: gen failed"

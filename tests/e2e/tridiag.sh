@@ -29,5 +29,40 @@ rc=$?
   { echo "FAIL zero_pivot_named: exit $rc: $out"; fail=$((fail + 1)); }
 expect zero_pivot_gspike_solves 0 "converged" -- "$HPLS" solve --gen tridiag:id=15,n=100 --solver gspike
 
+# issue 32: ill-conditioned is solved with one warning line, exit 0 (dorr, #13,
+# cond 1e20: every method, gspike at any partition count); JSON carries rcond
+for a in "--solver lapack" "--solver thomas" "--solver cr" "--solver gspike" \
+  "--solver gspike --gspike_p 1" "--solver gspike --gspike_p 8" "--solver gspike --gspike_p 512"; do
+  # shellcheck disable=SC2086 # $a holds several words
+  expect "dorr_warns_${a// /_}" 0 "^hpls: warning: A is ill-conditioned \(1/cond_1 about 1\.4e-20" \
+    -- "$HPLS" solve --gen tridiag:id=13,n=512 $a --quiet
+done
+out=$("$HPLS" solve --gen tridiag:id=13,n=512 --solver gspike --json 2>&1)
+{ [ "$(grep -c '^hpls: ' <<<"$out")" = 1 ] && grep -q '"converged":true' <<<"$out" &&
+  grep -q '"rcond":1.372e-20,"ill_conditioned":true' <<<"$out"; } && pass=$((pass + 1)) ||
+  { echo "FAIL dorr_json: $out"; fail=$((fail + 1)); }
+expect well_conditioned_json 0 '"rcond":[0-9.e+-]*,"ill_conditioned":false' \
+  -- "$HPLS" solve "$T/A18.mtx" --solver gspike --json
+# the Neumann matrix tridiag(-1, 2, -1), 1 at both ends (A 1 = 0): singular, the
+# same refusal at every partition count, for a consistent b (A x, x_i = i) or not
+awk 'BEGIN { n = 1000; print "%%MatrixMarket matrix coordinate real general"
+  print n, n, 3 * n - 2
+  for (i = 1; i <= n; i++) { print i, i, (i == 1 || i == n) ? 1 : 2
+    if (i > 1) print i, i - 1, -1
+    if (i < n) print i, i + 1, -1 } }' >"$T/neumann.mtx"
+awk 'BEGIN { n = 1000; print "%%MatrixMarket matrix array real general"; print n, 1
+  for (i = 1; i <= n; i++) print (i == 1 ? -1 : i == n ? 1 : 0) }' >"$T/consistent.mtx"
+awk 'BEGIN { n = 1000; print "%%MatrixMarket matrix array real general"; print n, 1
+  for (i = 1; i <= n; i++) print 1 }' >"$T/inconsistent.mtx"
+for b in consistent inconsistent; do
+  for p in 1 2 8 64 512; do
+    expect "neumann_${b}_p$p" 3 "gspike: U\(1000, 1000\) is exactly zero: the matrix is singular" \
+      -- "$HPLS" solve "$T/neumann.mtx" "$T/$b.mtx" --solver gspike --gspike_p "$p" --threads 2
+  done
+  for m in thomas cr lapack; do
+    expect "neumann_${b}_$m" 3 "$m: U\(1000, 1000\) is exactly zero: the matrix is singular" \
+      -- "$HPLS" solve "$T/neumann.mtx" "$T/$b.mtx" --solver "$m"
+  done
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

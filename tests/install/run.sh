@@ -10,6 +10,7 @@ tmp=$(mktemp -d "${HPLS_TMP:-/tmp}/install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 test -f "$tmp/prefix/include/hpls.h"
+grep -q "BSD 3-Clause" "$tmp/prefix/share/doc/hpls/LICENSE" # the licence travels with the library
 libdir=$(ls -d "$tmp"/prefix/lib*/ | head -1)
 test -f "$libdir/pkgconfig/hpls.pc"
 "$tmp/prefix/bin/hpls" gen gas:n=3000,k=2 -o "$tmp/A.mtx" >/dev/null

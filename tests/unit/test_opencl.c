@@ -401,8 +401,6 @@ static hpls_int gspike_matches_host(const hpls_tridiag *T, const hpls_real *b, h
         .nt = 2, .p = p, .prow = HPLS_DEVICE_GSPIKE_ROWS, .delta = delta, .refine = 1};
     hpls_gspike *g = NULL;
     hpls_status sh = hpls_gspike_factor_at(n, T->dl, T->d, T->du, &hh, &g);
-    if (sh == HPLS_OK)
-        sh = hpls_tridiag_rcond_check(HPLS_TRIDIAG_GSPIKE, hpls_gspike_rcond_bound(g));
     char hmsg[512];
     snprintf(hmsg, sizeof hmsg, "%s", hpls_last_error());
     const hpls_tridiag_opts o = {.partitions = p, .delta = delta};
