@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Top-level driver: `make demo` solves the built-in problem, `make check` runs the tests.
 # Both check (and on Debian as root install) their dependencies first.
 BUILD ?= build

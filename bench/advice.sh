@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # advice.sh: one run of the advice table: for every matrix of
 # $HPLS_DATA_DIR/matrices (default ../shared/data relative to the repository),
 # the method `hpls info` advises against the fastest of a menu of methods, each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # backend.sh: one run of the backend layer's cost: time per iteration of the
 # build before it (commit $HPLS_BENCH_OLD, default f052336) against this build,
 # the two run alternately in the same run, BiCGSTAB and GMRES(30) on gas 1e6

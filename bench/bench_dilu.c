@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_dilu.c: the DILU paper's Tables 2, 3 and 5 (Wang, Liu 2022) reshaped
  * for this machine: setup seconds of dilu and ilu0 per construction strategy,
  * iterations and seconds of BiCGSTAB with none / jacobi / dilu / ilu0, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_gspike_device.c: g-Spike on the opencl backend (kernels/device/gspike.c)
  * with its reduced systems solved on the device (recursively) or on the host,
  * beside the host's g-Spike (src/direct/gspike.c) on 1 and 2 threads: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_hisa_tables.c: the hpls side of bench/hisa_tables.sh (the HISA paper's
  * Tables 5-10 and issue 3's Krylov table), plus a triad and a memory probe.
  *

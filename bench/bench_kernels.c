@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_kernels.c: hpls's memory-bound kernels against a STREAM-style triad
  * measured in the same run, at each thread count asked for.
  *

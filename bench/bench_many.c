@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_many.c: many right-hand sides (hpls_solver_solve_many): seconds per
  * column at nrhs = 1, 2, 4, 8, 16 against nrhs = 1, in one run.
  *

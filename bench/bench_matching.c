@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_matching.c: bicgstab + ilu0 and + dilu on matrices with zero or weak
  * diagonals, without reordering and with reorder=matching (alone, with
  * scale=matching, with scale=ruiz): outcome, iterations, the true residual,

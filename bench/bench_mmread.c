@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_mmread.c: how fast hpls reads a Matrix Market file into CSR.
  *
  *   bench_mmread FILE [reps]                      median read time and MB/s over reps reads

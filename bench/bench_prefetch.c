@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_prefetch.c: the SpMV's software-prefetch variants (kernels/cpu/spmv.c,
  * HPLS_PF_*) on this machine, and the one prefetch=auto keeps.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_qtree.c: the quad-tree SpMV and QTBiCGSTAB against CSR (Xu et al. 2015,
  * Figs. 5-10 reshaped): per matrix and thread count, the median time of
  * `spmvs` products y = A x for CSR, for the quad-tree at d = 1024 .. 65536 and

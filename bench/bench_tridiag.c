@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_tridiag.c: accuracy and speed of the tridiagonal direct solvers
  * (thomas, cr, gspike, LAPACK dgtsv), the tables of the g-Spike paper
  * (Venetis et al. 2015: Table 2, Tables 3-4, Sec. 4's timings).  Each mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_update.c: what hpls_solver_update_values saves: the seconds of a whole
  * setup against those of a values-only update (same pattern), in one run.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_util.h: what every benchmark program of bench/ sorts and reports by. */
 #ifndef HPLS_BENCH_UTIL_H
 #define HPLS_BENCH_UTIL_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bicgstabl.sh: one run of hpls's BiCGstab(l) against PETSc's KSPBCGSL, 1 thread
 # against 1 process, on the same Matrix Market files (l = 1, 2, 4; precond none
 # and jacobi; tol 1e-8 on ||b - A x|| / ||b|| for both), with hpls's bicgstab

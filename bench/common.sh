@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # common.sh: sourced by the table scripts of bench/ (not run by itself).
 #
 # A table script makes ONE run of its table(s) and writes the Markdown into

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cuda_resources.sh: registers, shared memory and spills of every device
 # kernel as CUDA, from ptxas (-Xptxas -v) for each architecture the cuda module
 # is built for (sm_80, sm_90, sm_100); nothing runs, so this is what the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cuda_switch.sh: on a machine with an NVIDIA GPU, the cuda backend's own
 # kernels against NVIDIA's libraries, the switch README "GPUs" describes:
 # ms per BiCGSTAB iteration (jacobi) with our SpMV or cusparseSpMV

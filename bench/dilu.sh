@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # dilu.sh: one run of the DILU benchmark (bench_dilu) at 1 and 2 threads on the real
 # matrices of ../shared/data (largest first) and convdiff3d / poisson3d at
 # nx=50 (REPS runs) and nx=100 (1e6 rows, one run each), against PETSc's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # gmres.sh: one run of hpls's GMRES(30) against PETSc's KSPGMRES(30) at equal
 # resources (1 thread vs 1 MPI process, 2 threads vs 2 processes) on the same
 # Matrix Market files, tol 1e-7, each against the traffic bound of the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # gpu_measured.sh (`make bench-gpu`): on a machine with a GPU, the measured twin
 # of gpu_model.md's table (bench/gpu_model.py measure): for each method hpls
 # runs on a device, the model's bytes and launches per iteration, the time per

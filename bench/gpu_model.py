@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """gpu_model.py: a GPU performance model of hpls's methods, checked on the CPU.
 
     gpu_model.py run BUILD_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # gpu_model.sh: one run of the GPU performance model (bench/gpu_model.py): bytes
 # and launches per iteration of every method, the time they predict on an H100
 # and an A100 beside the papers' speed-ups, and the byte counts checked on this

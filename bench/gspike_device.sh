@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # gspike_device.sh: one run of the table of g-Spike on the opencl backend, its
 # reduced systems solved on the device or on the host, beside the host's
 # g-Spike at 1 and 2 threads (bench_gspike_device; n = 1e5 and 1e6, the paper's

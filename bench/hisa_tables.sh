@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hisa_tables.sh: one run of the HISA paper's Tables 5-10 ($HPLS_BENCH_OUT/hisa.md)
 # and its Tables 6-7 for the Krylov baselines against PETSc (krylov_table.md), on
 # the gas family, hpls and its peers measured in the same run (bench/run_all.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # kernels.sh: one run of the memory-bound kernels against a STREAM-style triad
 # measured in the same run (bench_kernels), written to $HPLS_BENCH_OUT/kernels.md.
 # bench/run_all.sh repeats it and publishes bench/results/kernels.md.

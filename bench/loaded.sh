@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # loaded.sh: one run of the tables of a machine that is not ours alone (issue 15):
 #  - threads_crossover.md: BiCGSTAB seconds per iteration at 1 and 2 threads on
 #    gas and poisson3d, n = 1e3 .. 1e6, beside the thread count threads=0 picks;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # many_rhs.sh: one run of the many right-hand sides table: seconds per column
 # of hpls_solver_solve_many at nrhs = 2..16 over nrhs = 1, on gas 1e6 and
 # poisson3d 100^3 at 1 and 2 threads; written to $HPLS_BENCH_OUT/many_rhs.md

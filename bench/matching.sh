@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # matching.sh: one run of the table of reorder=matching and scale= on matrices
 # with zero or weak diagonals: bicgstab + ilu0 and + dilu without reordering
 # and with the matching (alone, + scale=matching, + scale=ruiz), on the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # mmread.sh: one run of the Matrix Market read speed of hpls against scipy.io.mmread,
 # Debian's scipy (python3-scipy; before 1.12 its reader is pure Python) and the
 # current scipy from PyPI (a compiled reader) in a virtual environment, all on the

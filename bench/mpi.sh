@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # mpi.sh: one run of the MPI table: time per BiCGSTAB iteration of hpls on
 # ranks against the same solve without MPI, and against PETSc on 2 ranks,
 # with the reductions and halo messages per iteration counted by hpls; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """mpi_model.py: a weak-scaling model of hpls under MPI, to 1024 ranks.
 
     mpi_model.py run BUILD_DIR

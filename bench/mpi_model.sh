@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # mpi_model.sh: one run of the weak-scaling MPI model (bench/mpi_model.py): per
 # method the time per iteration of one rank at 1e6 rows, the counts of the same
 # solve on 2 and 4 ranks (reductions and their bytes, halo exchanges, neighbours,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # peers.sh: one run of issue 29's table: setup + solve of hpls against PETSc at
 # equal resources (1 thread vs 1 process; 2 threads and 2 MPI ranks vs 2
 # processes) on the same Matrix Market files, for the methods a user compares

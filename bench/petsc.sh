@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # petsc.sh: one run of hpls's BiCGSTAB against PETSc's KSPBCGS at equal resources
 # (1 thread vs 1 MPI process, 2 threads vs 2 processes) on the same Matrix Market
 # files, each figure checked against the memory-traffic bound of the same run;

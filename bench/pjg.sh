@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # pjg.sh: one run of the PJG paper's Table 3 reshaped for this machine (issue 6): random dense
 # diagonally dominant matrices (hpls gen dense-dd, the paper's Sec. 6.3), Jacobi,
 # Gauss-Seidel (pjg psize=1, the same iterates as gs) and PJG with psize 500..3500,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # pjg_sparse.sh: the PJG paper's Table 5 reshaped (issue 6): quasi-tridiagonal matrices
 # whose off-band part holds about 50, 70 and 90% of the nonzeros (gas with k = 3, 7, 27
 # extras per row), PJG next to Gauss-Seidel, Jacobi, HISA and BiCGSTAB; tol 1e-7,

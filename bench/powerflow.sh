@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # powerflow.sh: one run of Gauss-Seidel vs PJG power flow (the PJG paper's Sec. 9,
 # Table 7) on MATPOWER cases, written to $HPLS_BENCH_OUT/powerflow.md: iterations,
 # time (median of REPS runs, default 1: bench/run_all.sh repeats the table), the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # prefetch.sh: one run of the SpMV's software-prefetch variants on this machine
 # (bench_prefetch), written to $HPLS_BENCH_OUT/prefetch.md (bench/run_all.sh
 # repeats it): the measurement behind prefetch=auto and the default variant.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # python.sh: the cost of going through Python, and hpls against scipy's own BiCGSTAB,
 # on gas n=1e6 (BiCGSTAB, no preconditioner, tol 1e-8) at 1 and 2 threads.
 # Columns, all from one run: setup+solve of the command (`hpls solve --json`, C API),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # qtree.sh: one run of the quad-tree benchmark (bench_qtree) at 1 and 2 threads on
 # the largest real matrices of ../shared/data and on generated matrices whose x
 # does not fit in L2 (n = 1e6: x = 8 MB) or not even in L3 (n = 1e7: 80 MB).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # quick.sh (make bench-quick): the benchmark a new user runs on their own machine,
 # in a few minutes: hpls against PETSc (Debian's petsc-dev, installed when root),
 # against a plain -O3 CSR loop and against the triad, on 3 generated matrices at 1

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """readme_figures.py: docs/performance.md's figures and README.md's headline figures,
 made from bench/results.
 

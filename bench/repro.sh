@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # repro.sh: one run of the reproducible=1 table: time per iteration of
 # BiCGSTAB and GMRES(30) with reproducible=0 and =1, on gas 1e6 and poisson3d
 # 100^3, in one process (1 and 2 threads) and under MPI (1 rank x 1 and 2

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run_all.sh: every benchmark table of hpls (`make bench` runs it).
 #
 #   bench/run_all.sh [BUILD_DIR] [TABLE...]

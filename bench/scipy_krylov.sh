@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scipy_krylov.sh: hpls's Krylov iteration counts beside scipy's on the problems of
 # tests/ref/scipy_iterations.py (the reference test_solver checks, made with Debian's
 # scipy 1.10), counted again with Debian's scipy and with the current scipy from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # spike_mpi.sh: one run of the distributed tridiagonal table: hpls's g-Spike on
 # 1, 2 and 4 MPI ranks (gspike_p = 1 partition per rank, 1 thread each) against
 # ScaLAPACK's PDDTTRF + PDDTTRS (PDDTSV's factorization and solve; Debian's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """stagnation.py: the Markdown of stagnation.md from the runs bench/stagnation.sh made.
 
     stagnation.py RUNDIR MAXITER

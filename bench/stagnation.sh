@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # stagnation.sh: one run of the stagnation table: how often the stagnation test
 # stops a solve that converges within maxiter, and how many plateaus it catches,
 # before (replayed on the residual histories) and after the band rule of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stream_load.c: the competing process of bench/loaded.sh: one thread running
  * the STREAM triad a = b + s c over arrays far larger than the caches, so it
  * takes a whole core and a share of the memory bandwidth, as another user's

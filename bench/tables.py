@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tables.py: the raw CSV of a benchmark table and the Markdown made from it.
 
     tables.py collect OUT.csv META REP1.md [REP2.md ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tridiag.sh: one run of the tridiagonal direct solvers' tables (the g-Spike
 # paper's Table 2, Tables 3-4, and timings against LAPACK dgtsv), written to
 # $HPLS_BENCH_OUT/tridiag_accuracy.md, tridiag_singular.md and tridiag_speed.md

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # update_values.sh: one run of the table of what hpls_solver_update_values
 # saves against a whole setup (values changed, same pattern), on gas 1e6 and
 # poisson3d 100^3 at 1 and 2 threads; written to $HPLS_BENCH_OUT/update_values.md

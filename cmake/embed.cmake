@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # embed.cmake: writes OUT, a C file defining `const char NAME[]` with the bytes
 # of every file in SRCS in order and a final NUL, so the device kernels are
 # compiled from one text at run time (OpenCL's clBuildProgram, later NVRTC).

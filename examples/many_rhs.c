@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* many_rhs.c: 8 right-hand sides in one call (hpls_solver_solve_many): B and X
  * are n x 8, column-major (column j at j*n), with an outcome per column. */
 #include <hpls.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_solve.c: a distributed solve through hpls_mpi.h.  Every rank builds its
  * own rows of the 5-point Laplacian on a 100 x 100 grid (or, given A.mtx, the
  * ranks read the file in parallel), b = A x_true, and BiCGSTAB with Jacobi

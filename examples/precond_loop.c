@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* precond_loop.c: an hpls preconditioner inside the user's own iteration: a
  * hand-written preconditioned conjugate gradient with DIC (OpenFOAM's diagonal
  * incomplete Cholesky) as M, applied by hpls_precond_apply. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reuse_setup.c: the time-stepping pattern: set up once, solve for a new b at
  * every step, and when A's values change (same pattern) redo only the numeric
  * part of the setup (hpls_solver_update_values), not the whole. */

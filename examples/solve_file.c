@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* solve_file.c: solve A x = b read from Matrix Market files (b = A*1 without one). */
 #include <hpls.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_precond.c: a matrix-free operator and a preconditioner given as the
  * user's functions: the 2-D Laplacian on an m x m grid (5-point stencil, never
  * stored) solved by CG, preconditioned by the user's own Jacobi (1/4). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpls.h: the public C API of hpls (Hybrid Parallel Linear Solvers).
  *
  * Lifecycle of a solve:  hpls_solver_create -> hpls_solver_set_option(s) ->

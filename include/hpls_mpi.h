@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpls_mpi.h: hpls on the ranks of an MPI communicator (installed by an MPI
  * build of hpls only; it includes <mpi.h> and <hpls.h>).
  *

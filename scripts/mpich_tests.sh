@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # mpich_tests.sh [BUILD_DIR]: hpls built against MPICH instead of Open MPI (Debian's
 # libmpich-dev and mpich, which scripts/deps.sh --mpich installs beside Open MPI, the
 # default), then its MPI tests and the installed package's MPI example (ctest -R:

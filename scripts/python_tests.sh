@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # python_tests.sh: builds the Python package (python/) into a fresh virtualenv
 # with warnings as errors, checks that it names and ships its licence, and runs
 # its pytest suite (python/tests).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tsan.sh: the tests of the OpenMP paths that share data (kernels' reductions, the
 # syncfree and level-set triangular solves and DILU/ILU(0) construction, PJG
 # sweeps, quad-tree row bands, g-Spike's parallel blocks, HISA, the Krylov

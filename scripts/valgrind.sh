@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # valgrind.sh: a subset of the tests under valgrind memcheck (issue 9): the unit
 # tests of the parsers, generators, kernels, relaxations and DILU, and the command
 # solving, reading and writing.  Any memcheck error or definite/indirect leak fails.

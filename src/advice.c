@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* advice.c: the method hpls advises for a matrix, and why: a ranked list of
  * candidates (hpls info tries them in turn, solver=auto runs the first and
  * falls back once to the second), in this order:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* advice.h: the method hpls advises for a matrix, with the evidence (hpls
  * info prints it, solver=auto runs it). */
 #ifndef HPLS_ADVICE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* operator.c: y = A x, y = A^T x and r = b - A x on a backend, for A in CSR,
  * dense or quad-tree storage, or given by the user's functions (shell).  On a
  * device backend a CSR or dense A is copied there once (hpls_op_upload) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* options.c: the options of solvers and preconditioner objects: one table,
  * which the parser, the defaults, the checks of what applies and --help share
  * (options.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* options.h: the options of a solver and of a preconditioner object: one table
  * (options.c) that the parser, the defaults, the checks and --help share, the
  * names the command line takes as --key value. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* registry.c: the methods and preconditioners by name.  Adding one is a file
  * plus a line here; --help and the option checks read these tables. */
 #include "solver.h"

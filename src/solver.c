@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* solver.c: the one entry point: options -> a method and a preconditioner,
  * setup (work vectors, diagonal, preconditioner), solve, info, history. */
 #include "options.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* solver.h: what a method and a preconditioner see of the solver.
  *
  * A method never loops over A or over a vector itself: it calls the operator

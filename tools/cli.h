@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cli.h: what the subcommands of `hpls` share: exit codes, messages, the
  * input (file or generator), and safe output paths. */
 #ifndef HPLS_CLI_H

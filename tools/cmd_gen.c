@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_gen.c: `hpls gen SPEC -o A.mtx [-b b.mtx]`: write a generated matrix.
  * Generator options can follow as --key value: `hpls gen gas --n 1e6 --k 2`.
  * A and b appear together or not at all (written under temporary names, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_info.c: `hpls info`: what a user needs to pick a method: size, symmetry,
  * diagonal (zeros, dominance), how much of A lies in the tridiagonal band,
  * bandwidth; then the method it advises and the evidence for it. */

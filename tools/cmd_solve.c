@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_solve.c: `hpls solve`: read or generate A, solve, report, write x. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_solve_many.c: `hpls solve A.mtx B.mtx` when B is an n x k array: the k
  * right-hand sides in one hpls_solver_solve_many, a report line per column,
  * X written as an n x k array. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* files.c: what the command does around its files and signals, so that no
  * failure or interruption loses or half-writes one:
  *  - inputs must be regular files (a FIFO without a writer would block the

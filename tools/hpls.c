@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpls.c: the command: `hpls solve | info | gen`, with --help everywhere. */
 #define _POSIX_C_SOURCE 200809L
 

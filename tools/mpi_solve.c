@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_solve.c: `mpirun -np P hpls solve ...`: the same command on P ranks.
  * The matrix is read by rank 0 and cut into row blocks, or read by every
  * rank in parallel (--read, hpls_dcsr_read), or generated rank by rank; rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* klu_solve.c: SuiteSparse KLU (sparse LU, AMD ordering by default) on a Matrix
  * Market file, the direct peer of bench/results/hisa.md (the HISA paper's KLU).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_pingpong.c: this machine's MPI costs for bench/mpi_model.py.  Ranks 0
  * and 1 bounce a message of m bytes (half a round trip: the osu_latency
  * method, Ohio State's micro-benchmarks), then all ranks time MPI_Allreduce

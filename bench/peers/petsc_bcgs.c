@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* petsc_bcgs.c: PETSc's BiCGSTAB (KSPBCGS) on a Matrix Market file, the peer
  * hpls's bicgstab is compared with in bench/results/petsc_bicgstab.md; with
  * -ksp_type another KSP (tests/ref/petsc_bcgsl.sh: KSPBCGSL for bicgstabl).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scalapack_ddtsv.c: ScaLAPACK's distributed tridiagonal solver, PDDTTRF and
  * PDDTTRS (the factorization and the solve that PDDTSV chains: divide and
  * conquer over the processes, LU without pivoting, for diagonally

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c: the powerflow command -- read a MATPOWER case, solve the power flow by
  * Gauss-Seidel or PJG (Ahmadi et al., IEEE TPDS 32(7), 2021, Sec. 9), report the
  * iterations, the time, the largest mismatch, and the agreement with the voltages

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matpower.c: a reader for MATPOWER case files (version 2 format): the scalar
  * mpc.baseMVA and the matrices mpc.bus, mpc.gen, mpc.branch; every other statement
  * (mpc.gencost, mpc.bus_name = { ... }, function lines) is skipped. MATLAB syntax:

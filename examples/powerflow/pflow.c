@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pflow.c: the Gauss-Seidel power flow and its PJG form (Ahmadi et al., IEEE TPDS
  * 32(7), 2021, Sec. 9). With S_i = P_i + jQ_i the specified injection at bus i,
  * the GS update of bus i from the voltages V is (the textbook GS power flow, e.g.

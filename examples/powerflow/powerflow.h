@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* powerflow.h: the power-flow example of hpls -- a MATPOWER case reader, the bus
  * admittance matrix Ybus, and the Gauss-Seidel / PJG power-flow iteration
  * (Ahmadi et al., IEEE TPDS 32(7), 2021, Sec. 9). Self-contained: it uses no hpls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ybus.c: the network of a MATPOWER case in internal numbering and its bus admittance
  * matrix. Each in-service branch is the standard pi model (series admittance
  * y = 1/(r + jx), total charging susceptance b, off-nominal tap t at the "from" end with

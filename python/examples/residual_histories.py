@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Residual histories of hpls's HISA, hpls's BiCGSTAB + DILU and scipy's own
 BiCGSTAB on one matrix, plotted to a PNG.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Matrices of the hpls Python tests: generated ones (seeded) and the real ones
 of HPLS_DATA_DIR/matrices (skipped cleanly when absent)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Bad input raises ValueError carrying hpls's message; nothing crashes."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpls.Preconditioner as a scipy LinearOperator: M^-1 r checked exactly where
 M is known (tridiagonal A: DILU, ILU(0), DIC and the tridiagonal band are exact
 factorizations; jacobi is r / diag(A); none is r), and inside scipy's solvers."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Runtime behaviour: the GIL released during solves, Ctrl-C stopping a solve
 (KeyboardInterrupt, the solver still usable), no memory growth over 1000 solves,
 reference counts back where they were."""

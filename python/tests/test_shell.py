@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Matrix-free A and the user's M^-1 as scipy LinearOperators (hpls's shell
 operator and shell preconditioner, called back under the GIL)."""
 

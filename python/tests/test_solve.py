@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpls.solve and hpls.Solver against scipy (spsolve, bicgstab, gmres) on
 generated and real matrices: every solver and preconditioner hpls lists."""
 

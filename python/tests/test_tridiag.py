@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpls.tridiag_solve against scipy.linalg.solve_banded (LAPACK gbsv): every
 method hpls lists, one and many right-hand sides, LAPACK's n-1 layout."""
 

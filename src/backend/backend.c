@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* backend.c: creating a backend by name, its sticky error, and the operations
  * every backend shares (norm from a sum of squares, attach/detach). */
 #include "backend/backend.h"

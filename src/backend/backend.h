@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* backend.h: the executor every method runs on (DESIGN.md "Backends"; the idea
  * of Ginkgo's executor and of PETSc's Vec operations table).  A backend owns
  * the memory of the vectors a solve works on and the operations on them; a

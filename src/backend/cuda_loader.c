@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_loader.c: the cuda backend through its optional module,
  * libhpls_cuda.so (kernels/cuda/module.h), loaded with dlopen the first time
  * backend=cuda is asked for and kept until exit (the CUDA runtime in it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* internal.h: what every part of hpls shares but users do not see:
  * error recording, checked memory, timers, and the CPU kernel interface. */
 #ifndef HPLS_INTERNAL_H

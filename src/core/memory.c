@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory.c: checked allocation with an injectable failure (the CSparse Tcov idea). */
 #include "internal.h"
 

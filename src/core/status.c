@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* status.c: status names and the thread-local message of object-less calls. */
 #include "internal.h"
 

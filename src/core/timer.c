@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timer.c: a monotonic wall clock for setup and solve times. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* batched.c: many independent tridiagonal systems of one order n, in parallel
  * across systems (one system per thread at a time), solved in place.
  * Layouts: STRIDED, system k at k*stride + i (cuSPARSE gtsv2StridedBatch), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* block_tridiag.c: see block_tridiag.h.  Thomas on a block-diagonal T is the
  * Thomas factorisation of each block (a zero dl at a block's first row and a zero
  * du at its last row decouple the recurrences), so one factorisation is built and

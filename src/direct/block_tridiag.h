@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* block_tridiag.h: a block-diagonal tridiagonal T (blocks of k rows, no coupling
  * between blocks) factored once and solved block by block in parallel: the
  * tridiagonal solve of BHISA (Li, Yang, Li 2016, Alg. 3) and of the tridiag /

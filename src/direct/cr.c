@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cr.c: cyclic reduction, split as in the HISA paper (Li, Yang, Li 2016,
  * Sec. 5.1, Alg. 2): Step 1, the coefficient reduction, runs once (factor);
  * Steps 2 (reduction of b) and 3 (back substitution) run per right-hand side.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* direct.h: the tridiagonal direct solvers (private to src/direct).
  *
  * Every method is a factorization built once and a solve with those factors,

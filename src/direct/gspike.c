@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gspike.c: g-Spike, the partitioned tridiagonal solver of Venetis, Kouris,
  * Sobczyk, Gallopoulos, Sameh (Parallel Computing 2015), Algorithm 1:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gspike.h: g-Spike's factors and its per-partition kernels (gspike.c), shared
  * by the one-process solver and the distributed one (src/mpi/dist_gspike.c),
  * which runs the same steps of Algorithm 1 on each MPI rank's rows.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lapack_gtsv.c: LAPACK's tridiagonal LU with partial pivoting (dgttrf, and
  * dgttrs per right-hand side; dgtsv for one-shot solves), the reference the
  * other tridiagonal solvers are measured against.  LAPACK keeps the

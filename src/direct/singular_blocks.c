@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* singular_blocks.c: the g-Spike paper's test of singular partitions (Sec. 4,
  * Tables 3 and 4): make `count` of the n/m diagonal blocks of order m of T
  * exactly singular, keeping the couplings between blocks.

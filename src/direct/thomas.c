@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* thomas.c: the Thomas algorithm, Gaussian elimination without pivoting for a
  * tridiagonal T = L U, split into a factorization (once) and solves.
  *

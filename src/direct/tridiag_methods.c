@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tridiag_methods.c: the public hpls_tridiag_* API over the direct solvers
  * (factor, solve with the factors, one-shot, from CSR, T x), and their glue to
  * the solver framework: `--solver thomas|cr|gspike|lapack` factors T at setup

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* convdiff3d.c: 3D convection-diffusion with first-order upwind convection, a
  * nonsymmetric M-matrix.
  *

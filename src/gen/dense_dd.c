@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dense_dd.c: the random dense diagonally dominant matrices of the PJG paper
  * (Ahmadi et al., IEEE TPDS 2021, Sec. 6.3).
  *

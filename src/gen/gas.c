@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gas.c: quasi-tridiagonal matrices in the style of the gas-discharge matrices of
  * the HISA paper (Li, Yang, Li, IEEE TPDS 2016, Sec. 4 and Table 5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gen.c: the generator registry, spec parsing ("name:key=value,..."), the parallel
  * CSR and dense builders, and the help text built from the option tables. */
 #include "gen/gen.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gen.h: what the test-matrix generators share (private to src/gen).
  *
  * A generator is a table of options and a setup function.  gen.c parses the spec

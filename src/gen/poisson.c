@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* poisson.c: the Dirichlet Laplacian on a box grid, poisson2d (5-point) and
  * poisson3d (7-point), plus the box-stencil rows that convdiff3d shares.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* random.c: random-pattern sparse matrices, the unstructured case of the
  * QTBiCGSTAB benchmark (Xu et al. 2015, Sec. 2.3: the locality of the SpMV
  * depends on where the nonzeros lie; here they lie anywhere).

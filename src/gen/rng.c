@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rng.c: counter-based random numbers for the generators.
  *
  * The k-th number of stream (seed, stream) is splitmix64's output function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tridiag.c: tridiagonal test matrices for the direct tridiagonal solvers.
  *
  * type=random: a(i,i-1), a(i,i+1) uniform in [-1, 1), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mm_parse.h: the Matrix Market reader of mmio.c (bytes, tokens, the header,
  * coordinate entries), shared with the parallel reader (src/mpi/mmio_dist.c),
  * which runs the same parser over each rank's byte range of one file: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mmio.c: Matrix Market reading and writing
  * (format: https://math.nist.gov/MatrixMarket/formats.html).
  *

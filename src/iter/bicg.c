@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bicg.c: biconjugate gradients (Fletcher 1976), preconditioned as in Barrett
  * et al., Templates (1994), Fig. 2.8: right preconditioning, i.e. BiCG on
  * A M^-1 with the shadow residual started at M^-T r0.

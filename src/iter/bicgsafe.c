@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bicgsafe.c: BiCGSafe (Fujino, Fujiwara, Yoshida, Trans. JSCES 2005, paper
  * 20050028): the GPBiCG-family product-type method whose parameters zeta, eta
  * minimize the associate residual ||r - zeta A r - eta y|| instead of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bicgstab.c: BiCGSTAB with right preconditioning (van der Vorst, SIAM J. Sci.
  * Stat. Comput. 13(2), 1992, Alg. "preconditioned Bi-CGSTAB").
  *

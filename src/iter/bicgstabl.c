@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bicgstabl.c: BiCGstab(l) (Sleijpen & Fokkema, ETNA 1, 1993, Alg. 3.1), right
  * preconditioned: it runs on B = A M^-1 and x = x0 + M^-1 xt, where xt gathers
  * the updates; M^-1 xt is added to x (and xt zeroed) when the solve stops or

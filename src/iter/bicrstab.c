@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bicrstab.c: BiCRSTAB (Abe, Sogabe, Fujino, Zhang, IPSJ Trans. Advanced
  * Computing Systems 48(SIG 8), 2007): the product-type method built on BiCR,
  * right preconditioned (BiCRSTAB on A M^-1, x = x0 + M^-1 u).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cg.c: preconditioned conjugate gradients (Hestenes & Stiefel 1952; Saad,
  * Iterative Methods, Alg. 9.1).  A and M must be symmetric positive definite:
  * (p, A p) <= 0 or (r, M^-1 r) < 0 proves otherwise and stops with

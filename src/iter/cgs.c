@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cgs.c: conjugate gradients squared (Sonneveld, SIAM J. Sci. Stat. Comput.
  * 10(1), 1989), right preconditioned as in Barrett et al., Templates (1994),
  * Fig. 2.9.

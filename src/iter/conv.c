@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* conv.c: the convergence test every method calls once per iteration:
  * history, monitor, and the stopping reasons (converged by rtol or atol;
  * diverged by maxiter, NaN, growth, stagnation, or a tolerance below the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gmres.c: restarted GMRES(m) (Saad & Schultz 1986; Saad, Iterative Methods,
  * Alg. 6.9 and 9.5) and flexible FGMRES(m) (Saad 1993; Alg. 9.6), the Arnoldi
  * process orthogonalised by classical Gram-Schmidt twice (CGS2: orthogonal to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gs.c: forward Gauss-Seidel, a true sequential sweep: the reference that PJG
  * and HISA are measured against.  The true residual of each new iterate comes
  * from U (x_old - x_new) (see kernels/cpu/sor_sweep.c): half an SpMV, not a whole one.

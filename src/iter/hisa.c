@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hisa.c: HISA and BHISA (Li, Yang, Li, IEEE TPDS 27(10), 2016): split the
  * quasi-tridiagonal A = T + S and iterate T x^{m+1} = b - S x^m (Eq. 3, Alg. 1),
  * T factored once and solved directly every iteration.  BHISA (Sec. 5.2, Alg. 3,

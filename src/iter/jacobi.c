@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jacobi.c: (weighted) Jacobi iteration, x_{k+1} = x_k + omega D^{-1} (b - A x_k).
  * The residual of x_k is the update itself, so the convergence test on the
  * true residual costs nothing extra.

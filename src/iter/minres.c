@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* minres.c: MINRES for symmetric, possibly indefinite A (Paige & Saunders,
  * SIAM J. Numer. Anal. 12(4), 1975), with a symmetric positive definite
  * preconditioner M (the preconditioned Lanczos process in the M^-1 inner product).

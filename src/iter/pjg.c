@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pjg.c: the Parallel Jacobi-embedded Gauss-Seidel method (Ahmadi et al., IEEE
  * TPDS 32(7), 2021, Eqs. 3-5, Alg. 1): Gauss-Seidel over an ordered list of
  * blocks of unknowns (the paper's "decomposition of the identity"), a Jacobi

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* qmr.c: quasi-minimal residual without look-ahead (Freund & Nachtigal,
  * Numer. Math. 60, 1991), the coupled two-term recurrences of Barrett et al.,
  * Templates (1994), Fig. 2.10, with M1 = I and M2 = M: right preconditioning.

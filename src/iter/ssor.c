@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ssor.c: symmetric SOR: a forward then a backward sweep with weight omega per
  * iteration (Saad, Iterative Methods, Sec. 4.1.1); omega = 1 is symmetric
  * Gauss-Seidel.  After the backward sweep the true residual is

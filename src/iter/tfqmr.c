@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tfqmr.c: transpose-free QMR (Freund, SIAM J. Sci. Comput. 14(2), 1993;
  * Saad, Iterative Methods, 2nd ed., Alg. 7.8), right preconditioned: TFQMR on
  * A M^-1 with x = x0 + M^-1 (sum of eta d), carried as dhat = M^-1 d.

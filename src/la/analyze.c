@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analyze.c: properties of A that choose a method.
  *
  * hpls_split_rho: the power method on G = T^-1 S (Golub & Van Loan 2013,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analyze.h: properties of A that choose a method (hpls info's advice). */
 #ifndef HPLS_ANALYZE_H
 #define HPLS_ANALYZE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csr.c: the CSR matrix: creation, assembly from COO (duplicates summed),
  * invariant checks, and the public SpMV / residual entry points. */
 #include "core/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matching.c: row-to-column matchings on the nonzero entries of a square
  * matrix, to put nonzeros (and large ones) on the diagonal of A Q.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matching.h: matchings of rows to columns on the nonzero entries of a square
  * CSR matrix (reorder=matching, scale=matching) and row/column scaling
  * (scaling.c: Ruiz equilibration, applying scalings and permutations). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* objects.c: the plain containers: vector, dense row-major matrix, tridiagonal matrix.
  * Values are first touched by the OpenMP kernels' static partition (NUMA first touch). */
 #include "core/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* qtree.c: the quad-tree storage of a sparse matrix (Xu et al., "QTBiCGSTAB
  * algorithm for large linear system and parallelized", 2015, Sec. 2.1, Alg. 2,
  * Fig. 3; parallel layout of Sec. 3.1) and the choice of its d (Eq. 17).

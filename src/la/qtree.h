@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* qtree.h: a sparse matrix stored as the leaves of a quad-tree (Xu et al.,
  * "QTBiCGSTAB", 2015, Sec. 2.1 and Alg. 2): A is divided into quadrants
  * recursively, empty quadrants never divided, until a quadrant's side is at

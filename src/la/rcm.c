@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rcm.c: reverse Cuthill-McKee (Cuthill & McKee 1969; George & Liu, "Computer
  * Solution of Large Sparse Positive Definite Systems", 1981, Ch. 4).
  *

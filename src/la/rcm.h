@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rcm.h: reverse Cuthill-McKee ordering and symmetric permutation of a CSR
  * matrix (reorder=rcm). */
 #ifndef HPLS_RCM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scaling.c: row and column scaling of a CSR matrix, and the scaled and
  * permuted copy the solver runs on (reorder=matching, scale=...).
  *

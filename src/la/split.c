@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* split.c: the HISA splitting A = T + S (Li, Yang, Li 2016, Sec. 4.1 and 5.2):
  * T the tridiagonal band (three arrays), S the rest (CSR).  With blocks of k
  * rows (BHISA, Sec. 5.2), the band couplings across block boundaries move into S,

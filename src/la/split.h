@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* split.h: A = T + S, the tridiagonal band and the rest (HISA, BHISA). */
 #ifndef HPLS_SPLIT_H
 #define HPLS_SPLIT_H

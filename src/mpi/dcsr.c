@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dcsr.c: the distributed CSR matrix (dcsr.h): building it from each rank's
  * rows (the diagonal and off-diagonal blocks, the ghost columns, the halo
  * plan), cutting a matrix held by one rank into row blocks, generating each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dcsr.h: a CSR matrix distributed by row blocks over the ranks of an MPI
  * communicator, and what the solver and the command need to run on it
  * (the layout is PETSc's MPIAIJ idea, written from its description).

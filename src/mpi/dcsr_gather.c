@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dcsr_gather.c: a distributed matrix's rows with global columns, the whole
  * matrix gathered on one rank, and a whole matrix cut into the row blocks of
  * another distributed one (dcsr_ops.h).  The global orderings of the solver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dcsr_ops.h: what a distributed matrix (dcsr.h) needs beyond y = A x for
  * the methods and options that change A or apply its transpose:
  *

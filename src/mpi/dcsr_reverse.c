@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dcsr_reverse.c: the reverse halo of a distributed matrix (dcsr_ops.h).
  *
  * y = A x's halo brings the ghosts' values to the rank that needs them; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dcsr_spmv.c: y = A x, y = A^T x and r = b - A x for a row-distributed
  * matrix (dcsr.h), the halo exchange overlapped with the diagonal block's
  * product:

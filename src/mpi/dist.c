@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist.c: the table of the distributed methods' kernels (dist.h) and the
  * collective end of their setup. */
 #include "mpi/dist.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist.h: the methods that are kernels themselves, on a matrix distributed by
  * rows over MPI ranks (dcsr.h): HISA's and BHISA's S x (dist_hisa.c) and PJG's
  * sweep over the ranks (dist_pjg.c).  A distributed solver's operator reaches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_gspike.c: g-Spike on MPI ranks: Algorithm 1 of Venetis, Kouris,
  * Sobczyk, Gallopoulos, Sameh (Parallel Computing 2015) with the partitions
  * spread over the ranks of a row-distributed T (dcsr.h), each rank running

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_gspike.h: g-Spike (Venetis et al. 2015, Algorithm 1) on the ranks of a
  * row-distributed tridiagonal matrix (dist_gspike.c), and the rows of T from a
  * distributed CSR matrix.  The factorization and the solve are collective over

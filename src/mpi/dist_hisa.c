@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_hisa.c: HISA and BHISA (Li, Yang, Li, IEEE TPDS 27(10), 2016, Sec. 4-5)
  * on a matrix distributed by rows over MPI ranks (dcsr.h).  iter/hisa.c splits
  * the rank's diagonal block Ad = T + S_d: T is the band of the rank's rows,

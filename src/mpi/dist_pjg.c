@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_pjg.c: PJG (Ahmadi et al., IEEE TPDS 32(7), 2021, Sec. 3, Eqs. 3-5,
  * Alg. 1) on a matrix distributed by rows over MPI ranks (dcsr.h).  Ranks own
  * rows of every block: block k is the union of every rank's k-th chunk of

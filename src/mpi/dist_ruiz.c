@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_ruiz.c: Ruiz equilibration (la/scaling.c; D. Ruiz, RAL-TR-2001-034,
  * the infinity-norm variant) of a matrix distributed by rows (dcsr_ops.h):
  *

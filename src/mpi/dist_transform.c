@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_transform.c: the solver's reorder and scale options (solver.c's
  * hpls_solver_transform: Aperm = Dr P A Q Dc) on a matrix distributed by rows.
  * The transformed matrix T keeps the user's row blocks (rank p owns the rows

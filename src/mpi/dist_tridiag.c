@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_tridiag.c: the tridiagonal direct methods, `--solver thomas|cr|gspike|
  * lapack`, on a matrix distributed over more than one MPI rank (one rank runs
  * the one-process methods of src/direct unchanged):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mmio_dist.c: one Matrix Market file read into a distributed matrix
  * (hpls_dcsr_read, hpls_mpi.h), by rank 0 or by every rank in parallel.
  *

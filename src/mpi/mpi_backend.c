@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_backend.c: the mpi backend, the cpu backend on a rank's part of every
  * vector.  Each vector operation sums its part locally (OpenMP, per thread in
  * thread order) and hands its k partial sums to reduce once: here that is one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dilu.c (precond): DILU, OpenFOAM's diagonal incomplete LU, and DIC, its
  * symmetric case (Wang, Liu, Computer Science 49(6), 2022, Sec. 2).  With
  * A = L + D + U, M = (E + L) E^-1 (E + U) with E diagonal such that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ilu0.c (precond): ILU(0), the classic incomplete LU on A's pattern (Saad,
  * Iterative Methods, Alg. 10.4, IKJ order), for comparison with DILU (Wang,
  * Liu 2022, Sec. 3).  M = L U, L unit lower, U upper, both on A's pattern.

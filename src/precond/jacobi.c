@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jacobi.c (precond): diagonal scaling, M = D, z = D^-1 r.  D^-1 is a vector
  * of the backend, so the preconditioner runs wherever the vectors live. */
 #include "solver.h"

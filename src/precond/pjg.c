@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pjg.c (precond): a fixed number of PJG sweeps (iter/pjg.c) on A z = r from
  * z = 0, as a smoother / preconditioner for the Krylov methods.  A fixed
  * number of sweeps is a fixed linear operator, so any method may use it; it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* precond.c: preconditioner objects (hpls.h, hpls_precond_*): one of the
  * registry's preconditioners built on its own backend from its own options,
  * or the user's functions (shell); applied by the user, or by solvers through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ssor.c (precond): M = (D + wL) D^-1 (D + wU) / (w (2 - w)) (Saad, Iterative
  * Methods, Eq. 10.3); omega = 1 is symmetric Gauss-Seidel.  M^T is the SSOR
  * matrix of A^T, so methods that need M^-T get it from the transpose.  The

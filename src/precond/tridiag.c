@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tridiag.c (precond): M = T, the tridiagonal band of A (tridiag), or the band cut
  * into blocks (btridiag), factored once: HISA's splitting used as a Krylov
  * preconditioner, so A's off-band part S need not satisfy rho(T^-1 S) < 1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trisolve.c: the machinery the factored preconditioners dilu, dic and ilu0
  * share (Wang, Liu 2022, Sec. 2.2.4 and 2.3.5): z = M^-1 r as a forward and a
  * backward sweep by the chosen strategy over split copies of M's triangles

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trisolve.h: what the factored preconditioners dilu, dic (dilu.c) and ilu0
  * (ilu0.c) share: M = (forward sweep) (backward sweep) over split copies of
  * M's triangles, the choice of strategy (trisolve=serial|levels|syncfree|auto|block),

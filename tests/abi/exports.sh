@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # exports.sh LIBHPLS.so HEADER...: the shared library exports exactly the
 # functions the public headers (hpls.h; hpls_mpi.h in an MPI build) declare with
 # HPLS_API, and every function they declare carries it.

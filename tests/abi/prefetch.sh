@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # prefetch.sh LIBHPLS.a: every prefetch variant of the host CSR kernels
 # (kernels/cpu/prefetch.h) is in the compiled objects: the SpMV, the sweeps and
 # the quad-tree product each hold prefetcht0, prefetcht1 and prefetchnta.  GCC

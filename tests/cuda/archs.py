@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """archs.py: the cuda module holds code for every architecture CMake was
 asked for: machine code (an ELF entry) for each of CMAKE_CUDA_ARCHITECTURES,
 and PTX for those without "-real".  Reads the module's .nv_fatbin section

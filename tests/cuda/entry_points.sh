@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # entry_points.sh: every cuSPARSE and cuBLAS function the cuda backend calls
 # (src/kernels/cuda/cuda.c) is called by tests/cuda/libs.c too, so linking
 # that program checks them all.  Usage: entry_points.sh SOURCE_DIR

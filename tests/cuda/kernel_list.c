@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kernel_list.c: the kernel list (src/kernels/device/kernels.h) against the
  * kernel text libhpls embeds (dialect.h and the .cl files): every `KERNEL
  * void name(...)` of the text is listed once, with one letter per parameter

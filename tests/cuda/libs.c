@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libs.c: every cuSPARSE and cuBLAS entry point the cuda backend calls
  * (kernels/cuda/cuda.c; entry_points.sh checks that this file names each
  * one), called the way the backend calls it, so linking this program is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nvrtc.c: the CUDA compile gate for the kernel text libhpls embeds
  * (cmake/embed.cmake: dialect.h and the .cl files of kernels/device): NVRTC,
  * which needs no GPU, compiles it as CUDA for each architecture the module is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # gpu_model.sh: docs/gpu_model.md's generated section is what bench/gpu_model.py doc
 # renders from bench/results/gpu_model.csv (as README's performance section is
 # what readme_figures.py makes of bench/results).  First proves the check fails

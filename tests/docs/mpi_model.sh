@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # mpi_model.sh: docs/mpi_model.md's generated section is what bench/mpi_model.py doc
 # renders from bench/results/mpi_model.csv (a line saying it is not measured yet
 # while there is none), as docs_gpu_model checks docs/gpu_model.md.  First proves,

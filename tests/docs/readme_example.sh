@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # readme_example.sh SOURCE_DIR BUILD_DIR: README.md's library code block is
 # examples/solve_file.c verbatim; it compiles with -Wall -Wextra -Werror against
 # hpls.h and the built static library, and solves a generated matrix.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # readme_figures.sh: every bench/results/*.md is what bench/tables.py renders from
 # the CSV beside it, and docs/performance.md's figures and README.md's headline
 # figures are what bench/readme_figures.py makes of bench/results (as

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # backend.sh: `hpls solve --backend ref` runs every method and every
 # preconditioner the help lists (the ref backend refuses any vector a method
 # did not get from it, so a pass also proves the method keeps to the backend),

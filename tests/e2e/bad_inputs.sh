@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bad_inputs.sh: runs every case of tests/bad_inputs/cases.tsv against the built hpls
 # (and powerflow, built next to it): the exit status and a piece of the stderr message
 # as the manifest says, no input file changed, no output or temporary file left

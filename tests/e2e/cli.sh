@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cli.sh: end-to-end tests of the `hpls` command: exit codes, messages, files.
 # Usage: cli.sh PATH/TO/hpls
 set -u

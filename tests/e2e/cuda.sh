@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cuda.sh: `hpls solve --backend cuda` where CUDA cannot run (no module, a
 # module that cannot load, no driver, no device: every CI machine) says why
 # on stderr, solves on the cpu backend with the cpu backend's answer and

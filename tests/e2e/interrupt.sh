@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # interrupt.sh: SIGINT / SIGTERM during `hpls solve` stop it cleanly: exit 130 / 143
 # (128 + signal), one line "interrupted by SIG... ; no output written" on stderr, no
 # output and no temporary file left, a pre-existing output unchanged (the history,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # many_rhs.sh: `hpls solve A.mtx B.mtx` with B an n x k array: every column
 # solved (native jacobi, column by column bicgstab), X written n x k and equal
 # to the single solves of each column; what it refuses.

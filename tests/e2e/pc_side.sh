@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # pc_side.sh: left-preconditioned GMRES reports which norm its test used (JSON
 # "norm", the text's "convergence test" line, the --history header) and, by
 # default, converged means ||b - A x|| <= tol ||b|| (issue 15: orsirr_1 + ilu0 at

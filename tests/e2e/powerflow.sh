@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # powerflow.sh: end-to-end tests of examples/powerflow (GS and PJG power flow on
 # MATPOWER cases): convergence, agreement with a stored solution, PJG psize = 1 being
 # exactly GS, Ybus entries checked by hand, and bad input giving exit 2 with file:line.

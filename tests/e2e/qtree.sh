@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # qtree.sh: end-to-end tests of --format qtree, --solver qtbicgstab, --qt-d and
 # --reorder rcm through `hpls solve` (the format line is in the full report, not
 # in --quiet's summary line).

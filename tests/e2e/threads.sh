@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # threads.sh: end-to-end tests of the command's thread choice and wait policy:
 # threads=0 (the default) runs a system below 1000000 stored entries on one
 # thread and a larger one on OpenMP's default, --threads N is kept, both

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tridiag.sh: end-to-end tests of the tridiagonal direct solvers through `hpls`:
 # `hpls gen tridiag --id K`, `hpls solve --solver thomas|cr|gspike|lapack`, errors.
 # Usage: tridiag.sh PATH/TO/hpls

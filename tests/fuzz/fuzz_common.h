@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_common.h: what the fuzz targets share: FUZZ_CHECK, and the input written to a
  * file of this process in /dev/shm (a tmpfs: no disk per run), plain or gzipped,
  * because the readers take a path and zlib cannot read from memory through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_matpower.c: libFuzzer target for the MATPOWER case reader of the
  * power-flow example (examples/powerflow/matpower.c), and what follows a read:
  * the network and Ybus (ybus.c), the flat start, the mismatch and three sweeps

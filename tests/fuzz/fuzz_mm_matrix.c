@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_mm_matrix.c: libFuzzer target for the Matrix Market matrix reader
  * (src/io/mmio.c: hpls_mm_read_csr, hpls_mm_read_dense, hpls_mm_is_array).
  *

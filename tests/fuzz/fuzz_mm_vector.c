@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_mm_vector.c: libFuzzer target for the Matrix Market vector reader
  * (src/io/mmio.c: hpls_mm_read_vec, and hpls_mm_write_vec on what it read).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_options.c: libFuzzer target for the option parser (src/solver.c:
  * hpls_solver_set_option, hpls_solver_set_options, hpls_solver_get_option,
  * hpls_solver_help).

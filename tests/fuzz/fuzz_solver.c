@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_solver.c: libFuzzer target for hpls_solver_setup + hpls_solver_solve on
  * small fuzzed matrices, with every registered method and preconditioner (read
  * from the registry, so a new method is fuzzed without a change here), the CSR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run.sh: builds the libFuzzer targets of tests/fuzz (clang, ASan + UBSan, the
 # library's sources compiled in) and runs each one for a while from its seed
 # corpus.  Fails (exit 1) on any crash, leak, timeout, out-of-memory or sanitizer

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run.sh BUILD_DIR SOURCE_DIR: installs hpls into a temporary prefix, then builds
 # the programs of examples/ against it twice, through find_package(hpls)
 # (examples/CMakeLists.txt) and through pkg-config, and runs every one.  In an

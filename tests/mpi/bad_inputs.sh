@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bad_inputs.sh NP HPLS MPIEXEC: bad input on one rank is a clean error on all
 # ranks: one message (from rank 0, naming the failing rank where it is not
 # 0), the exit status of one process, and no rank left waiting (each run is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_check.c: under `mpiexec -np P dist_check`, the distributed PJG and HISA
  * against one process with the same blocks (mpi/dist_pjg.c, dist_hisa.c):
  *   pjg:  block k = every rank's k-th psize rows; rank 0 solves the whole

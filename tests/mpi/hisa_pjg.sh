@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hisa_pjg.sh NP HPLS MPIEXEC CHECK: hisa, bhisa and pjg on NP ranks through the
 # command (src/mpi/dist_hisa.c, dist_pjg.c):
 #  - hisa on NP ranks is bhisa with NP blocks: on gas rows cut into equal

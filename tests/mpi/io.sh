@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # io.sh NP HPLS MPIEXEC: the command's input and output under mpirun, against
 # the one-process run: A read in parallel (--read parallel) solves as rank 0's
 # read and as one process (iterations +-1, x equal); --x0 is used (fewer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # mpiexec.sh, sourced by the MPI tests: `mpi_launcher MPIEXEC SECONDS` sets the
 # array run to the command that starts ranks (the caller adds -np N and the
 # program), bounded by SECONDS times HPLS_MPI_TIMEOUT_SCALE (tests/CMakeLists.txt;

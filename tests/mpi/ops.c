@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ops.c: the distributed operations of src/mpi/dcsr_ops.h on 1-4 ranks
  * (tests/mpi/ops.sh runs `mpiexec -np P test_mpi_ops`), each against the
  * whole matrix on rank 0 or against the solver's own option:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ops.sh NP TEST MPIEXEC: the distributed operations' test program (tests/mpi/ops.c:
 # A^T x, the quad-tree's products, Ruiz, gathering, preconditioner objects) on NP
 # ranks, bounded by a timeout (a rank left waiting is exit 124, a failure).

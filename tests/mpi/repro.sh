@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # repro.sh NP HPLS MPIEXEC: reproducible=1 gives one process's bits on NP
 # ranks and 1-3 threads per rank: x written by -o identical to the one-process
 # run's on 1 thread (cmp), the iteration count equal, for cg, bicgstab and

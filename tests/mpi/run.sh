@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run.sh NP MPIEXEC PROGRAM [ARGS...]: PROGRAM on NP ranks (oversubscribed, as
 # root when the tests run as root), bounded by a timeout: a hang is exit 124,
 # a failure.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scalapack_ref.sh NP HPLS MPIEXEC PEER: g-Spike on NP ranks against ScaLAPACK's
 # distributed tridiagonal solver (PDDTTRF + PDDTTRS, the peer of bench/spike_mpi.sh:
 # bench/peers/scalapack_ddtsv.c) on the same T, b = T 1: ScaLAPACK's forward

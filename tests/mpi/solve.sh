@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # solve.sh NP HPLS MPIEXEC: `mpirun -np NP hpls solve` gives the one-process
 # answer: for every distributed method, on generated matrices and on the real
 # ones of HPLS_DATA_DIR (skipped when absent), the iteration count of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_dist_gspike.c: g-Spike and the tridiagonal direct methods on MPI ranks
  * (src/mpi/dist_gspike.c, dist_tridiag.c), on the ranks mpiexec starts (1-4,
  * tests/mpi/run.sh).  Every rank builds the whole (small) T, takes its rows in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_read.c: hpls_dcsr_read, run by mpiexec on 1-4 ranks (tests/mpi/run.sh).
  * The parallel read gives the distributed matrix of rank 0's read and
  * scatter, bit for bit on every rank (rows cut alike, Ad, Ao, ghosts), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kernels.c: every kernel of the opencl backend once, on small sizes (three
  * work-groups and a partial one), for `make oclgrind` to watch with
  * --data-races (tests/oclgrind/run.sh), and the factors' constructions

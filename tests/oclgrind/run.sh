@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run.sh BUILD: `make oclgrind`.  Runs every opencl kernel (BUILD/bin/oclgrind_kernels)
 # under Oclgrind with --data-races: no error may be reported.  Then again with
 # the barrier after group_reduce's first store removed (-DHPLS_DROP_BARRIER,

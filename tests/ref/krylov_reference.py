@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Reference iteration counts from scipy (Debian python3-scipy) for the Krylov
 methods bicg, cgs, qmr, tfqmr, gmres(m) and minres (tests/unit/test_krylov.c and
 the lead's gmres/minres tests read the same file).

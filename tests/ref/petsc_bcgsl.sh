@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # petsc_bcgsl.sh: reference iteration counts of PETSc's KSPBCGSL (BiCGstab(l))
 # for hpls's bicgstabl (tests/unit/test_bicgstabl.c reads the output).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Reference iteration counts from scipy (Debian python3-scipy) for test_solver.
 
 Run once, from the repository root, after building:

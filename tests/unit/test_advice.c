@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_advice.c: solver=auto, which takes hpls info's advice (advice.c) in the
  * library: what it chooses on an SPD, a quasi-tridiagonal and a zero-diagonal
  * matrix, each solve converging with the true residual <= tol; the fallback to

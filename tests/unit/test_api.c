@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_api.c: the public API beyond one solver: preconditioner objects (alone,
  * shared, inside a hand-written loop, updated), user operators and
  * preconditioners (shell), their failures, the version. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_backend.c: every method and preconditioner on every backend (cpu at 1,
  * 2, 3 threads; ref), each against ref; GMRES's CGS2 keeps its basis
  * orthogonal; reductions per iteration; a backend failure reaches the caller;

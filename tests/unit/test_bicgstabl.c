@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_bicgstabl.c: BiCGstab(l) (src/iter/bicgstabl.c) for l = 1, 2, 4: known
  * solutions with the true residual recomputed, iteration counts against
  * PETSc's KSPBCGSL (tests/ref/petsc_bcgsl_iterations.txt) and, for l = 1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_cuda.c: backend=cuda through the C API where CUDA cannot run, the
  * documented statuses (README "GPUs"): with the module built (HPLS_CUDA) but
  * no driver or device, setup fails with HPLS_ERR_UNSUPPORTED and a message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_dilu.c: the dilu, dic and ilu0 preconditioners (Wang, Liu 2022) and
  * their triangular kernels: DILU's defining property diag(M) = diag(A), E by
  * hand, DIC = DILU on symmetric A, ILU(0)'s L U = A on A's pattern, M z = r and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_exact_sum.c: reproducible=1.  The long accumulator (kernels/cpu/
  * exact_sum.h) gives the correctly rounded sum on adversarial terms
  * (cancellation, 1e300 + small - 1e300, ties, overflow on the way, subnormals,

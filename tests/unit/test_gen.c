@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_gen.c: the test-matrix generators make what their definitions say,
  * reproducibly for any thread count, and refuse bad specs with a useful message. */
 #include "testutil.h"

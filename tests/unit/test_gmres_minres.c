@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_gmres_minres.c: GMRES(m), FGMRES(m) and MINRES on known solutions, with
  * the properties that define them (monotone residual, exactness in few steps,
  * symmetric indefinite systems). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_hisa.c: the splitting A = T + S, HISA and BHISA (Li, Yang, Li 2016), and
  * the tridiag / btridiag preconditioners. */
 #include "testutil.h"

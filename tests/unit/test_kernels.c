@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_kernels.c: every backend operation and host kernel agrees with the ref
  * backend (the sequential oracle): cpu at 1, 2 and 3 threads, bit for bit where
  * the operation is entrywise, to rounding where it sums; repeatably; and the ref

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_krylov.c: the Krylov methods of issue 3 (bicg, cgs, tfqmr, qmr,
  * bicrstab, bicgsafe) and bicgstabl (its own checks: test_bicgstabl.c): known
  * solutions with the true residual recomputed, iteration counts against scipy

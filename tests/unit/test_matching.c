@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_matching.c: the maximum transversal (MC21), the product-maximising
  * matching and its scaling (MC64 job 5), Ruiz equilibration, and the
  * reorder=matching / scale= options of the solver on matrices with zero

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_mmio.c: Matrix Market reading and writing: every class of bad input
  * gets its status and a message naming FILE:LINE and the offending token;
  * symmetric storage is expanded; round trips are bit-exact; writes are atomic;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_opencl.c: the opencl backend against the ref backend.  Every device
  * kernel on random data with odd sizes (bits equal where nothing is summed
  * across work-items, a relative 1e-13 where a reduction is), then every

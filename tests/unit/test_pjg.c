@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_pjg.c: PJG (Ahmadi et al. 2021) against its ends (psize 1 = Gauss-Seidel,
  * psize n = Jacobi), the paper's 4x4 example (Eq. 18), dense vs CSR, general
  * partitions, and PJG as a preconditioner. */

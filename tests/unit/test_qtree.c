@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_qtree.c: the quad-tree storage (Xu et al. 2015, Alg. 2, Fig. 3) and its
  * SpMV against CSR's, qtbicgstab and format=qtree against the CSR methods, and
  * reverse Cuthill-McKee (reorder=rcm). */

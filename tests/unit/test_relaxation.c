@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_relaxation.c: the SOR family (sor, ssor methods; the ssor preconditioner)
  * against plain dense re-implementations of their defining formulas; gs, sor
  * and ssor on dense matrices. */

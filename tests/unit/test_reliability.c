@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_reliability.c: promises every registered method and preconditioner keeps
  * (issue 9): an allocation failure anywhere in create/setup/solve returns
  * HPLS_ERR_NOMEM, frees what it took (ASan) and leaves the caller's A, b and x as

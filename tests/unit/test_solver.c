@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_solver.c: the solver framework and its first methods (jacobi, gs, cg,
  * bicgstab; preconditioners none and jacobi): known solutions with the true
  * residual recomputed, reasons, options, errors, reuse, repeatability. */

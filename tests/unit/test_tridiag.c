@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_tridiag.c: the tridiagonal direct solvers (thomas, cr, gspike, lapack):
  * known solutions on the g-Spike paper's collection, any n, factor once and
  * solve many, several right-hand sides, zero pivots reported with their row,

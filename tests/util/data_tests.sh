@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # data_tests.sh EXE: runs the tests of a cmocka executable that CTest selected (its
 # data tests, HPLS_TEST_ONLY=data/*) and turns cmocka's summary into CTest's: a
 # failure fails, and when every test skipped (the data is absent) the exit status is

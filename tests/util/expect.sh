@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # expect.sh: sourced by the tests/e2e scripts; counts into $pass and $fail.
 
 # expect NAME CODE PATTERN -- command...: exit status CODE and output matching PATTERN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* testutil.c: helpers shared by the unit tests. */
 #include "testutil.h"
 

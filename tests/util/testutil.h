@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* testutil.h: helpers shared by the unit tests (cmocka). */
 #ifndef HPLS_TESTUTIL_H
 #define HPLS_TESTUTIL_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpls: Hybrid Parallel Linear Solvers (HISA, g-Spike, DILU, Krylov methods) for
 scipy.sparse matrices and numpy arrays.
 

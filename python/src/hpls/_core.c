@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* _core.c: the CPython extension behind the hpls package.  hpls's solver,
  * preconditioner and tridiagonal solvers on the caller's buffers (numpy arrays
  * through the buffer protocol, never copied here), the GIL released during

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* blas1.c: the cpu backend's vector operations (backend/backend.h): OpenMP
  * loops over host arrays, a handle being the array itself.  Static partitions
  * by index; reductions keep one partial per thread and add them in thread

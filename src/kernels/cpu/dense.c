@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dense.c: OpenMP kernels on the dense row-major matrix: y = A x, the fused
  * residual, the relaxation sweep and its triangle residual, and the row dots
  * they and PJG's dense sweep share.  Rows are split

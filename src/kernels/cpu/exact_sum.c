@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* exact_sum.c: the long accumulator of exact_sum.h (carries, merging, the
  * rounding to nearest, the limbs a reduction over ranks adds) and the exact
  * sums the reproducible kernels need beside the vector operations: a sum of

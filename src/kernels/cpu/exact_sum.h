@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* exact_sum.h: exact sums of doubles, the reductions of reproducible=1
  * (kernels/cpu/blas1.c's reproducible operations, mpi/dcsr_spmv.c).
  *

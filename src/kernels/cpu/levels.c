@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* levels.c: level sets of a triangular dependency DAG (Wang, Liu 2022).
  * A row's level is one more than the largest level of the rows it depends on
  * (0 without dependencies).  Serially: one pass in dependency order.  Alg. 7:

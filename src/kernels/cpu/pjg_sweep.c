@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pjg_sweep.c: the PJG sweep (Ahmadi et al., IEEE TPDS 32(7), 2021, Eqs. 3-5,
  * Alg. 1) with the residual of the iterate it started from, in one pass over A.
  * Blocks run in order (Gauss-Seidel between blocks); inside a block every row

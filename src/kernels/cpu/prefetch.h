@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prefetch.h: what the software-prefetch variants HPLS_PF_* (core/internal.h)
  * of the host CSR kernels prefetch: the streams of the matrix ("rows"), the
  * gathers of x ("x"), and with which locality hint.  The SpMV (spmv.c) expands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* qtree_spmv.c: y = A x and y = A^T x on the quad-tree storage of A (Xu et
  * al. 2015, Sec. 2.1 step 3 "sparse matrix vector multiplication", and the
  * parallel Type (1) product of Sec. 3.1, Alg. 3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sor_sweep.c: the sequential relaxation sweeps (Gauss-Seidel, SOR, SSOR) and the
  * SSOR preconditioner solve.  With A = L + D + U, a forward SOR sweep solves
  * (D/w + L) x_new = b - U x_old - (1 - 1/w) D x_old, so the true residual of the

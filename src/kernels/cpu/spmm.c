@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spmm.c: the block product of many right-hand sides, R = B - A X (or
  * Y = A X) for k columns stored one after another (column j at j*ld), A read
  * once for every block of columns (up to HPLS_SPMM_COLS, as many as the last-level

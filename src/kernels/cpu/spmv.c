@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spmv.c: OpenMP CSR SpMV and fused residual.  Rows are split into one
  * contiguous block per thread with about equal (nonzeros + rows), found by
  * binary search on rowptr, so no schedule state is stored with the matrix.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sptrsv.c: sparse triangular sweeps x_i = (bscale_i b_i - sum_j T_ij x_j) dinv_i
  * (Wang, Liu 2022): the plain loop, level scheduling (Alg. 4: the rows of a level
  * in one parallel loop, a barrier between levels) and the synchronization-free

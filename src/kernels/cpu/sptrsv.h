@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sptrsv.h: sparse triangular sweeps and the level sets of their dependency DAG
  * (Wang, Liu, "GPU-based Parallel DILU Preconditioning Technique", Computer
  * Science 49(6), 2022): serial loops, level scheduling (Alg. 2 / 7 to colour,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda.c: the cuda backend's primitives (kernels/device/devhost.h's
  * hpls_devtab) on the CUDA runtime, in the optional module libhpls_cuda.so
  * (kernels/cuda/module.h says how libhpls loads it).  Buffers are device

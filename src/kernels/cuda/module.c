@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* module.c: the module's side of kernels/cuda/module.h: its entry point, and
  * libhpls's error and memory functions as calls through the table libhpls
  * lends it (hidden there, so the module cannot link them). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* module.h: what libhpls and the optional module libhpls_cuda.so hand each
  * other.  The module (src/kernels/cuda, built with HPLS_CUDA) is loaded with
  * dlopen by src/backend/cuda_loader.c the first time backend=cuda is asked

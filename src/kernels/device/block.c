@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* block.c (device): k right-hand sides at once on a device backend
  * (kernels/device/block.cl), through the host layer (devhost.h): B and X
  * uploaded once, R = B - A X of the active columns with A read once per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* block.cl: many right-hand sides on a device (hpls_solver_solve_many's block
  * path): R = B - A X for up to BLOCK_COLS columns with A read once for all of
  * them, and Jacobi's update of every column.  The columns taken are

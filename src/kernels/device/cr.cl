@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cr.cl: cyclic reduction of one system in global memory, a launch per level
  * (src/direct/cr.c's solve with the coefficients the host reduced once, HISA
  * paper Sec. 5.1, Alg. 2), for a system larger than a work-group's local

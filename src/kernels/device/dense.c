@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dense.c (device): a dense square matrix on a device backend (kernels/
  * device/dense.cl), through the host layer (devhost.h): uploaded once (n^2
  * values, row-major), y = A x and r = b - A x with the rows summed as the cpu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dense.cl: a dense row-major n x n matrix on a device, y = A x and r = b -
  * A x, with the row sums of the cpu backend's dense kernels (kernels/cpu/
  * dense.c), so that y and r have its bits.  The host sums a row in 16

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* devhost.c: the device host layer (devhost.h): a device backend's state,
  * buffers and launches over its primitives (hpls_devtab), the reductions in
  * two stages, and the vector operations (hpls_dev_vops) every device backend

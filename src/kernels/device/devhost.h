@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* devhost.h: the host side of every device backend, written once.  The
  * vector operations, the reductions, the uploads of CSR matrices, tridiagonal
  * blocks and sweeps, and every hpls_devops entry (devhost.c, devops.c) call

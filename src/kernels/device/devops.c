@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* devops.c: the operator's and the methods' kernels of every device backend
  * (backend.h's hpls_devops), on the host layer (devhost.h): CSR A uploaded
  * once and multiplied by kernels/device/spmv.cl (or a vendor library's SpMV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dialect.h: the few words in which every device kernel is written once, so
  * the same body compiles as OpenCL C (clBuildProgram, kernels/opencl) and as
  * CUDA (nvcc or NVRTC, for a cuda backend).  The library embeds this header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* factor.c: the constructions of dilu/dic and ilu0 on a device (backend.h's
  * fac_build and fac_release; the kernels are factor.cl's), on the host
  * layer.  A's pattern, the split (lowend, upbeg), the copies' slot maps (and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* factor.cl: the constructions of dilu/dic and ilu0 on a device (Wang, Liu
  * 2022, Sec. 2.2.3 and 3; precond/dilu.c and ilu0.c are the host's, whose
  * bits these kernels give): row i by one work-item, in the host's order of

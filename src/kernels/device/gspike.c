@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gspike.c (device): g-Spike on a device backend (Venetis et al., Parallel
  * Computing 2015, Algorithm 1), the host side of kernels/device/gspike.cl.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gspike.cl: g-Spike on a device (Venetis et al., Parallel Computing 2015,
  * Algorithm 1), the kernels kernels/device/gspike.c launches level by level.
  *

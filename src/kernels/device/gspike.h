@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gspike.h: g-Spike on a device backend (kernels/device/gspike.c), the
  * direct solver the device runs for one large tridiagonal system; the
  * tridiagonal factors on the device (tridiag_direct.c) use it. */

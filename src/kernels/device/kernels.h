@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kernels.h: the device kernels the host launches, listed once: the host
  * layer numbers them (HPLS_K_<name>) and checks every launch's arguments
  * against the signature, the opencl backend makes a kernel object of each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pjg.c (device): the PJG sweep on a device backend (kernels/device/pjg.cl),
  * through the host layer (devhost.h): one launch per block of the
  * partition, the blocks in order (the queue keeps launches in order, which is

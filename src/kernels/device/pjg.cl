@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pjg.cl: one block of a PJG sweep on a device (Ahmadi et al., IEEE TPDS
  * 32(7), 2021, Eqs. 3-5, Alg. 1), in the arithmetic and order of
  * kernels/cpu/pjg_sweep.c, so that x and r have the host's bits.  A launch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* relax.c (device): the relaxation sweeps of gs, sor, ssor and precond ssor
  * on a device backend (kernels/device/relax.cl), through the host layer
  * (devhost.h).  Setup uploads A's diagonal positions and, for the level-set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* relax.cl: the relaxation sweeps of gs, sor, ssor and of precond ssor on a
  * device, row by row in the arithmetic and order of kernels/cpu/sor_sweep.c,
  * so that x has the host's bits.  With A = L + D + U and xo = x before the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spmv.cl: CSR y = A x and r = b - A x on a device (the dialect of dialect.h).
  * Two mappings of rows to work-items (Bell & Garland 2009, "CSR scalar" and
  * "CSR vector"): a row per work-item, which sums a row left to right as the

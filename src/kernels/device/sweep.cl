@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sweep.cl: the sparse triangular sweeps of dilu, dic and ilu0 on a device
  * (Wang, Liu 2022, Sec. 2.2.4): x_i = (bscale_i b_i - sum_j T_ij x_j) dinv_i
  * for the rows of one triangle, stored by slots (kernels/cpu/sptrsv.h's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* thomas.cl: x = T^{-1} b by the Thomas algorithm (src/direct/thomas.c's
  * solve) with the factors the host made, one work-item per block of `block`
  * rows: a batch of independent systems (BHISA's blocks of T, btridiag's),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tridiag.cl: x = T^{-1} b for a tridiagonal T cut into blocks of `block`
  * rows with no coupling between blocks (BHISA's T, Li, Yang, Li 2016,
  * Sec. 5.2 and Alg. 3; HISA's T when it fits one block): one work-group per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tridiag_direct.c: the tridiagonal direct solvers on a device backend
  * (backend.h's tfac_* entries), for --solver thomas|cr|gspike, HISA's and
  * BHISA's T and precond tridiag|btridiag on the device.  T comes as blocks

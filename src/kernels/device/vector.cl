@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vector.cl: the vector operations of a device backend (backend.h's hpls_vops),
  * in the dialect of dialect.h.  Element-wise kernels loop over the vector in
  * strides of the grid (any launch size covers any n) and round as the ref

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl.c: the opencl backend's primitives (kernels/device/devhost.h's
  * hpls_devtab) on the OpenCL 1.2 host API: buffers are cl_mem objects, every
  * copy and launch goes to the backend's in-order queue, a kernel is a

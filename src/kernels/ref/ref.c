@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ref.c: the ref backend (backend/backend.h): plain sequential loops, as
  * readable as a textbook, the oracle the cpu (and later device) backends are
  * tested against.  It is also the checker: its handles are descriptors kept in
