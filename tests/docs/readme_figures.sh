@@ -16,7 +16,7 @@ check() { python3 "$src/bench/readme_figures.py" --check --results "$src/bench/r
 # a figure changed by hand inside either section must be caught
 sed '/^<!-- perf:begin/,/^<!-- perf:end/ s/| kernels\.md |$/| kernels.md (edited) |/' \
     "$src/docs/performance.md" >"$tmp/performance.md"
-sed '/^<!-- headline:begin/,/^<!-- headline:end/ s/| \([0-9.]*\)x/| 0.01x/' \
+sed '/^<!-- headline:begin/,/^<!-- headline:end/ s/| \[\([a-z_]*\.md\)\]/| [edited \1]/' \
     "$src/README.md" >"$tmp/README.md"
 for f in performance.md README.md; do
     if cmp -s "$tmp/$f" "$src/$( [ $f = README.md ] && echo README.md || echo docs/$f )"; then
