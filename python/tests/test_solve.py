@@ -22,6 +22,14 @@ def test_version_is_the_library_s():
     assert hpls.__version__.count(".") == 2
 
 
+def test_licence_is_in_the_metadata():
+    meta = importlib.metadata.metadata("hpls")
+    assert meta["License-Expression"] == "BSD-3-Clause"
+    files = importlib.metadata.files("hpls")
+    text = next(f for f in files if f.name == "LICENSE").read_text()
+    assert text.startswith("BSD 3-Clause License")
+
+
 def test_lists_come_from_the_library():
     assert "bicgstab" in hpls.solvers() and "hisa" in hpls.solvers()
     assert "dilu" in hpls.preconditioners() and "none" in hpls.preconditioners()

@@ -11,9 +11,13 @@ tmp=$(mktemp -d "${HPLS_TMP:-/tmp}/install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 test -f "$tmp/prefix/include/hpls.h"
-grep -q "BSD 3-Clause" "$tmp/prefix/share/doc/hpls/LICENSE" # the licence travels with the library
+# the licence: its text, and its SPDX id in hpls.pc and in the CMake package
+cmp "$src/LICENSE" "$tmp/prefix/share/doc/hpls/LICENSE"
 libdir=$(ls -d "$tmp"/prefix/lib*/ | head -1)
 test -f "$libdir/pkgconfig/hpls.pc"
+grep -qx 'License: BSD-3-Clause' "$libdir/pkgconfig/hpls.pc" || { echo "FAIL hpls.pc: no License"; exit 1; }
+grep -q '^set(hpls_LICENSE "BSD-3-Clause")' "$libdir/cmake/hpls/hplsConfig.cmake" ||
+    { echo "FAIL hplsConfig.cmake: no hpls_LICENSE"; exit 1; }
 "$tmp/prefix/bin/hpls" gen gas:n=3000,k=2 -o "$tmp/A.mtx" >/dev/null
 examples="solve_file reuse_setup many_rhs user_precond precond_loop"
 passed=0
