@@ -688,9 +688,11 @@ def peers_why(method, key):
     """The measured cause of a loss in peers.md, by method and resources."""
     if "ilu0" in method or "dic" in method:
         if "block" in key:
-            return ("each thread's block factored and swept alone, as PETSc's processes: "
-                    "setup's first-touch page faults of the factor copies (perf: about half a "
-                    "first setup) remain")
+            return ("each thread's block factored and swept alone, as PETSc's processes; the "
+                    "setup's first-touch page faults of the factor copies weigh on the 3-iteration "
+                    "gas solve, and the longer solves run their block sweeps slower per "
+                    "iteration than PETSc (perf: 37% of convdiff3d's time in them; not profiled "
+                    "further)")
         if "2 threads" in key:
             return ("the one-process M: its sweeps are sequential (trisolve=auto keeps serial on "
                     "2 cores) where PETSc's 2 processes each sweep a block: trisolve=block is "
