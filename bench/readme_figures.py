@@ -658,6 +658,17 @@ def prefetch(d, o):
           f"fastest {col(w, 'fastest')}: variants within a few % of each other trade places from run "
           f"to run); default: {col(wd, 'matrix')} {col(wd, 'threads')} thr "
           f"{f2(med(col(wd, 'default / fastest')))}x", d.name)
+    plain = [med(col(r, "default / plain loop")) for r in rows]
+    wp = max(rows, key=lambda r: med(col(r, "default / plain loop")))
+    o.row("hpls_csr_spmv (the default variant) over a plain -O3 CSR loop (issue 29's yardstick; "
+          "6 matrices, 1 and 2 threads)", rng(plain, unit="x"),
+          f"{col(wp, 'matrix')} {col(wp, 'threads')} thr {f2(max(plain))}x", d.name)
+    for r in rows:
+        if med(col(r, "default / plain loop")) > 1:
+            o.losses.append((d.name, "SpMV over a plain -O3 CSR loop", f"{col(r, 'matrix')} "
+                             f"{col(r, 'threads')} thr {f2(med(col(r, 'default / plain loop')))}x",
+                             "in cache (no prefetch then): the row split, the cache-size test "
+                             "and the parallel region's entry on a 30 us product"))
 
 
 def peers(d, o):
