@@ -50,6 +50,7 @@ hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
         hpls_free(be);
         return st;
     }
+    hpls_k_llc_bytes(); /* read once here, before any of the backend's parallel regions */
     *out = be;
     return HPLS_OK;
 }

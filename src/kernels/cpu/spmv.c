@@ -52,7 +52,8 @@ static int nthreads_for(int nt, const hpls_csr *A)
     return A->nnz + A->nrows < PAR_MIN_NNZ ? 1 : nt;
 }
 
-/* Whether A, x and y together take at most half the last-level cache: then
+/* Whether A, x and y together take at most half the last-level cache (asked
+ * outside parallel regions: the cache size is read once, by call_once): then
  * the hardware keeps up and a prefetch is an instruction more (poisson2d 110^2
  * and gas 1e5 k=2: none 1.2-1.3x faster than the others, bench/results/prefetch.md). */
 static int in_cache(const hpls_csr *A)
@@ -132,8 +133,8 @@ static inline double rows_pf(const hpls_csr *A, const hpls_real *x, const hpls_r
 __attribute__((always_inline)) static inline double rows(const hpls_csr *A, const hpls_real *x, const hpls_real *b, hpls_real *y,
                           hpls_int lo, hpls_int hi, int sq, int pf)
 {
-    if (pf == HPLS_PF_DEFAULT)
-        pf = in_cache(A) ? HPLS_PF_NONE : is_stencil(A, lo, hi) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
+    if (pf == HPLS_PF_DEFAULT) /* not in cache: the callers asked in_cache */
+        pf = is_stencil(A, lo, hi) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
     hpls_int i = lo;
     double ss = 0.0;
     switch (pf) { /* a loop of its own for each variant (constant arguments) */
@@ -166,6 +167,8 @@ __attribute__((always_inline)) static inline double rows(const hpls_csr *A, cons
 
 void hpls_k_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y)
 {
+    if (pf == HPLS_PF_DEFAULT && in_cache(A)) /* asked before the threads start */
+        pf = HPLS_PF_NONE;
 #pragma omp parallel num_threads(nthreads_for(nt, A))
     {
         int t = omp_get_thread_num(), p = omp_get_num_threads();
@@ -178,6 +181,8 @@ double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
 {
     double part[HPLS_MAX_THREADS];
     int np = 1;
+    if (pf == HPLS_PF_DEFAULT && in_cache(A))
+        pf = HPLS_PF_NONE;
 #pragma omp parallel num_threads(nthreads_for(nt, A))
     {
         int t = omp_get_thread_num(), p = omp_get_num_threads();
