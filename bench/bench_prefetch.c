@@ -15,7 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bench_util.h"
-#include "core/internal.h"
+#include "backend/backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +24,6 @@
 #define MAX_REPS 201
 #define NT (HPLS_PF_COUNT + 1) /* the variants, then the plain loop */
 
-static const char *const names[HPLS_PF_COUNT] = {
-    "default", "none", "rows-l3", "rows+x-l3", "rows-l2", "rows+x-l2", "rows+x-nta"};
 
 static _Noreturn void die(const char *what, const char *detail)
 {
@@ -84,7 +82,7 @@ int main(int argc, char **argv)
         die("usage: bench_prefetch [--reps R] [--threads \"1 2\"] SPEC...", "");
     printf("| matrix | n | nnz | threads |");
     for (int v = 0; v < HPLS_PF_COUNT; v++)
-        printf(" %s, us |", names[v]);
+        printf(" %s, us |", hpls_be_pf_name(v));
     printf(" plain -O3 loop, us | fastest | default / fastest | auto keeps | auto's / fastest | "
            "default / plain loop |\n|---|---:|---:|---:|");
     for (int v = 0; v < NT; v++)
@@ -129,8 +127,8 @@ int main(int argc, char **argv)
             auto_choice(A, thr[k], choice, sizeof choice);
             int chosen = 0;
             for (int v = 0; v < HPLS_PF_COUNT; v++)
-                chosen = strcmp(choice, names[v]) == 0 ? v : chosen;
-            printf(" %s | %.2f | %s | %.2f | %.2f |\n", names[fast], med[0] / med[fast], choice,
+                chosen = strcmp(choice, hpls_be_pf_name(v)) == 0 ? v : chosen;
+            printf(" %s | %.2f | %s | %.2f | %.2f |\n", hpls_be_pf_name(fast), med[0] / med[fast], choice,
                    med[chosen] / med[fast], med[0] / med[HPLS_PF_COUNT]);
         }
         free(x);

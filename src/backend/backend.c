@@ -180,6 +180,11 @@ void hpls_be_spmv(hpls_backend *be, const hpls_csr *A, const hpls_real *x, hpls_
     }
 }
 
+const char *hpls_be_pf_name(int pf)
+{
+    return pf >= 0 && pf < HPLS_PF_COUNT ? pf_names[pf] : "auto";
+}
+
 const char *hpls_be_prefetch(const hpls_backend *be, char *buf, size_t len)
 {
     if (!be->pf_auto)

@@ -369,6 +369,8 @@ void hpls_be_spmv(hpls_backend *be, const hpls_csr *A, const hpls_real *x, hpls_
 /* Fixes the variant (pf < HPLS_PF_COUNT) or starts prefetch=auto's
  * measurement (pf == HPLS_PF_COUNT). */
 void hpls_be_set_prefetch(hpls_backend *be, int pf);
+/* A variant's name ("rows+x-l2"; HPLS_PF_COUNT: "auto"), as the option spells it. */
+const char *hpls_be_pf_name(int pf);
 /* The variant in words: "rows+x-l2", "auto: rows-l2" once chosen, or
  * "auto: measuring (5 products timed)"; buf holds at least 64 bytes. */
 const char *hpls_be_prefetch(const hpls_backend *be, char *buf, size_t len);
