@@ -14,8 +14,10 @@ rm -rf "$venv"
 "$venv/bin/pip" install -q --upgrade pip
 "$venv/bin/pip" install -q -Ccmake.define.HPLS_WERROR=ON "./python[test]"
 # the wheel names its licence (pip show's License-Expression; the text: test_solve.py)
-"$venv/bin/pip" show hpls | grep -qx 'License-Expression: BSD-3-Clause' ||
-    { echo "python_tests.sh: pip show hpls names no BSD-3-Clause licence" >&2; exit 1; }
+# (captured first: grep -q closing the pipe early made pip fail with "Pipe to stdout was broken")
+meta=$("$venv/bin/pip" show hpls)
+grep -qx 'License-Expression: BSD-3-Clause' <<<"$meta" ||
+    { echo "python_tests.sh: pip show hpls names no BSD-3-Clause licence:" >&2; echo "$meta" >&2; exit 1; }
 export HPLS_DATA_DIR=${HPLS_DATA_DIR:-$(cd .. && pwd)/shared/data}
 # from python/tests, so that `import hpls` is the installed package, not the source tree
 cd python/tests && "../../$venv/bin/python" -m pytest -q -p no:cacheprovider .
