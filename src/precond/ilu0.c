@@ -18,14 +18,16 @@ typedef struct ilu_ctx {
     double shift;
     hpls_real *lu;   /* factor values on A's pattern */
     hpls_real *uinv; /* 1 / U_ii */
-    hpls_int *iw;    /* per thread: n positions of the current row, -1 outside it */
+    /* per thread: n offsets into the current row, -1 outside it (32 bits: the
+     * random reads of this array were a third of gas 1e6's factorization) */
+    hpls_idx *iw;
 } ilu_ctx;
 
 /* Row i of L and U (IKJ): A's row with its shifted diagonal, then a_ik /= u_kk,
  * a_ij -= a_ik u_kj on the pattern; its pivot check (*bad: the first bad row
  * seen) and row i of the split copies (U scaled by 1/u_ii).  S non-NULL: wait
  * for each row k first (the syncfree schedule). */
-static void ilu_row(const ilu_ctx *c, hpls_int *iw, hpls_int i, hpls_sync *S, unsigned epoch,
+static void ilu_row(const ilu_ctx *c, hpls_idx *iw, hpls_int i, hpls_sync *S, unsigned epoch,
                     hpls_int *bad)
 {
     const hpls_trisplit *t = &c->F->a;
@@ -37,7 +39,7 @@ static void ilu_row(const ilu_ctx *c, hpls_int *iw, hpls_int i, hpls_sync *S, un
     for (hpls_int p = p0; p < end; p++) {
         double a = fabs(A->val[p]);
         big = a > big ? a : big;
-        iw[A->colind[p]] = p;
+        iw[A->colind[p]] = (hpls_idx)(p - p0);
         lu[p] = A->val[p];
     }
     lu[diag] = hpls_trifac_shifted(A->val[diag], big, c->shift);
@@ -48,9 +50,9 @@ static void ilu_row(const ilu_ctx *c, hpls_int *iw, hpls_int i, hpls_sync *S, un
         double lik = lu[p] * c->uinv[k];
         lu[p] = lik;
         for (hpls_int q = upbeg[k]; q < A->rowptr[k + 1]; q++) {
-            hpls_int w = iw[A->colind[q]];
+            hpls_idx w = iw[A->colind[q]];
             if (w >= 0)
-                lu[w] -= lik * lu[q];
+                lu[p0 + w] -= lik * lu[q];
         }
     }
     for (hpls_int p = p0; p < end; p++)
@@ -81,7 +83,7 @@ static hpls_int factor(hpls_trifac *F, const ilu_ctx *c)
     unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
 #pragma omp parallel num_threads(F->nt) reduction(min : bad)
     {
-        hpls_int *iw = c->iw + (hpls_int)omp_get_thread_num() * n;
+        hpls_idx *iw = c->iw + (hpls_int)omp_get_thread_num() * n;
         if (F->build == HPLS_TRI_LEVELS) {
             for (hpls_int l = 0; l < L->nlev; l++) {
 #pragma omp for schedule(static)

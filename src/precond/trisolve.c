@@ -8,8 +8,10 @@
  * fastest is kept; on one thread serial is kept at once; a strategy whose
  * trial takes more than twice serial's time is dropped on the spot.
  * block factors and sweeps the block-diagonal part of A instead, each thread
- * its block alone: no waits, more iterations (auto never picks it: timing an
- * application cannot see the iterations a different M costs). */
+ * its block alone: no waits, more iterations.  Timing an application cannot
+ * see the iterations a different M costs, so auto takes block by a rule set
+ * from whole solves (trisolve.h: HPLS_TRI_AUTO_BLOCK_ROWS), before anything
+ * is built. */
 #include "precond/trisolve.h"
 
 #include <math.h>
@@ -182,6 +184,12 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
         /* one thread: nothing runs beside serial, whose sweeps do the least work */
         F->trials = 3 * AUTO_TRIALS;
     }
+    if (F->strategy == HPLS_TRI_AUTO && !be->d && F->nt > 1 &&
+        F->n / F->nt >= HPLS_TRI_AUTO_BLOCK_ROWS &&
+        24.0 * (double)A->nnz > (double)hpls_k_llc_bytes()) {
+        F->build = F->chosen = HPLS_TRI_BLOCK;
+        F->trials = 3 * AUTO_TRIALS;
+    }
     if (F->strategy == HPLS_TRI_AUTO && be->d) {
         /* a device: the sweeps run there, by the device's choice (syncfree on
          * a GPU, levels on a CPU), and so do dilu/dic's constructions */
@@ -191,7 +199,7 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
     hpls_status st = HPLS_OK;
     if (F->build == HPLS_TRI_SYNCFREE || undecided(F))
         st = hpls_sync_init(&F->sync, F->n);
-    if (st == HPLS_OK && F->strategy == HPLS_TRI_BLOCK && (st = block_init(F, A, At)) == HPLS_OK) {
+    if (st == HPLS_OK && F->build == HPLS_TRI_BLOCK && (st = block_init(F, A, At)) == HPLS_OK) {
         A = F->part[0];
         At = F->part[1];
     }
@@ -534,7 +542,8 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc)
 const char *hpls_pc_strategy(const hpls_pc *pc)
 {
     static const char *const fixed[] = {"serial", "levels", "syncfree", "auto", "block"};
-    static const char *const picked[] = {"auto: serial", "auto: levels", "auto: syncfree"};
+    static const char *const picked[] = {"auto: serial", "auto: levels", "auto: syncfree", "",
+                                         "auto: block"};
     if (!pc || pc->destroy != hpls_trifac_destroy)
         return NULL;
     const hpls_trifac *F = pc->ctx;

@@ -15,6 +15,17 @@
  * the block-diagonal part of A, a block per thread (PETSc's block Jacobi
  * inside one process), built and swept by each thread alone. */
 enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
+/* auto on the host with p >= 2 threads takes block when every block has at
+ * least this many rows and A with its factor copies (24 bytes an entry)
+ * outgrows the last-level cache: a serial sweep from memory is one core's
+ * bandwidth, which the blocks multiply.  Measured at 2 threads on a 32 MiB
+ * L3 (setup + solve, iterations included, medians of 3-5,
+ * bench/results/trisolve.md): block 0.72-0.85x the one-thread M's best at
+ * 1e6 rows (0.64-0.80 on gas), 0.76x on poisson2d 700^2 (59 MB), 0.80-1.03x
+ * at 70^3 (56 MB); in cache it lost: 1.00-1.05x at 50^3 (21 MB), 1.2x on
+ * poisson2d 250^2, 1.06-1.3x below 3e4 rows, where its extra iterations
+ * (+9 to +25%) outweigh the sweeps' share. */
+#define HPLS_TRI_AUTO_BLOCK_ROWS 50000
 /* The constructions a device builds (hpls_devops' fac_build). */
 enum { HPLS_FAC_DILU, HPLS_FAC_ILU0 };
 
@@ -30,40 +41,40 @@ typedef struct hpls_trisplit {
  * of A.  Slots are rows, or (slot given) the rows sorted by level (Alg. 4), so
  * that a level's parallel loop streams memory too. */
 typedef struct hpls_tricopy {
-    hpls_int *ptr;  /* n+1 offsets, by slot */
+    hpls_int *ptr; /* n+1 offsets, by slot */
     hpls_idx *col;
     hpls_real *val;
     hpls_int *slot; /* n: the slot of each row, or NULL (slot = row) */
 } hpls_tricopy;
 
 typedef struct hpls_trifac {
-    const char *name;      /* "dilu", "dic", "ilu0" */
+    const char *name; /* "dilu", "dic", "ilu0" */
     hpls_int n;
-    hpls_backend *be;      /* the vectors' backend; its threads run the builds and sweeps */
-    int nt;                /* be->nthreads */
-    int strategy;          /* what the user chose */
-    int build;             /* strategy of the construction (auto: serial, see hpls_trifac_create) */
-    int chosen;            /* strategy of the sweeps; auto: the winner once decided */
-    int trials;            /* auto: applications timed so far */
-    double best[3];        /* auto: fastest application per strategy */
-    char narrow[160];      /* levels too narrow, sweeps serial: why ("" otherwise) */
-    hpls_trisplit a, at;   /* A, and A^T (at.A NULL unless the method needs M^-T) */
+    hpls_backend *be; /* the vectors' backend; its threads run the builds and sweeps */
+    int nt;           /* be->nthreads */
+    int strategy;     /* what the user chose */
+    int build;        /* strategy of the construction (auto: serial or block: hpls_trifac_create) */
+    int chosen;       /* strategy of the sweeps; auto: the winner once decided */
+    int trials;       /* auto: applications timed so far */
+    double best[3];   /* auto: fastest application per strategy */
+    char narrow[160]; /* levels too narrow, sweeps serial: why ("" otherwise) */
+    hpls_trisplit a, at; /* A, and A^T (at.A NULL unless the method needs M^-T) */
     /* block: the first row of each thread's block (nt + 1), and the
      * block-diagonal parts of A and A^T that a.A and at.A then are, with the
      * position in A (A^T) of each of their entries, for new values */
     hpls_int *blk;
     hpls_csr *part[2];
     hpls_int *from[2];
-    hpls_tricopy low, up;  /* M's scaled triangles, read by fwd and bwd */
-    hpls_sweep fwd, bwd;   /* z = M^-1 r: forward sweep r -> z, backward z -> z */
+    hpls_tricopy low, up;    /* M's scaled triangles, read by fwd and bwd */
+    hpls_sweep fwd, bwd;     /* z = M^-1 r: forward sweep r -> z, backward z -> z */
     hpls_sweep fwd_t, bwd_t; /* z = M^-T r, over A^T */
-    hpls_sync sync;        /* ready flags of the syncfree strategies (allocated only for them) */
-    hpls_dsweep *dev[4];   /* fwd, bwd, fwd_t, bwd_t on a device backend (be->d), else NULL */
-    hpls_dfac *dfac;       /* device construction: A's pattern there (be->d's dilu_build) */
-    hpls_real *vec[4];     /* numbers owned (E, 1/E, factor values ...), freed by destroy */
-    double shift;          /* the diagonal shift option */
-    int symmetric;         /* dic */
-    int faces;             /* dilu/dic, dilu_order=faces: OpenFOAM's order of operations */
+    hpls_sync sync;          /* ready flags of the syncfree strategies (allocated only for them) */
+    hpls_dsweep *dev[4];     /* fwd, bwd, fwd_t, bwd_t on a device backend (be->d), else NULL */
+    hpls_dfac *dfac;         /* device construction: A's pattern there (be->d's dilu_build) */
+    hpls_real *vec[4];       /* numbers owned (E, 1/E, factor values ...), freed by destroy */
+    double shift;            /* the diagonal shift option */
+    int symmetric;           /* dic */
+    int faces;               /* dilu/dic, dilu_order=faces: OpenFOAM's order of operations */
     /* the numeric part of the setup: M's values from a.A (and at.A) on the
      * pattern, copies and schedules built before; run again by update */
     hpls_status (*numeric)(struct hpls_trifac *F);
@@ -131,7 +142,7 @@ static inline int hpls_trifac_bad_pivot(double piv, double big, int positive)
 
 /* The HPLS_ERR_SINGULAR of the bad pivot piv of (0-based) row i: names the
  * 1-based row and the remedy. */
-hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv,
-                                    const char *what, int positive);
+hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv, const char *what,
+                                    int positive);
 
 #endif /* HPLS_TRISOLVE_H */

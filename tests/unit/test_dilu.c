@@ -335,6 +335,46 @@ static void block_is_serial_on_the_block_diagonal_part(void **state)
         hpls_csr_destroy(mats[m]);
 }
 
+/* auto takes block on 2+ threads of the host when every block has
+ * HPLS_TRI_AUTO_BLOCK_ROWS rows and A with its factor copies (24 bytes an
+ * entry) outgrows the last-level cache, before anything is timed:
+ * trisolve=block's M bit for bit.  One row fewer a thread, or in cache, and it
+ * times the one-thread M's strategies as before. */
+static void auto_takes_block_past_its_size_rule(void **state)
+{
+    (void)state;
+    long llc = hpls_k_llc_bytes();
+    hpls_int rows = 2 * HPLS_TRI_AUTO_BLOCK_ROWS;
+    hpls_int big = (hpls_int)(1.05 * (double)llc / (24.0 * 3.0)) + 1; /* 3 entries a row */
+    hpls_int sizes[3] = {rows - 1, rows, big > rows ? big : rows};
+    for (int c = 0; c < 3; c++) {
+        hpls_int n = sizes[c];
+        char spec[64];
+        snprintf(spec, sizeof spec, "convdiff3d:nx=%lld,ny=1,nz=1", (long long)n);
+        hpls_csr *A = tu_gen(spec);
+        assert_int_equal(A->nrows, n);
+        int block = c > 0 && 24.0 * (double)A->nnz > (double)llc;
+        assert_true(c < 2 || block); /* the third is past both bars */
+        hpls_vec *r = tu_vec_random(n, 3);
+        size_t len = (size_t)A->nnz;
+        hpls_real *z0 = calloc(len, sizeof *z0), *zt0 = calloc(len, sizeof *zt0),
+                  *f0 = calloc(len, sizeof *f0), *z = calloc(len, sizeof *z),
+                  *zt = calloc(len, sizeof *zt), *f = calloc(len, sizeof *f);
+        hpls_solver *s = setup(A, "precond=ilu0 trisolve=auto threads=2");
+        const char *want = tu_on_ref() ? "auto: serial" : block ? "auto: block" : "auto: undecided";
+        assert_string_equal(hpls_pc_strategy(&s->pc), want);
+        hpls_solver_destroy(s);
+        apply_with(A, "ilu0", "auto", 2, r, z, zt, f);
+        apply_with(A, "ilu0", block && !tu_on_ref() ? "block" : "serial", 2, r, z0, zt0, f0);
+        assert_memory_equal(z, z0, (size_t)n * sizeof *z);
+        assert_memory_equal(zt, zt0, (size_t)n * sizeof *zt);
+        assert_memory_equal(f, f0, len * sizeof *f);
+        free(z0), free(zt0), free(f0), free(z), free(zt), free(f);
+        hpls_vec_destroy(r);
+        hpls_csr_destroy(A);
+    }
+}
+
 /* A_ij of A (CSR, sorted rows), *found = 0 and 0 when not stored. */
 static double entry(const hpls_csr *A, hpls_int i, hpls_int j, int *found)
 {
@@ -878,6 +918,7 @@ int main(void)
         cmocka_unit_test(ilu0_product_matches_a_on_its_pattern),
         cmocka_unit_test(strategies_agree_bit_for_bit),
         cmocka_unit_test(block_is_serial_on_the_block_diagonal_part),
+        cmocka_unit_test(auto_takes_block_past_its_size_rule),
         cmocka_unit_test(dilu_faces_order_is_openfoams_bit_for_bit),
         cmocka_unit_test(dilu_faces_order_differs_from_rows_on_hard_matrices),
         cmocka_unit_test(dic_equals_dilu_on_symmetric_matrices),
