@@ -66,7 +66,6 @@ struct hpls_dgspike {
     hpls_gspike *reduced;
     hpls_int nsingular;  /* blocks found singular, all ranks and levels */
     hpls_int unrepaired; /* of those, blocks no repair could reach (all ranks) */
-    double rcond;        /* min |R_mm| / ||A_j|| of unrepaired blocks and the reduced system */
     double growth;       /* max spike, all ranks and levels */
     int refine;          /* every solve refines (growth > GS_GROWTH_REFINE or a repair) */
     double tnorm;        /* ||D T||_inf, for the refinement's backward error */
@@ -253,14 +252,12 @@ static void repair_right(hpls_dgspike *g, hpls_int next_m, unsigned char *flag, 
  * column a += z column a-1 changes only (A_j)_11, so the block is factored
  * again with that entry; z = +-1 makes |(A_j)_11| grow, halved when the
  * block before was repaired toward this one with the same sign (P_mu's 2 x 2
- * block at the boundary, [1 z; z' 1], must stay nonsingular).  The blocks
- * that cannot be repaired (*left counts them) count in rcond (returned: the
- * min of their |R_mm| / ||A_j||; norm holds the blocks' norms). */
-static double repair_left(hpls_dgspike *g, hpls_int prev_m, const unsigned char *flag,
-                          const hpls_real *norm, hpls_int *left)
+ * block at the boundary, [1 z; z' 1], must stay nonsingular).  *left counts
+ * the blocks that cannot be repaired. */
+static void repair_left(hpls_dgspike *g, hpls_int prev_m, const unsigned char *flag,
+                        hpls_int *left)
 {
     const hpls_int *bs = g->bs;
-    double rmin = 1.0;
     for (hpls_int j = 0; j < g->nb; j++) {
         hpls_int a = bs[j], e = bs[j + 1], J = g->g0 + j;
         hpls_int mprev = j > 0 ? bs[j] - bs[j - 1] : prev_m;
@@ -273,14 +270,10 @@ static double repair_left(hpls_dgspike *g, hpls_int prev_m, const unsigned char 
             hpls_gspike_block_qr(g->l, g->d, g->u, a, e, 0.0, NULL, g->f);
             g->d[a] = keep;
             g->zl[j + 1] = z;
-        } else if (flag[j] || g->G == 1) {
-            /* unrepaired, or T is this one block: as a sequential piece of one process */
+        } else {
             *left += flag[j];
-            double rel = norm[j] > 0.0 ? fabs(g->f->r0[e - 1]) / norm[j] : 0.0;
-            rmin = rel < rmin ? rel : rmin;
         }
     }
-    return rmin;
 }
 
 /* 2(iii): the spikes of my blocks; returns their max. */
@@ -415,16 +408,14 @@ static hpls_status factor_reduced(hpls_dgspike *g, const hpls_int *info, double 
     st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
     if (st != HPLS_OK)
         return st;
-    double got[3] = {0.0, 1.0, 0.0}; /* singular blocks, rmm_rel, growth of the levels below */
+    double got[2] = {0.0, 0.0}; /* singular blocks, growth of the levels below */
     if (D->rank == 0) {
         got[0] = (double)g->reduced->nsingular;
-        got[1] = g->reduced->rmm_rel;
-        got[2] = g->reduced->growth;
+        got[1] = g->reduced->growth;
     }
-    MPI_Bcast(got, 3, MPI_DOUBLE, 0, D->comm);
+    MPI_Bcast(got, 2, MPI_DOUBLE, 0, D->comm);
     g->nsingular += (hpls_int)got[0];
-    g->rcond = got[1] < g->rcond ? got[1] : g->rcond;
-    g->growth = got[2] > g->growth ? got[2] : g->growth;
+    g->growth = got[1] > g->growth ? got[1] : g->growth;
     return HPLS_OK;
 }
 
@@ -461,7 +452,6 @@ hpls_status hpls_dgspike_factor(hpls_dcsr *D, int nt, hpls_int parts, double del
         g->D = D;
         g->nt = nt;
         g->m = m;
-        g->rcond = 1.0;
         st = hpls_dcsr_tridiag(D, "gspike", &g->l, &g->d, &g->u);
     }
     /* everything a rank needs, at most two reduced rows per row (blocks of one row) */
@@ -497,7 +487,7 @@ hpls_status hpls_dgspike_factor(hpls_dcsr *D, int nt, hpls_int parts, double del
     MPI_Allgather(&zmine, 1, MPI_DOUBLE, z, 1, MPI_DOUBLE, D->comm);
     g->zr[0] = prev_rank >= 0 ? z[prev_rank] : 0.0;
     hpls_int unrepaired = 0;
-    double rmin = repair_left(g, prev_m, flag, g->f->v, &unrepaired);
+    repair_left(g, prev_m, flag, &unrepaired);
     zmine = g->nb > 0 ? g->zl[1] : 0.0;
     MPI_Allgather(&zmine, 1, MPI_DOUBLE, z, 1, MPI_DOUBLE, D->comm);
     g->zl[g->nb + 1] = next_rank >= 0 ? z[next_rank] : 0.0;
@@ -505,14 +495,13 @@ hpls_status hpls_dgspike_factor(hpls_dcsr *D, int nt, hpls_int parts, double del
     st = hpls_mpi_agree(D->comm, check_pivots(g), 0, NULL, 0);
     if (st != HPLS_OK)
         goto done;
-    /* totals: growth, rcond (as -rcond under MAX), the last block's case; singular blocks */
-    double mx[3] = {growth, -rmin, g->last_singular};
+    /* totals: growth, the last block's case; singular blocks */
+    double mx[2] = {growth, g->last_singular};
     long long ns[2] = {nsing, unrepaired};
-    MPI_Allreduce(MPI_IN_PLACE, mx, 3, MPI_DOUBLE, MPI_MAX, D->comm);
+    MPI_Allreduce(MPI_IN_PLACE, mx, 2, MPI_DOUBLE, MPI_MAX, D->comm);
     MPI_Allreduce(MPI_IN_PLACE, ns, 2, MPI_LONG_LONG, MPI_SUM, D->comm);
     g->growth = mx[0];
-    g->rcond = -mx[1];
-    g->last_singular = mx[2] > 0;
+    g->last_singular = mx[1] > 0;
     g->nsingular = ns[0];
     g->unrepaired = ns[1];
     if (!isfinite(g->growth)) {
@@ -661,11 +650,6 @@ hpls_int hpls_dgspike_singular_blocks(const hpls_dgspike *g)
 hpls_int hpls_dgspike_unrepaired(const hpls_dgspike *g)
 {
     return g ? g->unrepaired : 0;
-}
-
-double hpls_dgspike_rcond_bound(const hpls_dgspike *g)
-{
-    return g->rcond;
 }
 
 hpls_int hpls_dgspike_partitions(const hpls_dgspike *g)

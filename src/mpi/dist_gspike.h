@@ -32,13 +32,9 @@ void hpls_dgspike_solve(hpls_dgspike *f, const hpls_real *b, hpls_real *x);
 void hpls_dgspike_free(hpls_dgspike *f); /* accepts NULL; not collective */
 /* Partitions found singular (all ranks, the reduced system's levels too), and
  * of those on the ranks the ones no repair could reach (T reducible beside
- * them, or a neighbouring partition of one row): hpls_dgspike_rcond_bound
- * counts them. */
+ * them, or a neighbouring partition of one row). */
 hpls_int hpls_dgspike_singular_blocks(const hpls_dgspike *f);
 hpls_int hpls_dgspike_unrepaired(const hpls_dgspike *f);
-/* min |R_mm| / ||piece||_inf over the partitions left unrepaired and the
- * reduced system's sequential pieces (as hpls_gspike_rcond_bound). */
-double hpls_dgspike_rcond_bound(const hpls_dgspike *f);
 /* Partitions on all ranks, and the order of the reduced system at rank 0. */
 hpls_int hpls_dgspike_partitions(const hpls_dgspike *f);
 hpls_int hpls_dgspike_reduced_order(const hpls_dgspike *f);
