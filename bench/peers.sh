@@ -60,7 +60,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
     echo
     echo "Triad of this run (\`bench_hisa_tables triad T\`, 24 B per entry): ${triad[1]} GB/s at 1 thread, ${triad[2]} GB/s at 2."
     echo
-    echo "| matrix | method | hpls 1 thread, s | PETSc 1 process, s | hpls / PETSc (1) | hpls 2 threads, s | hpls 2 threads, trisolve=block, s | hpls 2 ranks, s | PETSc 2 processes, s | hpls 2 threads / PETSc 2 | hpls 2 threads block / PETSc 2 | hpls 2 ranks / PETSc 2 | iterations: hpls 1 thread / PETSc 1 / hpls 2 threads / block / hpls 2 ranks / PETSc 2 |"
+    echo "| matrix | method | hpls 1 thread, s | PETSc 1 process, s | hpls / PETSc (1) | hpls 2 threads, s | hpls 2 threads, trisolve=serial, s | hpls 2 ranks, s | PETSc 2 processes, s | hpls 2 threads / PETSc 2 | hpls 2 threads serial / PETSc 2 | hpls 2 ranks / PETSc 2 | iterations: hpls 1 thread / PETSc 1 / hpls 2 threads / serial / hpls 2 ranks / PETSc 2 |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     for c in "${cases[@]}"; do
         IFS='|' read -r spec label ours p1 p2 <<<"$c"
@@ -75,7 +75,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
         hb=– ib=– bq=–
         if [[ $ours == *--precond* ]]; then
             # shellcheck disable=SC2086
-            read -r hb ib < <(hpls_run 2 "$file" $ours --trisolve block)
+            read -r hb ib < <(hpls_run 2 "$file" $ours --trisolve serial)
         fi
         # shellcheck disable=SC2086
         read -r r2 k2 < <(hpls_run ranks "$file" $ours)
@@ -91,11 +91,13 @@ How to read it:
   thread each against 2 processes.  A ratio below 1 is hpls ahead.
 - ILU(0) and IC(0) on 2 processes are PETSc's block Jacobi: each process factors
   its own diagonal block, so its iteration count differs from 1 process; hpls at 2
-  threads keeps the one-process factorization (level-set or sync-free sweeps, the
-  same iterations as 1 thread), and on 2 ranks factors each rank's block as PETSc.
-- trisolve=block: the same preconditioners on 2 threads as PETSc's block Jacobi
-  on 2 processes, a block per thread, each factored and swept by its thread alone
-  (no waits; more iterations than the one-process M, as PETSc's).
+  threads (trisolve=auto, the default) takes trisolve=block on these sizes: the
+  same preconditioners as PETSc's block Jacobi, a block per thread, each factored
+  and swept by its thread alone (no waits; the iterations of PETSc's 2 processes),
+  and on 2 ranks factors each rank's block as PETSc.
+- trisolve=serial: the one-process M at 2 threads (the iterations of 1 thread),
+  its sweeps serial (what auto kept on 2 cores before it took block; levels and
+  syncfree: bench/results/trisolve.md).
 - Setup counts what each code builds before the first iteration: hpls's
   setup_s (backend, operator, preconditioner), PETSc's KSPSetUp (PCSetUp).
 NOTES

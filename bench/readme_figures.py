@@ -28,7 +28,7 @@ HEADLINE = (
     "Setup + solve vs PETSc (issue 29's table: bicgstab, gmres(30), ilu0, dic on gas 1e6, "
     "poisson3d 100³, convdiff3d 100³), 1 thread vs 1 process",
     "Setup + solve vs PETSc (issue 29's table: bicgstab, gmres(30), ilu0, dic on gas 1e6, "
-    "poisson3d 100³, convdiff3d 100³), 2 threads, trisolve=block, vs 2 processes",
+    "poisson3d 100³, convdiff3d 100³), 2 threads vs 2 processes",
     "HISA setup + solve vs PETSc ILU(0)-BiCGSTAB, 1 thread vs 1 process",
     "g-Spike time vs dgtsv, 1 / 2 threads",
     "QTBiCGSTAB speed over CSR BiCGSTAB per iteration",
@@ -675,7 +675,7 @@ def peers(d, o):
     rows = d.table("hpls / PETSc (1)")
     cols = [("hpls / PETSc (1)", "1 thread vs 1 process"),
             ("hpls 2 threads / PETSc 2", "2 threads vs 2 processes"),
-            ("hpls 2 threads block / PETSc 2", "2 threads, trisolve=block, vs 2 processes"),
+            ("hpls 2 threads serial / PETSc 2", "2 threads, trisolve=serial, vs 2 processes"),
             ("hpls 2 ranks / PETSc 2", "2 ranks vs 2 processes")]
     for key, res in cols:
         sel = [r for r in rows if meds(col(r, key))]
@@ -698,22 +698,49 @@ def peers(d, o):
 def peers_why(method, key):
     """The measured cause of a loss in peers.md, by method and resources."""
     if "ilu0" in method or "dic" in method:
-        if "block" in key:
-            return ("each thread's block factored and swept alone, as PETSc's processes; the "
-                    "setup's first-touch page faults of the factor copies weigh on the 3-iteration "
-                    "gas solve, and the longer solves run their block sweeps slower per "
-                    "iteration than PETSc (perf: 37% of convdiff3d's time in them; not profiled "
-                    "further)")
+        if "serial" in key:
+            return ("the one-process M: its sweeps are sequential where PETSc's 2 processes "
+                    "each sweep a block (trisolve=auto's block is the like-for-like column)")
         if "2 threads" in key:
-            return ("the one-process M: its sweeps are sequential (trisolve=auto keeps serial on "
-                    "2 cores) where PETSc's 2 processes each sweep a block: trisolve=block is "
-                    "the like-for-like column")
+            return ("trisolve=auto takes block: each thread's block factored and swept alone, as "
+                    "PETSc's processes; the setup's first-touch page faults of the factor copies "
+                    "weigh on the 3-iteration gas solve, and the longer solves run their block "
+                    "sweeps slower per iteration than PETSc (perf: 37% of convdiff3d's time in "
+                    "them; not profiled further)")
         return ("setup: the factor's split copies are written to fresh memory (first-touch page "
                 "faults, perf: about half of a first setup) and checked; PETSc factors in place")
     if "gmres" in method:
         return ("hpls orthogonalises twice (DCGS2, the basis orthogonal to ~1e-15) where PETSc's "
                 "default does once: more sweeps over the basis per step")
     return "within the runs' spread on this shared 2-core machine"
+
+
+def trisolve(d, o):
+    rows = d.table("auto / fastest")
+    x = [med(col(r, "auto / fastest")) for r in rows]
+    w = max(rows, key=lambda r: med(col(r, "auto / fastest")))
+    o.row("trisolve=auto at 2 threads over the fastest fixed strategy (serial, levels, syncfree, "
+          "block; dilu / dic / ilu0, setup + solve with the iterations each M costs, 2e4 to 1e6 rows)",
+          rng(x, unit="x"),
+          f"{col(w, 'matrix')} {col(w, 'method')} {f2(max(x))}x ({col(w, 'auto took')}): "
+          f"{trisolve_why(col(w, 'auto took'))}", d.name)
+    for r in rows:
+        if med(col(r, "auto / fastest")) > 1:
+            o.losses.append((d.name, "trisolve=auto over the fastest fixed strategy, 2 threads",
+                             f"{col(r, 'matrix')} {col(r, 'method')} "
+                             f"{f2(med(col(r, 'auto / fastest')))}x ({col(r, 'auto took')})",
+                             trisolve_why(col(r, "auto took"))))
+
+
+def trisolve_why(took):
+    """Why auto's choice costs more than the fastest fixed strategy of its row."""
+    if "block" in took:
+        return ("auto took block (the rule of precond/trisolve.h); where the run's fastest was "
+                "another strategy the gap is within the runs' spread, or block's extra "
+                "iterations outweighed its parallel sweeps there")
+    return ("in cache auto keeps the one-thread M and times its strategies on the first "
+            "applications (a trial of a slower strategy, capped at 2x serial's time); where "
+            "block was faster, its extra iterations did not show in these sizes' rule")
 
 
 def many_rhs(d, o):
@@ -974,7 +1001,7 @@ def generate(results):
     pjg(doc("pjg.md"), o)
     qtree(doc("qtree.md"), o)
     dilu(doc("dilu.md"), o)
-    for name, fn in (("prefetch.md", prefetch), ("peers.md", peers),
+    for name, fn in (("prefetch.md", prefetch), ("peers.md", peers), ("trisolve.md", trisolve),
                      ("backend.md", backend), ("gmres_petsc.md", gmres_petsc), ("many_rhs.md", many_rhs),
                      ("update_values.md", update_values), ("matching.md", matching),
                      ("bicgstabl_petsc.md", bicgstabl_petsc), ("loaded.md", loaded),

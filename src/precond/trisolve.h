@@ -17,14 +17,15 @@
 enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
 /* auto on the host with p >= 2 threads takes block when every block has at
  * least this many rows and A with its factor copies (24 bytes an entry)
- * outgrows the last-level cache: a serial sweep from memory is one core's
- * bandwidth, which the blocks multiply.  Measured at 2 threads on a 32 MiB
- * L3 (setup + solve, iterations included, medians of 3-5,
- * bench/results/trisolve.md): block 0.72-0.85x the one-thread M's best at
- * 1e6 rows (0.64-0.80 on gas), 0.76x on poisson2d 700^2 (59 MB), 0.80-1.03x
- * at 70^3 (56 MB); in cache it lost: 1.00-1.05x at 50^3 (21 MB), 1.2x on
- * poisson2d 250^2, 1.06-1.3x below 3e4 rows, where its extra iterations
- * (+9 to +25%) outweigh the sweeps' share. */
+ * outgrows the last-level cache: a serial sweep from memory runs at one
+ * core's bandwidth, which the blocks multiply.  Measured at 2 threads on a
+ * 32 MiB L3 (bench/results/trisolve.md, setup + solve with the iterations
+ * each M costs, medians of 5): out of cache block took 0.71-0.79x the
+ * one-thread M's fastest strategy (1e6 rows, +8 to +33% iterations); in
+ * cache (2e4 to 1.3e5 rows) 0.69-0.92x, but up to 1.06x in single runs: a
+ * margin within this machine's noise, which more iterations across block
+ * boundaries (2-D problems, more threads) can turn, so there the one-thread
+ * M stays. */
 #define HPLS_TRI_AUTO_BLOCK_ROWS 50000
 /* The constructions a device builds (hpls_devops' fac_build). */
 enum { HPLS_FAC_DILU, HPLS_FAC_ILU0 };
