@@ -738,9 +738,10 @@ def trisolve_why(took):
         return ("auto took block (the rule of precond/trisolve.h); where the run's fastest was "
                 "another strategy the gap is within the runs' spread, or block's extra "
                 "iterations outweighed its parallel sweeps there")
-    return ("in cache auto keeps the one-thread M and times its strategies on the first "
-            "applications (a trial of a slower strategy, capped at 2x serial's time); where "
-            "block was faster, its extra iterations did not show in these sizes' rule")
+    return ("in cache auto keeps the one-thread M, whose fastest strategy lost to block here "
+            "by a margin within this machine's run-to-run spread (precond/trisolve.h), and "
+            "times that M's strategies on the first applications (a slower one's trial capped "
+            "at 2x serial's time)")
 
 
 def many_rhs(d, o):
