@@ -38,6 +38,7 @@
 #define HPLS_BACKEND_H
 
 #include "core/internal.h"
+#include "kernels/device/sizes.h"
 
 #include <stdio.h>
 
@@ -50,7 +51,7 @@ typedef enum { HPLS_RED_SUM, HPLS_RED_MAX } hpls_red_op;
  * the backend's own.  Reductions return the reduced value (after be->reduce). */
 typedef struct hpls_vops {
     hpls_status (*alloc)(hpls_backend *be, hpls_int n, hpls_dvec **v); /* zero-filled */
-    void (*release)(hpls_backend *be, hpls_dvec *v);                  /* accepts NULL */
+    void (*release)(hpls_backend *be, hpls_dvec *v);                   /* accepts NULL */
     void (*upload)(hpls_backend *be, hpls_int n, const hpls_real *h, hpls_dvec *v);
     void (*download)(hpls_backend *be, hpls_int n, const hpls_dvec *v, hpls_real *h);
     /* the host array of v on a host backend (ref: NULL after recording the
@@ -61,25 +62,25 @@ typedef struct hpls_vops {
     void (*scale)(hpls_backend *be, hpls_int n, double a, hpls_dvec *y);          /* y = a y */
     void (*axpy)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x, hpls_dvec *y);
     void (*axpby)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x, double b,
-                  hpls_dvec *y);                                   /* y = a x + b y */
+                  hpls_dvec *y); /* y = a x + b y */
     void (*xpay)(hpls_backend *be, hpls_int n, const hpls_dvec *x, double a,
-                 hpls_dvec *y);                                    /* y = x + a y */
-    void (*waxpy)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x,
-                  const hpls_dvec *y, hpls_dvec *w);               /* w = y + a x */
+                 hpls_dvec *y); /* y = x + a y */
+    void (*waxpy)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x, const hpls_dvec *y,
+                  hpls_dvec *w); /* w = y + a x */
     void (*axpbypcz)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x, double b,
                      const hpls_dvec *y, double c, hpls_dvec *z); /* z = a x + b y + c z */
     void (*pmult)(hpls_backend *be, hpls_int n, const hpls_dvec *x, const hpls_dvec *y,
-                  hpls_dvec *z);                                   /* z = x .* y */
+                  hpls_dvec *z); /* z = x .* y */
     void (*diag_axpy)(hpls_backend *be, hpls_int n, double a, const hpls_dvec *d,
-                      const hpls_dvec *x, hpls_dvec *y);           /* y += a d .* x */
+                      const hpls_dvec *x, hpls_dvec *y); /* y += a d .* x */
     double (*dot)(hpls_backend *be, hpls_int n, const hpls_dvec *x, const hpls_dvec *y);
     double (*nrm2)(hpls_backend *be, hpls_int n, const hpls_dvec *x);
     /* h[i] = (V[i], w), i < k: one pass over w, one reduction of k sums */
-    void (*mdot)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
-                 const hpls_dvec *w, double *h);
+    void (*mdot)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V, const hpls_dvec *w,
+                 double *h);
     /* w = beta w + sum_{i<k} a[i] V[i] (beta = 0: w is not read): one pass */
-    void (*maxpy)(hpls_backend *be, hpls_int n, int k, const double *a,
-                  const hpls_dvec *const *V, double beta, hpls_dvec *w);
+    void (*maxpy)(hpls_backend *be, hpls_int n, int k, const double *a, const hpls_dvec *const *V,
+                  double beta, hpls_dvec *w);
     /* one pass over V, x and y: h[i] = (V[i], x), h[k + i] = (V[i], y) for i < k,
      * then h[2k] = (x, x), h[2k + 1] = (x, y), h[2k + 2] = (y, y): one reduction */
     void (*mdot2)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
@@ -87,21 +88,21 @@ typedef struct hpls_vops {
     /* one pass over V: x = alpha (x + sum a[i] V[i]), then y = gamma (y + sum
      * b[i] V[i] + beta x) with x's new values (GMRES's delayed
      * reorthogonalisation finishes one basis vector and projects the next) */
-    void (*maxpy2)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
-                   const double *a, double alpha, hpls_dvec *x, const double *b, double beta,
-                   double gamma, hpls_dvec *y);
+    void (*maxpy2)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V, const double *a,
+                   double alpha, hpls_dvec *x, const double *b, double beta, double gamma,
+                   hpls_dvec *y);
     /* the fused kernels of BiCGSTAB (iter/bicgstab.c), one pass each:
      * p = r + beta (p - omega v) */
-    void (*bicgstab_p)(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
-                       double omega, const hpls_dvec *v, hpls_dvec *p);
+    void (*bicgstab_p)(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta, double omega,
+                       const hpls_dvec *v, hpls_dvec *p);
     /* *tt = (t, t), *ts = (t, s), *ss = (s, s) */
-    void (*dot3)(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s,
-                 double *tt, double *ts, double *ss);
+    void (*dot3)(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s, double *tt,
+                 double *ts, double *ss);
     /* x += alpha phat + omega shat; r = s - omega t; *rnorm = ||r||, *rhat_r = (rhat, r) */
     void (*bicgstab_xr)(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phat,
-                        double omega, const hpls_dvec *shat, const hpls_dvec *s,
-                        const hpls_dvec *t, const hpls_dvec *rhat, hpls_dvec *x, hpls_dvec *r,
-                        double *rnorm, double *rhat_r);
+                        double omega, const hpls_dvec *shat, const hpls_dvec *s, const hpls_dvec *t,
+                        const hpls_dvec *rhat, hpls_dvec *x, hpls_dvec *r, double *rnorm,
+                        double *rhat_r);
     /* HISA's step (iter/hisa.c): bp = b - ynew; returns ||y - ynew|| */
     double (*hisa_update)(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
                           const hpls_dvec *ynew, hpls_dvec *bp);
@@ -132,10 +133,10 @@ typedef struct hpls_kernels {
     void (*residual_block)(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
                            const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
     /* one PJG sweep (see hpls_k_pjg_sweep) */
-    void (*pjg_sweep)(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
-                      hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
-                      const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
-                      hpls_real *x, hpls_real *xold, hpls_real *r);
+    void (*pjg_sweep)(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad,
+                      const hpls_real *dinv, hpls_int nblocks, const hpls_int *ptr,
+                      const hpls_int *idx, const hpls_int *blockof, const hpls_int *lo,
+                      const hpls_real *b, hpls_real *x, hpls_real *xold, hpls_real *r);
 } hpls_kernels;
 
 /* A CSR matrix in a device backend's memory (opaque). */
@@ -150,9 +151,8 @@ typedef struct hpls_dfac hpls_dfac;
 struct hpls_trifac;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
 typedef struct hpls_dtri hpls_dtri;
-/* Rows of a tridiagonal block a device solves in local memory at most
- * (kernels/device/tridiag.cl's TB: 5 x 512 doubles = 20 KiB a work-group). */
-#define HPLS_DEVICE_TRI_MAX 512
+/* HPLS_DEVICE_TRI_MAX, the rows of a tridiagonal block a device solves in
+ * local memory at most: kernels/device/sizes.h. */
 /* A tridiagonal matrix's factors in a device backend's memory, by thomas, cr
  * or gspike (kernels/device/tridiag_direct.c; opaque). */
 typedef struct hpls_dtfac hpls_dtfac;
@@ -340,13 +340,13 @@ _Static_assert(sizeof(hpls_devops) == (0 HPLS_DEVOPS(HPLS_DEVOPS_ONE_)) * sizeof
                "a member of hpls_devops is missing from HPLS_DEVOPS");
 
 struct hpls_backend {
-    const char *name;    /* "cpu", "ref", "opencl", "cuda" */
+    const char *name; /* "cpu", "ref", "opencl", "cuda" */
     const hpls_vops *v;
     const hpls_kernels *k;
     const hpls_devops *d; /* a device backend's operator kernels; NULL on host backends */
-    int nthreads;        /* threads of every parallel region run for this backend */
-    int host_arrays;     /* 1: a handle is the host array itself (attach copies nothing) */
-    int exact;           /* 1: reproducible=1, every sum exact (hpls_cpu_set_exact) */
+    int nthreads;         /* threads of every parallel region run for this backend */
+    int host_arrays;      /* 1: a handle is the host array itself (attach copies nothing) */
+    int exact;            /* 1: reproducible=1, every sum exact (hpls_cpu_set_exact) */
     /* The host CSR kernels' software prefetch (HPLS_PF_*, kernels/cpu/spmv.c);
      * under prefetch=auto (pf_auto, hpls_be_spmv): the products timed so far
      * (pf_timed; -1 once chosen), the round, the candidate timed next and
@@ -357,9 +357,9 @@ struct hpls_backend {
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
     void *reduce_ctx;
     void (*reduce_free)(void *ctx); /* frees reduce_ctx at destroy (NULL: nothing to free) */
-    hpls_status err;     /* the first failure (sticky), HPLS_OK if none */
-    char msg[256];       /* its message */
-    void *impl;          /* the backend's own state (ref: its vector registry) */
+    hpls_status err;                /* the first failure (sticky), HPLS_OK if none */
+    char msg[256];                  /* its message */
+    void *impl;                     /* the backend's own state (ref: its vector registry) */
 };
 
 /* y = A x on host arrays with the backend's prefetch variant; while
@@ -440,7 +440,7 @@ static inline void hpls_v_xpay(hpls_backend *be, hpls_int n, const hpls_dvec *x,
     be->v->xpay(be, n, x, a, y);
 }
 static inline void hpls_v_waxpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *x,
-                                 const hpls_dvec *y, hpls_dvec *w)
+                                const hpls_dvec *y, hpls_dvec *w)
 {
     be->v->waxpy(be, n, a, x, y, w);
 }
@@ -489,21 +489,20 @@ static inline void hpls_v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls
 {
     be->v->maxpy2(be, n, k, V, a, alpha, x, b, beta, gamma, y);
 }
-static inline void hpls_v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r,
-                                     double beta, double omega, const hpls_dvec *v, hpls_dvec *p)
+static inline void hpls_v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
+                                     double omega, const hpls_dvec *v, hpls_dvec *p)
 {
     be->v->bicgstab_p(be, n, r, beta, omega, v, p);
 }
-static inline void hpls_v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t,
-                               const hpls_dvec *s, double *tt, double *ts, double *ss)
+static inline void hpls_v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s,
+                               double *tt, double *ts, double *ss)
 {
     be->v->dot3(be, n, t, s, tt, ts, ss);
 }
 static inline void hpls_v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha,
                                       const hpls_dvec *phat, double omega, const hpls_dvec *shat,
-                                      const hpls_dvec *s, const hpls_dvec *t,
-                                      const hpls_dvec *rhat, hpls_dvec *x, hpls_dvec *r,
-                                      double *rnorm, double *rhat_r)
+                                      const hpls_dvec *s, const hpls_dvec *t, const hpls_dvec *rhat,
+                                      hpls_dvec *x, hpls_dvec *r, double *rnorm, double *rhat_r)
 {
     be->v->bicgstab_xr(be, n, alpha, phat, omega, shat, s, t, rhat, x, r, rnorm, rhat_r);
 }
@@ -512,8 +511,7 @@ static inline double hpls_v_hisa_update(hpls_backend *be, hpls_int n, const hpls
 {
     return be->v->hisa_update(be, n, b, y, ynew, bp);
 }
-static inline hpls_int hpls_v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x,
-                                     double *bad)
+static inline hpls_int hpls_v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x, double *bad)
 {
     return be->v->finite(be, n, x, bad);
 }
@@ -526,13 +524,15 @@ static inline hpls_real *hpls_v_host(hpls_backend *be, const hpls_dvec *v)
 /* An hpls_vops of the functions named p##op (v_axpy ...): each backend's table
  * has every operation, or does not compile. */
 #define HPLS_VOPS_OF(p)                                                                            \
-    {.alloc = p##alloc, .release = p##release, .upload = p##upload, .download = p##download,       \
-     .host = p##host, .copy = p##copy, .set = p##set, .scale = p##scale, .axpy = p##axpy,         \
-     .axpby = p##axpby, .xpay = p##xpay, .waxpy = p##waxpy, .axpbypcz = p##axpbypcz,              \
-     .pmult = p##pmult, .diag_axpy = p##diag_axpy, .dot = p##dot, .nrm2 = p##nrm2,                \
-     .mdot = p##mdot, .maxpy = p##maxpy, .mdot2 = p##mdot2, .maxpy2 = p##maxpy2,                  \
-     .bicgstab_p = p##bicgstab_p, .dot3 = p##dot3, .bicgstab_xr = p##bicgstab_xr,                \
-     .hisa_update = p##hisa_update, .finite = p##finite}
+    {                                                                                              \
+        .alloc = p##alloc, .release = p##release, .upload = p##upload, .download = p##download,    \
+        .host = p##host, .copy = p##copy, .set = p##set, .scale = p##scale, .axpy = p##axpy,       \
+        .axpby = p##axpby, .xpay = p##xpay, .waxpy = p##waxpy, .axpbypcz = p##axpbypcz,            \
+        .pmult = p##pmult, .diag_axpy = p##diag_axpy, .dot = p##dot, .nrm2 = p##nrm2,              \
+        .mdot = p##mdot, .maxpy = p##maxpy, .mdot2 = p##mdot2, .maxpy2 = p##maxpy2,                \
+        .bicgstab_p = p##bicgstab_p, .dot3 = p##dot3, .bicgstab_xr = p##bicgstab_xr,               \
+        .hisa_update = p##hisa_update, .finite = p##finite                                         \
+    }
 
 /* The vector operations of each backend (kernels/cpu/blas1.c, kernels/ref/ref.c). */
 extern const hpls_vops hpls_cpu_vops, hpls_ref_vops;

@@ -2,10 +2,12 @@
 /* nvrtc.c: the CUDA compile gate for the kernel text libhpls embeds
  * (cmake/embed.cmake: dialect.h and the .cl files of kernels/device): NVRTC,
  * which needs no GPU, compiles it as CUDA for each architecture the module is
- * built for, with dialect.h's flags, and the PTX must hold an entry for every
- * KERNEL the text declares.  Then a text with one broken kernel appended must
- * fail to compile (the gate can fail).  Exit 0: all compiled; 1: a failure.
- *   nvrtc   (run by CTest as cuda_nvrtc) */
+ * built for, with dialect.h's flags and the host's sizes (sizes.h), and the PTX must hold an entry
+ * for every KERNEL the text declares.  Then a text with one broken kernel appended must fail to
+ * compile (the gate can fail).  Exit 0: all compiled; 1: a failure. nvrtc   (run by CTest as
+ * cuda_nvrtc) */
+#include "kernels/device/sizes.h"
+
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +27,11 @@ static char *compile(const char *src, const char *arch, int quiet)
         fprintf(stderr, "nvrtcCreateProgram failed\n");
         return NULL;
     }
-    const char *opts[] = {arch, "--fmad=false", "--std=c++17"};
-    nvrtcResult r = nvrtcCompileProgram(p, 3, opts);
+    char wg[32], tb[32]; /* the host's sizes, as opencl.c passes them */
+    snprintf(wg, sizeof wg, "-DWG=%d", HPLS_DEV_WG);
+    snprintf(tb, sizeof tb, "-DTB=%d", HPLS_DEVICE_TRI_MAX);
+    const char *opts[] = {arch, "--fmad=false", "--std=c++17", wg, tb};
+    nvrtcResult r = nvrtcCompileProgram(p, 5, opts);
     char *ptx = NULL;
     size_t size = 0;
     if (r != NVRTC_SUCCESS) {

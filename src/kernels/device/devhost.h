@@ -26,13 +26,14 @@
 
 #include "backend/backend.h"
 #include "kernels/device/kernels.h"
+#include "kernels/device/sizes.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* Work-group size of every kernel (dialect.h's WG), groups of a reduction at
- * most (its partials per column), and those of an element-wise kernel. */
-enum { HPLS_DEV_WG = 128, HPLS_DEV_NGMAX = 256, HPLS_DEV_GMAX = 4 * HPLS_DEV_NGMAX };
+/* Groups of a reduction at most (its partials per column), and those of an
+ * element-wise kernel (the work-group size HPLS_DEV_WG: sizes.h). */
+enum { HPLS_DEV_NGMAX = 256, HPLS_DEV_GMAX = 4 * HPLS_DEV_NGMAX };
 /* A reduction's operation (vector.cl's RED_SUM, RED_MAX, RED_MIN). */
 enum { HPLS_DEV_SUM, HPLS_DEV_MAX, HPLS_DEV_MIN };
 

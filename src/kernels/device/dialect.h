@@ -70,7 +70,10 @@ typedef unsigned long long u64_t;
 #error "dialect.h: compile as OpenCL C or CUDA"
 #endif
 
-/* Work-group size of every kernel: the reductions' trees are this wide. */
-#ifndef WG
-#define WG 128
+/* Work-group size of every kernel (the reductions' trees are this wide) and
+ * tridiag.cl's block rows, from the host's sizes.h: OpenCL's -DWG -DTB
+ * (opencl.c), the generated CUDA unit's defines (CMakeLists.txt).  No
+ * default: one that drifted from the host's would overflow silently. */
+#if !defined(WG) || !defined(TB)
+#error "dialect.h: WG and TB come from kernels/device/sizes.h (see its comment)"
 #endif

@@ -14,9 +14,8 @@
  * x[i] + du[i] x[i+1]; a block's dl at its first row and du at its last are
  * taken as 0. */
 
-#ifndef TB
-#define TB 512 /* rows of a block at most: five arrays of TB doubles in local memory */
-#endif
+/* TB (dialect.h, from sizes.h): rows of a block at most, five arrays of TB
+ * doubles in local memory */
 
 KERNEL void tri_cr(idx_t n, idx_t block, GLOBAL const double *dl, GLOBAL const double *d,
                    GLOBAL const double *du, GLOBAL const double *rhs, GLOBAL double *x)
