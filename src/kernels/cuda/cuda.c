@@ -125,8 +125,13 @@ static hpls_status cu_csr_view(hpls_backend *be, const hpls_csr *A, hpls_dbuf *c
         rp[i] = (int)A->rowptr[i];
     size_t bytes = (size_t)(A->nrows + 1) * sizeof *rp, size = 0;
     cudaError_t e = cudaMalloc((void **)&V->rp32, bytes);
+    /* on the backend's stream, waited for: a plain cudaMemcpy runs on the
+     * legacy default stream, which a cudaStreamNonBlocking stream's SpMV does
+     * not wait for (issue 33, finding 2) */
     if (e == cudaSuccess)
-        e = cudaMemcpy(V->rp32, rp, bytes, cudaMemcpyHostToDevice);
+        e = cudaMemcpyAsync(V->rp32, rp, bytes, cudaMemcpyHostToDevice, S->q);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(S->q);
     hpls_free(rp);
     double one = 1.0, zero = 0.0;
     hpls_status st = CU_STATUS(e, "cuSPARSE's row offsets");
