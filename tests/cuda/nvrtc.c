@@ -2,10 +2,11 @@
 /* nvrtc.c: the CUDA compile gate for the kernel text libhpls embeds
  * (cmake/embed.cmake: dialect.h and the .cl files of kernels/device): NVRTC,
  * which needs no GPU, compiles it as CUDA for each architecture the module is
- * built for, with dialect.h's flags and the host's sizes (sizes.h), and the PTX must hold an entry
- * for every KERNEL the text declares.  Then a text with one broken kernel appended must fail to
- * compile (the gate can fail).  Exit 0: all compiled; 1: a failure. nvrtc   (run by CTest as
- * cuda_nvrtc) */
+ * built for, with dialect.h's flags and the host's sizes (sizes.h), and the
+ * PTX must hold an entry for every KERNEL the text declares.  Then a text with
+ * one broken kernel appended must fail to compile (the gate can fail).
+ * Exit 0: all compiled; 1: a failure.
+ *   nvrtc   (run by CTest as cuda_nvrtc) */
 #include "kernels/device/sizes.h"
 
 #include <nvrtc.h>
