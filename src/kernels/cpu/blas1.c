@@ -12,9 +12,9 @@
  * they are cut among threads and ranks. */
 #include "backend/backend.h"
 #include "kernels/cpu/exact_sum.h"
+#include "kernels/cpu/team.h"
 
 #include <math.h>
-#include <omp.h>
 #include <string.h>
 
 /* Below this length a kernel runs on one thread: forking costs more. */
@@ -60,9 +60,7 @@ static hpls_status v_alloc(hpls_backend *be, hpls_int n, hpls_dvec **v)
     if (!p)
         return HPLS_ERR_NOMEM;
     /* zeroed by the kernels' partition: first touch puts pages near their threads */
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        p[i] = 0.0;
+    HPLS_FOR(nthreads_for(be, n), i, n, p[i] = 0.0);
     return HPLS_OK;
 }
 
@@ -92,16 +90,12 @@ static hpls_real *v_host(hpls_backend *be, const hpls_dvec *v)
 
 void hpls_k_copy(int nt, hpls_int n, const hpls_real *x, hpls_real *y)
 {
-#pragma omp parallel for schedule(static) num_threads(n < PAR_MIN ? 1 : nt)
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = x[i];
+    HPLS_FOR(n < PAR_MIN ? 1 : nt, i, n, y[i] = x[i]);
 }
 
 void hpls_k_set(int nt, hpls_int n, hpls_real a, hpls_real *y)
 {
-#pragma omp parallel for schedule(static) num_threads(n < PAR_MIN ? 1 : nt)
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = a;
+    HPLS_FOR(n < PAR_MIN ? 1 : nt, i, n, y[i] = a);
 }
 
 static void v_copy(hpls_backend *be, hpls_int n, const hpls_dvec *x, hpls_dvec *y)
@@ -117,18 +111,14 @@ static void v_set(hpls_backend *be, hpls_int n, double a, hpls_dvec *y)
 static void v_scale(hpls_backend *be, hpls_int n, double a, hpls_dvec *yv)
 {
     hpls_real *y = A_(yv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] *= a;
+    HPLS_FOR(nthreads_for(be, n), i, n, y[i] *= a);
 }
 
 static void v_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, hpls_dvec *yv)
 {
     const hpls_real *x = C_(xv);
     hpls_real *y = A_(yv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] += a * x[i];
+    HPLS_FOR(nthreads_for(be, n), i, n, y[i] += a * x[i]);
 }
 
 static void v_axpby(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, double b,
@@ -136,18 +126,14 @@ static void v_axpby(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv,
 {
     const hpls_real *x = C_(xv);
     hpls_real *y = A_(yv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = a * x[i] + b * y[i];
+    HPLS_FOR(nthreads_for(be, n), i, n, y[i] = a * x[i] + b * y[i]);
 }
 
 static void v_xpay(hpls_backend *be, hpls_int n, const hpls_dvec *xv, double a, hpls_dvec *yv)
 {
     const hpls_real *x = C_(xv);
     hpls_real *y = A_(yv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] = x[i] + a * y[i];
+    HPLS_FOR(nthreads_for(be, n), i, n, y[i] = x[i] + a * y[i]);
 }
 
 static void v_waxpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv,
@@ -155,9 +141,7 @@ static void v_waxpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv,
 {
     const hpls_real *x = C_(xv), *y = C_(yv);
     hpls_real *w = A_(wv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        w[i] = y[i] + a * x[i];
+    HPLS_FOR(nthreads_for(be, n), i, n, w[i] = y[i] + a * x[i]);
 }
 
 static void v_axpbypcz(hpls_backend *be, hpls_int n, double a, const hpls_dvec *xv, double b,
@@ -165,9 +149,7 @@ static void v_axpbypcz(hpls_backend *be, hpls_int n, double a, const hpls_dvec *
 {
     const hpls_real *x = C_(xv), *y = C_(yv);
     hpls_real *z = A_(zv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        z[i] = a * x[i] + b * y[i] + c * z[i];
+    HPLS_FOR(nthreads_for(be, n), i, n, z[i] = a * x[i] + b * y[i] + c * z[i]);
 }
 
 static void v_pmult(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpls_dvec *yv,
@@ -175,9 +157,7 @@ static void v_pmult(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpl
 {
     const hpls_real *x = C_(xv), *y = C_(yv);
     hpls_real *z = A_(zv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        z[i] = x[i] * y[i];
+    HPLS_FOR(nthreads_for(be, n), i, n, z[i] = x[i] * y[i]);
 }
 
 static void v_diag_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec *dv,
@@ -185,9 +165,7 @@ static void v_diag_axpy(hpls_backend *be, hpls_int n, double a, const hpls_dvec 
 {
     const hpls_real *d = C_(dv), *x = C_(xv);
     hpls_real *y = A_(yv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        y[i] += a * d[i] * x[i];
+    HPLS_FOR(nthreads_for(be, n), i, n, y[i] += a * d[i] * x[i]);
 }
 
 /* sum of the k partials of every thread in thread order into out[0..k) */
@@ -205,18 +183,16 @@ static double v_dot(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpl
     const hpls_real *x = C_(xv), *y = C_(yv);
     double *part = scratch(be), s;
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, t, q, {
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
         double sum = 0.0;
         for (hpls_int i = lo; i < hi; i++)
             sum += x[i] * y[i];
         part[t * PART] = sum;
-#pragma omp single
-        p = q;
-    }
+        if (t == 0)
+            p = q;
+    });
     combine(part, p, 1, &s);
     hpls_be_reduce(be, &s, 1, HPLS_RED_SUM);
     return s;
@@ -314,9 +290,7 @@ static void multi(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V
     hpls_real *w = A_(wv);
     double *part = scratch(be);
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, t, q, {
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
         double *s = part + t * PART;
@@ -329,9 +303,9 @@ static void multi(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V
             else
                 block_dots(r, e, k, V, w, s);
         }
-#pragma omp single
-        p = q;
-    }
+        if (t == 0)
+            p = q;
+    });
     if (!a) {
         combine(part, p, k, h);
         hpls_be_reduce(be, h, k, HPLS_RED_SUM);
@@ -436,9 +410,7 @@ static void mdot2_local(hpls_backend *be, hpls_int n, int k, const hpls_real *co
 {
     double *part = scratch(be);
     int p = nthreads_for(be, n), m = 2 * k + (self ? 3 : 0);
-#pragma omp parallel num_threads(p)
-    {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, t, q, {
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
         double *s = part + t * PART;
@@ -450,9 +422,9 @@ static void mdot2_local(hpls_backend *be, hpls_int n, int k, const hpls_real *co
             if (self)
                 block_self_dots(r, e, x, y, s + 4 * k);
         }
-#pragma omp single
-        p = q;
-    }
+        if (t == 0)
+            p = q;
+    });
     for (int j = 0; j < m; j++) { /* lanes, then threads, in order */
         h[j] = 0.0;
         for (int t = 0; t < p; t++)
@@ -525,15 +497,13 @@ static void v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const
     hpls_real *x = A_(xv), *y = A_(yv);
     for (int j = 0; j < k || j == 0; j += MBLOCK) { /* MBLOCK vectors a pass */
         int kb = k - j < MBLOCK ? k - j : MBLOCK, last = j + kb >= k;
-#pragma omp parallel num_threads(nthreads_for(be, n))
-        {
-            int t = omp_get_thread_num(), q = omp_get_num_threads();
+        HPLS_TEAM(nthreads_for(be, n), t, q, {
             hpls_int lo, hi;
             span(n, t, q, &lo, &hi);
             for (hpls_int r = lo; r < hi; r += MROWS)
                 block_axpys2(r, r + MROWS < hi ? r + MROWS : hi, kb, V + j, a + j, alpha, x,
                              b + j, beta, gamma, y, last);
-        }
+        });
     }
 }
 
@@ -542,9 +512,7 @@ static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, doub
 {
     const hpls_real *r = C_(rv), *v = C_(vv);
     hpls_real *p = A_(pv);
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n))
-    for (hpls_int i = 0; i < n; i++)
-        p[i] = r[i] + beta * (p[i] + -omega * v[i]);
+    HPLS_FOR(nthreads_for(be, n), i, n, p[i] = r[i] + beta * (p[i] + -omega * v[i]));
 }
 
 static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
@@ -553,9 +521,7 @@ static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls
     const hpls_real *t = C_(tv), *s = C_(sv);
     double *part = scratch(be), out[3];
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int th = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, th, q, {
         hpls_int lo, hi;
         span(n, th, q, &lo, &hi);
         double stt = 0.0, sts = 0.0, sss = 0.0;
@@ -568,9 +534,9 @@ static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls
         mine[0] = stt;
         mine[1] = sts;
         mine[2] = sss;
-#pragma omp single
-        p = q;
-    }
+        if (th == 0)
+            p = q;
+    });
     combine(part, p, 3, out);
     hpls_be_reduce(be, out, 3, HPLS_RED_SUM);
     *tt = out[0];
@@ -588,9 +554,7 @@ static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
     hpls_real *x = A_(xv), *r = A_(rv);
     double *part = scratch(be), out[2];
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int th = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, th, q, {
         hpls_int lo, hi;
         span(n, th, q, &lo, &hi);
         double srr = 0.0, shr = 0.0;
@@ -604,9 +568,9 @@ static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
         double *mine = part + th * PART;
         mine[0] = shr;
         mine[1] = srr;
-#pragma omp single
-        p = q;
-    }
+        if (th == 0)
+            p = q;
+    });
     combine(part, p, 2, out);
     hpls_be_reduce(be, out, 2, HPLS_RED_SUM); /* (rhat, r) and ||r||^2 in one call */
     *rhat_r = out[0];
@@ -621,9 +585,7 @@ static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
     hpls_real *bp = A_(bpv);
     double *part = scratch(be), ss;
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, t, q, {
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
         double sum = 0.0;
@@ -633,9 +595,9 @@ static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
             bp[i] = b[i] - ynew[i];
         }
         part[t * PART] = sum;
-#pragma omp single
-        p = q;
-    }
+        if (t == 0)
+            p = q;
+    });
     combine(part, p, 1, &ss);
     hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
     return sqrt(ss);
@@ -644,11 +606,20 @@ static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
 static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *xv, double *bad)
 {
     const hpls_real *x = C_(xv);
-    hpls_int first = n;
-#pragma omp parallel for schedule(static) num_threads(nthreads_for(be, n)) reduction(min : first)
-    for (hpls_int i = 0; i < n; i++)
-        if (!isfinite(x[i]) && i < first)
-            first = i;
+    hpls_int firsts[HPLS_MAX_THREADS], first = n;
+    int p = nthreads_for(be, n);
+    HPLS_TEAM(p, t, q, {
+        hpls_int lo, hi, f = n;
+        span(n, t, q, &lo, &hi);
+        for (hpls_int i = lo; i < hi && f == n; i++)
+            if (!isfinite(x[i]))
+                f = i;
+        firsts[t] = f;
+        if (t == 0)
+            p = q;
+    });
+    for (int t = 0; t < p; t++)
+        first = firsts[t] < first ? firsts[t] : first;
     if (first == n)
         return -1;
     *bad = x[first];
@@ -727,9 +698,7 @@ static void xdots(hpls_backend *be, hpls_int n, int k, const hpls_real *const *X
                   const hpls_real *const *Y, double *out)
 {
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, t, q, {
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
         hpls_xsum *a = xacc(be, t);
@@ -746,9 +715,9 @@ static void xdots(hpls_backend *be, hpls_int n, int k, const hpls_real *const *X
                 hpls_xsum_carry(&a[j]);
             }
         }
-#pragma omp single
-        p = q;
-    }
+        if (t == 0)
+            p = q;
+    });
     xfinish(be, p, k, out);
 }
 
@@ -853,9 +822,7 @@ static void x_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
     hpls_real *x = A_(xv), *r = A_(rv);
     double out[2];
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int th = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, th, q, {
         hpls_int lo, hi;
         span(n, th, q, &lo, &hi);
         hpls_xsum *a = xacc(be, th);
@@ -873,9 +840,9 @@ static void x_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
             hpls_xsum_carry(&a[0]);
             hpls_xsum_carry(&a[1]);
         }
-#pragma omp single
-        p = q;
-    }
+        if (th == 0)
+            p = q;
+    });
     xfinish(be, p, 2, out); /* (rhat, r) and ||r||^2 in one reduction */
     *rhat_r = out[0];
     *rnorm =
@@ -889,9 +856,7 @@ static double x_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, c
     hpls_real *bp = A_(bpv);
     double ss;
     int p = nthreads_for(be, n);
-#pragma omp parallel num_threads(p)
-    {
-        int t = omp_get_thread_num(), q = omp_get_num_threads();
+    HPLS_TEAM(p, t, q, {
         hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
         hpls_xsum *a = xacc(be, t);
@@ -905,9 +870,9 @@ static double x_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, c
             }
             hpls_xsum_carry(a);
         }
-#pragma omp single
-        p = q;
-    }
+        if (t == 0)
+            p = q;
+    });
     xfinish(be, p, 1, &ss);
     return sqrt(ss);
 }

@@ -4,10 +4,10 @@
  * they and PJG's dense sweep share.  Rows are split
  * statically; each row's sum has a fixed order (below). */
 #include "core/internal.h"
+#include "kernels/cpu/team.h"
 
 #include <omp.h>
 #include <string.h>
-
 
 /* Dense rows are summed in 16 interleaved partial sums, held as 4 vectors of 4
  * (GCC's vector extension): independent chains hide the adds' latency, so a row
@@ -121,9 +121,7 @@ double hpls_k_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, co
     const hpls_int n = A->nrows, m = A->ncols;
     double part[HPLS_MAX_THREADS];
     int np = 1;
-#pragma omp parallel num_threads(nthreads_for(nt, n))
-    {
-        int t = omp_get_thread_num(), p = omp_get_num_threads();
+    HPLS_TEAM(nthreads_for(nt, n), t, p, {
         double ss = 0.0;
         for (hpls_int i = n * t / p; i < n * (t + 1) / p; i++) {
             const hpls_real *a = A->data + i * m;
@@ -132,9 +130,9 @@ double hpls_k_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, co
             ss += s * s;
         }
         part[t] = ss;
-#pragma omp single
-        np = p;
-    }
+        if (t == 0)
+            np = p;
+    });
     double ss = 0.0;
     for (int t = 0; t < np; t++)
         ss += part[t];
@@ -164,9 +162,7 @@ double hpls_k_dense_triangle(int nt, const hpls_dense *A, int upper, double dsca
     const hpls_int n = A->nrows;
     double part[HPLS_MAX_THREADS];
     int np = 1;
-#pragma omp parallel num_threads(nthreads_for(nt, n))
-    {
-        int t = omp_get_thread_num(), p = omp_get_num_threads();
+    HPLS_TEAM(nthreads_for(nt, n), t, p, {
         double ss = 0.0;
         for (hpls_int i = n * t / p; i < n * (t + 1) / p; i++) {
             const hpls_real *a = A->data + i * n;
@@ -176,9 +172,9 @@ double hpls_k_dense_triangle(int nt, const hpls_dense *A, int upper, double dsca
             ss += s * s;
         }
         part[t] = ss;
-#pragma omp single
-        np = p;
-    }
+        if (t == 0)
+            np = p;
+    });
     double ss = 0.0;
     for (int t = 0; t < np; t++)
         ss += part[t];

@@ -22,6 +22,7 @@
  * the panel in the last-level cache, y from the row block in L2).  A runs
  * leaf reads x and y nearly in order: the hardware prefetcher keeps up. */
 #include "kernels/cpu/prefetch.h"
+#include "kernels/cpu/team.h"
 #include "la/qtree.h"
 
 #include <omp.h>
@@ -155,12 +156,10 @@ static void band_pf(const hpls_qtree *Q, int pf, int b, const hpls_real *x, hpls
 
 void hpls_k_qt_spmv(const hpls_qtree *Q, int pf, const hpls_real *x, hpls_real *y)
 {
-#pragma omp parallel num_threads(Q->nbands)
-    {
-        int t = omp_get_thread_num(), p = omp_get_num_threads();
+    HPLS_TEAM(Q->nbands, t, p, {
         for (int b = t; b < Q->nbands; b += p) /* every band, whatever team we get */
             band_pf(Q, pf, b, x, y);
-    }
+    });
 }
 
 void hpls_k_qt_spmv_t(const hpls_qtree *Q, const hpls_real *x, hpls_real *y)

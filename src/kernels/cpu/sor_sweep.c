@@ -6,8 +6,7 @@
  * instead of a whole one (and symmetrically with L after a backward sweep).
  * Sweeps are sequential by definition (row i needs the new x_j of earlier rows). */
 #include "kernels/cpu/prefetch.h"
-
-#include <omp.h>
+#include "kernels/cpu/team.h"
 
 /* Entries ahead whose x is prefetched (scattered columns, as in spmv.c), when
  * the prefetch variant prefetches x. */
@@ -65,9 +64,7 @@ double hpls_k_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, 
     double ss = 0.0; /* summed in the order of the rows of each thread */
     double part[HPLS_MAX_THREADS];
     int np = 1;
-#pragma omp parallel num_threads(n > 8192 ? nt : 1)
-    {
-        int t = omp_get_thread_num(), p = omp_get_num_threads();
+    HPLS_TEAM(n > 8192 ? nt : 1, t, p, {
         double sum = 0.0;
         for (hpls_int i = n * t / p; i < n * (t + 1) / p; i++) {
             double s = dscale * v[diagpos[i]] * dx[i];
@@ -78,9 +75,9 @@ double hpls_k_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, 
             sum += s * s;
         }
         part[t] = sum;
-#pragma omp single
-        np = p;
-    }
+        if (t == 0)
+            np = p;
+    });
     for (int t = 0; t < np; t++)
         ss += part[t];
     return ss;

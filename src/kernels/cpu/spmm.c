@@ -7,10 +7,10 @@
  * for each column, exactly as the single-vector kernels, so column j equals
  * hpls_k_residual on column j bit for bit. */
 #include "core/internal.h"
+#include "kernels/cpu/team.h"
 #include "la/qtree.h"
 
 #include <math.h>
-#include <omp.h>
 #include <threads.h>
 
 #define PAR_MIN_NNZ 20000
@@ -98,16 +98,14 @@ void hpls_k_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_rea
         int kc = (int)(k - j0 < w ? k - j0 : w);
         double part[HPLS_MAX_THREADS][HPLS_SPMM_COLS];
         int np = 1;
-#pragma omp parallel num_threads(nt)
-        {
-            int t = omp_get_thread_num(), p = omp_get_num_threads();
+        HPLS_TEAM(nt, t, p, {
             for (int c = 0; c < kc; c++)
                 part[t][c] = 0.0;
             rows_block(A, kc, B ? B + j0 * ld : NULL, X + j0 * ld, R + j0 * ld, ld,
                        hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), part[t]);
-#pragma omp single
-            np = p;
-        }
+            if (t == 0)
+                np = p;
+        });
         for (int c = 0; c < kc; c++) { /* the threads' partial sums in thread order */
             double s = 0.0;
             for (int t = 0; t < np; t++)

@@ -21,8 +21,7 @@
  * a sample of rows shows a stencil (each row's columns are the previous row's
  * plus one: x is then read in streams the hardware already prefetches). */
 #include "kernels/cpu/prefetch.h"
-
-#include <omp.h>
+#include "kernels/cpu/team.h"
 
 #define PAR_MIN_NNZ 20000
 #define PF_X 256       /* entries ahead whose x is prefetched */
@@ -169,11 +168,9 @@ void hpls_k_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_
 {
     if (pf == HPLS_PF_DEFAULT && in_cache(A)) /* asked before the threads start */
         pf = HPLS_PF_NONE;
-#pragma omp parallel num_threads(nthreads_for(nt, A))
-    {
-        int t = omp_get_thread_num(), p = omp_get_num_threads();
+    HPLS_TEAM(nthreads_for(nt, A), t, p, {
         rows(A, x, NULL, y, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 0, pf);
-    }
+    });
 }
 
 double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
@@ -183,14 +180,12 @@ double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
     int np = 1;
     if (pf == HPLS_PF_DEFAULT && in_cache(A))
         pf = HPLS_PF_NONE;
-#pragma omp parallel num_threads(nthreads_for(nt, A))
-    {
-        int t = omp_get_thread_num(), p = omp_get_num_threads();
+    HPLS_TEAM(nthreads_for(nt, A), t, p, {
         part[t] =
             rows(A, x, b, r, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 1, pf);
-#pragma omp single
-        np = p;
-    }
+        if (t == 0)
+            np = p;
+    });
     double ss = 0.0;
     for (int t = 0; t < np; t++)
         ss += part[t];
