@@ -404,6 +404,15 @@ def hisa(d, o):
           if float(s.group(2)) > float(s.group(3)) else "—", d.name)
 
 
+CR_ONE_SHOT_WHY = ("cyclic reduction does about 2.5x the flops of Gaussian elimination and, "
+                   "storing every level (5 arrays of 2n values, plus the scales), writes about 4x "
+                   "the bytes of dgtsv, which works in place: on 2 cores its parallel levels "
+                   "do not make that up")
+CR_FACTORS_WHY = ("a solve with CR's factors reads 2n multipliers and 3n level values where "
+                  "dgttrs reads 4n, but in log2(n) passes whose short top levels run on one thread "
+                  "and end in a barrier each")
+
+
 def tridiag_speed(d, o):
     rows = [r for r in d.table("method") if "ratios" in col(r, "method")]
     th, gs1, gs2 = [], [], []
@@ -424,6 +433,39 @@ def tridiag_speed(d, o):
                                  "g-Spike's partitioned factorisation (Givens QR, spikes, reduced "
                                  "system) does more work than dgtsv's elimination; 2 cores do not "
                                  "make it up"))
+    # cyclic reduction against LAPACK in the same (n, K, threads): one-shot vs
+    # dgtsv, with factors vs dgttrs
+    lap = {}
+    main = d.table("one-shot s")
+    for r in main:
+        if col(r, "method").startswith("lapack"):
+            lap[(col(r, "n"), col(r, "K"), col(r, "threads"))] = r
+    for r in main:
+        key = (col(r, "n"), col(r, "K"), col(r, "threads"))
+        if col(r, "method") != "cr" or key not in lap:
+            continue
+        where = f"n={key[0]} K={key[1]} {key[2]} thr"
+        one = med(col(r, "one-shot s")) / med(col(lap[key], "one-shot s"))
+        fac = med(col(r, "with factors s")) / med(col(lap[key], "with factors s"))
+        if one > 1:
+            o.losses.append((d.name, "cyclic reduction one-shot (factor + solve) over LAPACK dgtsv",
+                             f"{where} {f2(one)}x", CR_ONE_SHOT_WHY))
+        if fac > 1:
+            o.losses.append((d.name, "cyclic reduction with factors over LAPACK dgttrs",
+                             f"{where} {f2(fac)}x", CR_FACTORS_WHY))
+    bat = d.table("systems")
+    for r in bat:
+        if col(r, "method") != "thomas interleaved":
+            continue
+        ref = [q for q in bat if col(q, "n") == col(r, "n") and col(q, "threads") == col(r, "threads")
+               and col(q, "method").startswith("lapack")]
+        x = med(col(r, "s")) / med(col(ref[0], "s")) if ref else 0
+        if x > 1:
+            o.losses.append((d.name, "batched Thomas, interleaved layout, over dgtsv strided",
+                             f"n={col(r, 'n')} {col(r, 'threads')} thr {f2(x)}x",
+                             "one system at a time touched a cache line and a page per row: at "
+                             "n = 1024 its 5n pages outgrow the TLB (measured before batched.c "
+                             "swept 8 interleaved systems together, row by row)"))
     wt = min(th)
     o.row("Thomas vs LAPACK dgtsv throughput", f"{rng([v for v, _ in th], unit='x')}",
           f"{wt[1]} {f2(wt[0])}x", d.name)
@@ -779,14 +821,17 @@ def small_why(method):
 
 def small_setup_why(method):
     """Why hpls's setup costs more than PETSc's KSPSetUp at small sizes."""
+    check = ("and hpls checks A (columns in range and sorted, values finite: perf, a quarter of "
+             "a cg + jacobi setup), which PETSc does at assembly, outside KSPSetUp")
     if "dic" in method or "ilu0" in method:
-        return ("first-touch page faults of fresh memory (perf: about half of the setup): the "
-                "factor is kept twice, in A's layout and split into L and U copies for the sweeps, "
-                "10.6 MB against PETSc's ~6.5 MB on convdiff3d 36³; and A is checked (finite "
-                "values, sorted columns), which PETSc does not do")
-    return ("the Krylov work vectors are allocated and zeroed at setup (PETSc allocates "
-            "GMRES's basis as it grows) and A is checked (finite values, sorted columns), which "
-            "PETSc does not do; paid once per setup, not per solve")
+        return ("first-touch page faults (perf: about half of an ilu0 setup on convdiff3d 36³): "
+                "hpls allocates 10.6 MB there, the factor twice, in A's layout (2.5 MB) and "
+                "split into L and U copies for the sweeps (3.9 MB), where PETSc's ILU(0) keeps "
+                "one copy; " + check)
+    return ("the Krylov work vectors are zeroed at setup by the threads that will use them "
+            "(first touch; gmres(30): 34 vectors, 12.4 MB on convdiff3d 36³) where PETSc's come "
+            "from calloc, untouched until its first solve, which the median of 31 solves leaves "
+            "out; " + check)
 
 
 def many_rhs(d, o):
