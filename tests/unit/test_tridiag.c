@@ -352,7 +352,7 @@ static void gspike_is_independent_of_row_scaling(void **state)
 static void batches_match_single_solves_in_both_layouts(void **state)
 {
     (void)state;
-    const hpls_int n = 37, batch = 23, stride = 40;
+    const hpls_int n = 37, batch = 70, stride = 40; /* interleaved: groups of 64 and 6 */
     hpls_real *dl = calloc((size_t)(stride * batch), sizeof *dl), *d = calloc((size_t)(stride * batch), sizeof *d);
     hpls_real *du = calloc((size_t)(stride * batch), sizeof *du), *b = calloc((size_t)(stride * batch), sizeof *b);
     hpls_real *il = malloc((size_t)(n * batch) * sizeof *il), *id = malloc((size_t)(n * batch) * sizeof *id);
@@ -386,9 +386,36 @@ static void batches_match_single_solves_in_both_layouts(void **state)
             assert_true(fabs(b[k * stride + i] - ref[k * n + i]) < 1e-13 * (1 + fabs(ref[k * n + i])));
             assert_true(fabs(b2[k * stride + i] - ref[k * n + i]) < 1e-13 * (1 + fabs(ref[k * n + i])));
             assert_true(fabs(ib[i * batch + k] - ref[k * n + i]) < 1e-13 * (1 + fabs(ref[k * n + i])));
+            /* groups of interleaved systems run each system's operations in order */
+            assert_true(ib[i * batch + k] == b[k * stride + i]);
         }
     assert_int_equal(hpls_tridiag_solve_batch(HPLS_TRIDIAG_GSPIKE, HPLS_BATCH_STRIDED, n, batch,
                                               stride, dl, d, du, b), HPLS_ERR_ARG);
+
+    /* interleaved systems 12 and 66 (0-based, one in each group) singular at rows 5
+     * and 3: the first is named, the others solved as alone */
+    for (hpls_int k = 0; k < batch; k++)
+        for (hpls_int i = 0; i < n; i++)
+            ib[i * batch + k] = b2[k * stride + i] = b[k * stride + i]; /* x as new b */
+    id[4 * batch + 12] = il[4 * batch + 12] = iu[4 * batch + 12] = 0.0;
+    id[2 * batch + 66] = il[2 * batch + 66] = 0.0;
+    assert_int_equal(hpls_tridiag_solve_batch(HPLS_TRIDIAG_THOMAS, HPLS_BATCH_INTERLEAVED, n, batch,
+                                              0, il, id, iu, ib), HPLS_ERR_SINGULAR);
+    assert_non_null(strstr(hpls_last_error(), "system 13 (from 1): thomas: zero or tiny pivot in row 5"));
+    for (hpls_int k = 0; k < batch; k++) {
+        if (k == 12 || k == 66)
+            continue;
+        for (hpls_int i = 0; i < n; i++) { /* the same system, solved alone, strided */
+            dl[k * stride + i] = il[i * batch + k];
+            d[k * stride + i] = id[i * batch + k];
+            du[k * stride + i] = iu[i * batch + k];
+        }
+        assert_int_equal(hpls_tridiag_solve_batch(HPLS_TRIDIAG_THOMAS, HPLS_BATCH_STRIDED, n, 1,
+                                                  stride, dl + k * stride, d + k * stride,
+                                                  du + k * stride, b2 + k * stride), HPLS_OK);
+        for (hpls_int i = 0; i < n; i++)
+            assert_true(ib[i * batch + k] == b2[k * stride + i]);
+    }
     free(dl); free(d); free(du); free(b); free(b2);
     free(il); free(id); free(iu); free(ib); free(ref);
 }
