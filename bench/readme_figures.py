@@ -302,7 +302,10 @@ def krylov(d, o, load):
                              f"{col(r, 'method')} n={col(r, 'n')} k={col(r, 'k')} {f2(x)}x"
                              f"{' (re-run cell)' if 're-run' in c else ''}",
                              "x fits in L2 and an iteration takes under 1 ms: fixed costs per "
-                             "iteration weigh most (not profiled)" if n <= 10000 else
+                             "iteration weigh most; measured before kernels/cpu/team.h took the "
+                             "OpenMP region's entry out of one-thread kernels (small.md, the two "
+                             "programs taking turns, has hpls at or below PETSc at n = 2e3 to "
+                             "1e4)" if n <= 10000 else
                              f"measured on a loaded machine, load {load}" if loaded else "not profiled"))
     fig = f"{rng(per, unit='x')} over {len(per)} cells"
     xw, wr = max(big or [(x, r) for x, r in zip(per, [r for r in rows if meds(col(r, "ours / PETSc per it"))])],
@@ -404,13 +407,17 @@ def hisa(d, o):
           if float(s.group(2)) > float(s.group(3)) else "—", d.name)
 
 
-CR_ONE_SHOT_WHY = ("cyclic reduction does about 2.5x the flops of Gaussian elimination and, "
-                   "storing every level (5 arrays of 2n values, plus the scales), writes about 4x "
-                   "the bytes of dgtsv, which works in place: on 2 cores its parallel levels "
-                   "do not make that up")
-CR_FACTORS_WHY = ("a solve with CR's factors reads 2n multipliers and 3n level values where "
-                  "dgttrs reads 4n, but in log2(n) passes whose short top levels run on one thread "
-                  "and end in a barrier each")
+CR_ONE_SHOT_WHY = ("cyclic reduction does about 3x the arithmetic of Gaussian elimination (19 "
+                   "flops and a division a row against dgtsv's 6 and two) and keeps every level "
+                   "(l, u, 1/d and the multipliers k1, k2, about 2n values each): it writes about "
+                   "19n values where dgtsv overwrites its 4n in place; perf, n = 1e6, 1 thread: "
+                   "the factorisation is 60% of a one-shot solve.  Its levels are parallel: on 2 "
+                   "cores that does not make up the rest")
+CR_FACTORS_WHY = ("a CR solve streams its stored levels, about 21n values read and written "
+                  "(k1, k2, l, u, 1/d of about 2n values each, read in whole cache lines) against "
+                  "dgttrs's ~7n: bandwidth-bound at n >= 1e7, where dgttrs's sequential "
+                  "recurrence, latency-bound, takes about as long; at n = 1e6 on 1 thread CR's "
+                  "solve is the faster")
 
 
 def tridiag_speed(d, o):
@@ -465,7 +472,7 @@ def tridiag_speed(d, o):
                              f"n={col(r, 'n')} {col(r, 'threads')} thr {f2(x)}x",
                              "one system at a time touched a cache line and a page per row: at "
                              "n = 1024 its 5n pages outgrow the TLB (measured before batched.c "
-                             "swept 8 interleaved systems together, row by row)"))
+                             "swept 64 interleaved systems together, row by row)"))
     wt = min(th)
     o.row("Thomas vs LAPACK dgtsv throughput", f"{rng([v for v, _ in th], unit='x')}",
           f"{wt[1]} {f2(wt[0])}x", d.name)
