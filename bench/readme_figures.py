@@ -417,7 +417,10 @@ CR_FACTORS_WHY = ("a CR solve streams its stored levels, about 21n values read a
                   "(k1, k2, l, u, 1/d of about 2n values each, read in whole cache lines) against "
                   "dgttrs's ~7n: bandwidth-bound at n >= 1e7, where dgttrs's sequential "
                   "recurrence, latency-bound, takes about as long; at n = 1e6 on 1 thread CR's "
-                  "solve is the faster")
+                  "solve is the faster, on 2 threads slower than on 1: its memory-bound level "
+                  "loops gain nothing from the second core here, and the threads sleep and wake "
+                  "between the ~20 levels' parallel loops (perf: 13% of the samples in libgomp's "
+                  "wait and the kernel's scheduler)")
 
 
 def tridiag_speed(d, o):
