@@ -372,6 +372,16 @@ HPLS_API hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, 
 HPLS_API void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F); /* accepts NULL */
 /* Partitions gspike found singular and repaired (0 for the other methods). */
 HPLS_API hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F);
+/* The direct methods' singularity and condition test (docs/bad_inputs.md), which
+ * the solver framework (solver=thomas|cr|gspike|lapack) runs before it factors:
+ * HPLS_ERR_SINGULAR when LU with partial pivoting (dgttrf) meets an exactly zero
+ * pivot, whatever the method and partition count; else *rcond is LAPACK dgtcon's
+ * estimate of 1/cond_1(T), below DBL_EPSILON for an ill-conditioned T, which the
+ * methods still solve with a small backward error (0 when n exceeds LAPACK's int,
+ * 1 for n = 0).  hpls_tridiag_factor, hpls_tridiag_solve and the batched solves
+ * do not run it, as LAPACK's dgtsv does not run dgtcon: it costs an LU of T, about
+ * one dgtsv. */
+HPLS_API hpls_status hpls_tridiag_rcond(const hpls_tridiag *T, double *rcond);
 /* Factor and solve in one call. */
 HPLS_API hpls_status hpls_tridiag_solve_sized(const hpls_tridiag *T, hpls_tridiag_method m,
                                               const hpls_tridiag_opts *opts, size_t opts_size,

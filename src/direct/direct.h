@@ -103,8 +103,6 @@ hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, doubl
 /* Partitions gspike found singular in a solver's direct method (its mdata:
  * factors on the host or on a device; 0 for the other methods). */
 hpls_int hpls_tridiag_solver_singular(const void *mdata);
-/* The same test on method m's bound rcond (a device's factors). */
-hpls_status hpls_tridiag_rcond_check(hpls_tridiag_method m, double rcond);
 /* HPLS_ERR_VALUE naming the first row of T that holds NaN or Inf (who: the caller). */
 hpls_status hpls_tridiag_check_finite(const hpls_tridiag *T, const char *who);
 

@@ -122,6 +122,21 @@ hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F)
     return F && F->method == HPLS_TRIDIAG_GSPIKE ? hpls_gspike_singular_blocks(F->gspike) : 0;
 }
 
+hpls_status hpls_tridiag_rcond(const hpls_tridiag *T, double *rcond)
+{
+    if (!rcond)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_tridiag_rcond: NULL rcond");
+    *rcond = 0.0;
+    hpls_status st = check_tridiag(T, "hpls_tridiag_rcond");
+    if (st == HPLS_OK)
+        st = hpls_tridiag_check_finite(T, "hpls_tridiag_rcond");
+    if (st == HPLS_OK && T->n == 0)
+        *rcond = 1.0; /* dgtcon's answer for an empty matrix */
+    else if (st == HPLS_OK)
+        st = hpls_tridiag_condition(T, "hpls_tridiag_rcond", rcond);
+    return st;
+}
+
 hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int nrhs,
                                         const hpls_real *b, hpls_real *x)
 {

@@ -27,7 +27,13 @@ Every tridiagonal direct method (thomas, cr, gspike, lapack, and hisa's or a
 preconditioner's solves with T) on every backend (cpu, opencl, one or more MPI ranks),
 whatever gspike_p or the thread count, decides by the same test on T itself, made before
 the method factors it (`hpls_tridiag_condition`): LAPACK's LU with partial pivoting
-(dgttrf), then its condition estimate (dgtcon).
+(dgttrf), then its condition estimate (dgtcon).  The solver framework (`hpls solve`,
+`hpls_solver_*`, Python's `solver=`) always runs it; the tridiagonal library
+(`hpls_tridiag_factor`, `hpls_tridiag_solve`, the batched solves) does not, as dgtsv does
+not run dgtcon, since it costs an LU of T: `hpls_tridiag_rcond(T, &rcond)` is the same
+test for a caller who wants it, and Python's `hpls.tridiag_solve` runs it unless given
+`check=False` (a singular T raises ValueError, an ill-conditioned one warns with
+`hpls.IllConditionedWarning`).
 
 - Singular: a pivot of that LU is exactly zero (no pivoting or g-Spike repair removes
   it; the reduced system of every partitioning is then singular too).  Refused: exit 3,

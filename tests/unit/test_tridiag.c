@@ -517,6 +517,12 @@ static void collection_at(hpls_int n, const char *const *opts, size_t nopts)
         }
         if (id == 13 && !(rc > 0 && rc < DBL_EPSILON))
             fail_msg("dorr at n %lld: rcond %.3e", (long long)n, rc);
+        /* the library's own call of the test: the solvers' verdict and bits */
+        double r = -1;
+        hpls_status sr = hpls_tridiag_rcond(T, &r);
+        if (sl != HPLS_OK ? sr != HPLS_ERR_SINGULAR : sr != HPLS_OK || (rc >= 0 && r != rc))
+            fail_msg("id %d n %lld: hpls_tridiag_rcond status %d, rcond %.3e (the solvers' %.3e)",
+                     id, (long long)n, (int)sr, r, rc);
         hpls_csr_destroy(A);
         hpls_tridiag_destroy(T);
         hpls_vec_destroy(xt);
@@ -575,6 +581,17 @@ static void the_neumann_matrix_is_singular_at_every_partition_count(void **state
         if (st != HPLS_ERR_SINGULAR || !strstr(msg, "U(1000, 1000) is exactly zero: the matrix is singular"))
             fail_msg("%s: status %d: %s", opts[k], (int)st, msg);
     }
+    double r = -1;
+    assert_int_equal(hpls_tridiag_rcond(T, &r), HPLS_ERR_SINGULAR);
+    assert_non_null(strstr(hpls_last_error(), "hpls_tridiag_rcond: U(1000, 1000) is exactly zero"));
+    assert_true(r == 0.0);
+    T->d[0] = 2.0; /* Dirichlet at one end: nonsingular, cond_1 about n^2 */
+    assert_int_equal(hpls_tridiag_rcond(T, &r), HPLS_OK);
+    assert_true(r > 1e-8 && r < 1e-5);
+    T->d[7] = NAN;
+    assert_int_equal(hpls_tridiag_rcond(T, &r), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_last_error(), "row 8 holds NaN or Inf"));
+    assert_int_equal(hpls_tridiag_rcond(T, NULL), HPLS_ERR_ARG);
     free(b);
     free(x);
     hpls_csr_destroy(A);

@@ -12,6 +12,7 @@ keyword arguments: ``threads=2``, ``trisolve="levels"``, ``restart=50``.
 """
 
 import re
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,6 +32,7 @@ __all__ = [
     "Info",
     "Error",
     "NotConverged",
+    "IllConditionedWarning",
     "solvers",
     "tridiag_methods",
     "preconditioners",
@@ -48,12 +50,22 @@ class NotConverged(Error):
         self.x = x
 
 
+class IllConditionedWarning(UserWarning):
+    """A direct method (thomas, cr, gspike, lapack) solved an ill-conditioned
+    matrix: its reciprocal condition estimate is below the machine epsilon, so x
+    has a small backward error but may have no correct digit (scipy warns alike
+    with LinAlgWarning).  An exactly singular matrix raises instead."""
+
+
 class Info:
     """Outcome of a solve: iterations, converged, reason (hpls's name of the
     stopping reason), relres and resnorm (the true residual ||b - A x||,
     recomputed, relative to ||b|| and absolute), history (the relative residual
     the iteration tested, one per iteration; history_iterations and
-    history_seconds beside it), setup_s and solve_s (seconds), threads."""
+    history_seconds beside it), setup_s and solve_s (seconds), threads; for the
+    direct methods rcond, LAPACK dgtcon's estimate of 1 / cond_1(A) (0 for the
+    iterative methods), and ill_conditioned, True when 0 < rcond < the machine
+    epsilon (:class:`IllConditionedWarning` is then issued)."""
 
     __slots__ = (
         "reason",
@@ -65,6 +77,8 @@ class Info:
         "solve_s",
         "precond_norm",
         "threads",
+        "rcond",
+        "ill_conditioned",
         "history",
         "history_iterations",
         "history_seconds",
@@ -72,8 +86,9 @@ class Info:
 
     def __init__(self, t, history=None):
         (_, self.reason, conv, self.iterations, self.relres, self.resnorm, self.setup_s,
-         self.solve_s, self.precond_norm, self.threads) = t
+         self.solve_s, self.precond_norm, self.threads, self.rcond, ill) = t
         self.converged = bool(conv)
+        self.ill_conditioned = bool(ill)
         its, rel, sec = history if history is not None else ([], [], [])
         self.history_iterations = np.asarray(its, dtype=np.int64)
         self.history = np.asarray(rel, dtype=np.float64)
@@ -317,6 +332,15 @@ class Solver:
                 xt = np.zeros((k, self.shape[1]))
             infos = [Info(t) for t in self._s.solve_many(bt, xt, k)]
             x = xt.T
+        for j, info in enumerate(infos):
+            if info.ill_conditioned:
+                warnings.warn("ill-conditioned matrix%s: %s's reciprocal condition estimate "
+                              "is %.3g, below the machine epsilon; x has a small backward "
+                              "error but may have no correct digit"
+                              % ("" if len(infos) == 1 else " (column %d)" % j,
+                                 self.option("solver"), info.rcond),
+                              IllConditionedWarning, stacklevel=2)
+                break
         if raise_on_fail:
             for j, info in enumerate(infos):
                 if not info.converged:
@@ -394,13 +418,18 @@ class Preconditioner(LinearOperator):
         return np.column_stack([self._apply(R[:, j], False) for j in range(R.shape[1])])
 
 
-def tridiag_solve(dl, d, du, b, method="gspike", partitions=0, delta=1e-6, threads=0):
+def tridiag_solve(dl, d, du, b, method="gspike", partitions=0, delta=1e-6, threads=0,
+                  check=True):
     """x with T x = b for the tridiagonal T of rows dl[i] x[i-1] + d[i] x[i] +
     du[i] x[i+1]: dl, du of n values (dl[0], du[-1] unused) or of n-1 (LAPACK
     gtsv's layout); b of shape (n,) or
     (n, k), all k columns solved with one factorization.  method: thomas, cr,
     gspike or lapack; partitions, delta: g-Spike's p (0: from n and the threads)
-    and singularity threshold; threads: 0 for OpenMP's default."""
+    and singularity threshold; threads: 0 for OpenMP's default.  check: first
+    the direct methods' singularity and condition test (hpls_tridiag_rcond, an
+    LU of T: about the cost of one dgtsv): a singular T raises ValueError, an
+    ill-conditioned one is solved with an :class:`IllConditionedWarning`;
+    check=False skips it."""
     arrays = [np.ascontiguousarray(v, dtype=np.float64) for v in (dl, d, du)]
     n = arrays[1].size
     if arrays[0].size == n - 1 and arrays[2].size == n - 1:  # LAPACK's n-1 off-diagonals
@@ -412,6 +441,10 @@ def tridiag_solve(dl, d, du, b, method="gspike", partitions=0, delta=1e-6, threa
     b = _vector(b, n)
     x = np.array(b.T, dtype=np.float64, order="C")  # k x n: one system after another
     k = 1 if b.ndim == 1 else b.shape[1]
-    _core.tridiag_solve(method, arrays[0], arrays[1], arrays[2], x, k, partitions, delta,
-                        threads)
+    rcond = _core.tridiag_solve(method, arrays[0], arrays[1], arrays[2], x, k, partitions,
+                                delta, threads, bool(check))
+    if rcond is not None and rcond < np.finfo(np.float64).eps:
+        warnings.warn("ill-conditioned matrix: its reciprocal condition estimate is %.3g, below "
+                      "the machine epsilon; x has a small backward error but may have no "
+                      "correct digit" % rcond, IllConditionedWarning, stacklevel=2)
     return x if b.ndim == 1 else x.T

@@ -479,9 +479,10 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args)
 
 static PyObject *info_tuple(const hpls_info *in)
 {
-    return Py_BuildValue("(isinddddii)", (int)in->reason, hpls_reason_str(in->reason),
+    return Py_BuildValue("(isinddddiidi)", (int)in->reason, hpls_reason_str(in->reason),
                          hpls_reason_converged(in->reason), (Py_ssize_t)in->iterations, in->relres,
-                         in->resnorm, in->setup_s, in->solve_s, in->precond_norm, in->threads);
+                         in->resnorm, in->setup_s, in->solve_s, in->precond_norm, in->threads,
+                         in->rcond, in->ill_conditioned);
 }
 
 /* solve_many(B, X, k): B and X k x n C-contiguous (column-major n x k); returns
@@ -546,7 +547,7 @@ release:
 }
 
 /* info(): (reason, reason name, converged, iterations, relres, resnorm,
- * setup_s, solve_s, precond_norm, threads) of the last solve. */
+ * setup_s, solve_s, precond_norm, threads, rcond, ill_conditioned) of the last solve. */
 static PyObject *Solver_info(SolverObject *self, PyObject *noargs)
 {
     (void)noargs;
@@ -873,8 +874,10 @@ static PyObject *Solver_set_precond(SolverObject *self, PyObject *args)
 
 /* ---- module functions -------------------------------------------------- */
 
-/* tridiag_solve(method, dl, d, du, X, k, partitions, delta, threads): X (k
- * right-hand sides of n values one after another) becomes the solutions. */
+/* tridiag_solve(method, dl, d, du, X, k, partitions, delta, threads, check): X (k
+ * right-hand sides of n values one after another) becomes the solutions; with
+ * check, hpls_tridiag_rcond first (a singular T raises) and its rcond returned,
+ * else None. */
 static PyObject *tridiag_solve(PyObject *mod, PyObject *args)
 {
     (void)mod;
@@ -882,9 +885,9 @@ static PyObject *tridiag_solve(PyObject *mod, PyObject *args)
     PyObject *o[4];
     Py_ssize_t k, partitions;
     double delta;
-    int threads;
-    if (!PyArg_ParseTuple(args, "sOOOOnndi", &name, &o[0], &o[1], &o[2], &o[3], &k, &partitions,
-                          &delta, &threads))
+    int threads, check;
+    if (!PyArg_ParseTuple(args, "sOOOOnndip", &name, &o[0], &o[1], &o[2], &o[3], &k, &partitions,
+                          &delta, &threads, &check))
         return NULL;
     hpls_tridiag_method m;
     hpls_status st = hpls_tridiag_method_from_name(name, &m);
@@ -907,12 +910,17 @@ static PyObject *tridiag_solve(PyObject *mod, PyObject *args)
     }
     hpls_tridiag T = {.n = n, .dl = b[0].buf, .d = b[1].buf, .du = b[2].buf};
     hpls_tridiag_opts opts = {.partitions = partitions, .delta = delta, .threads = threads};
+    double rcond = 0.0;
     PyThreadState *ts = PyEval_SaveThread(); /* hpls runs without the GIL */
-    st = hpls_tridiag_solve(&T, m, &opts, k, b[3].buf, b[3].buf);
+    st = check ? hpls_tridiag_rcond(&T, &rcond) : HPLS_OK;
+    if (st == HPLS_OK)
+        st = hpls_tridiag_solve(&T, m, &opts, k, b[3].buf, b[3].buf);
     PyEval_RestoreThread(ts);
-    if (st != HPLS_OK) {
+    if (st != HPLS_OK)
         raise_status(st, "tridiag_solve", hpls_last_error());
-    } else {
+    else if (check)
+        out = PyFloat_FromDouble(rcond);
+    else {
         Py_INCREF(Py_None);
         out = Py_None;
     }
