@@ -183,7 +183,7 @@ typedef struct hpls_info {
                             norm=preconditioned), and the history holds that ratio;
                             relres above is still the true residual */
     int threads;         /* threads the solver ran on (its `threads` option; for 0, one
-                            thread below 500000 stored entries, else OpenMP's default
+                            thread below 1000000 stored entries, else OpenMP's default
                             when it was set up) */
     double rcond;        /* the direct methods (thomas, cr, gspike, lapack): an estimate of
                             1 / cond_1(A) (LAPACK's dgtcon), the same for every method and
