@@ -9,6 +9,8 @@
  *
  * Prints one line: iterations, setup_s, solve_s (the median), per_it_ms, relres,
  * reason, converged.  Exit 2 on a failed read, setup or solve. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include "bench_util.h"
 
 #include <stdio.h>
