@@ -182,8 +182,8 @@ hpls_status hpls_devop_fac_build(hpls_backend *be, hpls_trifac *F, int kind, int
         if (*bad < n)
             *pivot = F->vec[0][*bad];
     } else {
-        /* U z = y as z_i = y_i / u_ii - ...; M^-T: U^T y = r (dinv 1/u_ii), L^T z = y */
-        hpls_dev_copy(be, D->rD, 0, F->dev[1]->bscale, 0, db);
+        /* U z = y as z_i = (y_i - ...) / u_ii; M^-T: U^T y = r (dinv 1/u_ii), L^T z = y */
+        hpls_dev_copy(be, D->rD, 0, F->dev[1]->dinv, 0, db);
         if (F->dev[2]) {
             HPLS_DEV_RUN(be, HPLS_K_ilu_transpose, hpls_dev_groups(n), HPLS_KL(n), HPLS_KG(D->rp),
                          HPLS_KG(D->lowend), HPLS_KG(D->upbeg), HPLS_KG(D->tpos), HPLS_KG(D->E),

@@ -167,8 +167,8 @@ DEVICE void ilu_row(idx_t n, idx_t i, int flags, double shift, int wait, u64_t e
     idx_t ls = flags & 4 ? lslot[i] : i, us = flags & 4 ? uslot[i] : i;
     for (idx_t p = p0; p < diag; p++)
         lval[lptr[ls] + (p - p0)] = fac_get(lu, p, wait) * 1.0;
-    for (idx_t p = ub; p < end; p++)
-        uval[uptr[us] + (p - ub)] = fac_get(lu, p, wait) * ui;
+    for (idx_t p = ub; p < end; p++) /* unscaled: the backward sweep's dinv is 1/u_ii */
+        uval[uptr[us] + (p - ub)] = fac_get(lu, p, wait);
     bad[i] = fac_bad_pivot(d, big, 0) ? (double)i : (double)n;
     fac_put(uinv, i, ui, wait);
     if (wait)
