@@ -87,12 +87,12 @@ petsc_run() {
     echo "# DILU vs ILU(0) (Wang, Liu 2022, Tables 2, 3, 5 reshaped) and PETSc ILU(0)-BiCGSTAB"
     echo
     echo "One run of \`bench/dilu.sh BUILD_DIR $reps\`: $reps solve(s) per figure (the nx=100 matrices, 1e6 rows: one), b = A 1, BiCGSTAB tol 1e-8."
-    echo "Setup columns: the preconditioner's own setup (what PETSc's PCSetUp times), run a second time on the set-up solver and timed alone: for dilu the E pass with its pivot check and the split copies of L and U (scaled by 1/E) the sweeps read; for ilu0 the factorisation on A's pattern, its pivot check and the same split copies (U scaled by 1/U_ii)."
+    echo "Setup columns: the preconditioner's own setup (what PETSc's PCSetUp times), run a second time on the set-up solver and timed alone: for dilu the E pass with its pivot check and the split copies of L and U (scaled by 1/E) the sweeps read; for ilu0 the factorisation (IKJ on A's pattern) written straight into the same split copies (U unscaled: the backward sweep multiplies by 1/U_ii), and its pivot check.  block: trisolve=block, each thread's diagonal block factored by that thread alone (PETSc's block Jacobi inside one process; at 1 thread one block, the serial M); the 2-thread rows' like-for-like setup against PETSc's 2 processes."
     echo "PETSc $(pkg-config --modversion "${pcname:-PETSc}" 2>/dev/null || echo absent): \`petsc_bcgs A.mtx REPS -pc_type ilu -pc_factor_levels 0 -ksp_rtol 1e-8 -ksp_max_it 5000 -log_view\`, one MPI process, OMP_NUM_THREADS=1, right preconditioning, unpreconditioned residual norm; setup = PCSetUp event (the ILU(0) factorisation), solve = median KSPSolve time.  The 2-thread rows compare with PETSc on 2 MPI processes, where ILU(0) is per process (\`-pc_type bjacobi -sub_pc_type ilu\`: more iterations than ILU(0) of the whole matrix)."
     echo "Goal (last column): dilu (auto) BiCGSTAB solve s <= PETSc ilu-bcgs solve s."
     echo
-    echo "| matrix | threads | n | dilu setup s: serial | levels | syncfree | ilu0 setup s: serial | levels | syncfree | none its / s | jacobi | dilu (auto) | ilu0 (auto) | dilu solve s: serial | levels | syncfree | auto | auto chose | PETSc ilu setup s | PETSc ilu-bcgs its / s | dilu <= PETSc? |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| matrix | threads | n | dilu setup s: serial | levels | syncfree | block | ilu0 setup s: serial | levels | syncfree | block | none its / s | jacobi | dilu (auto) | ilu0 (auto) | dilu solve s: serial | levels | syncfree | auto | auto chose | PETSc ilu setup s | PETSc ilu-bcgs its / s | dilu <= PETSc? |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for t in 1 2; do
         for e in "${inputs[@]}"; do
             in=${e% *} r=${e#* }
@@ -101,8 +101,8 @@ petsc_run() {
             [ -n "$row" ] || continue
             ps=${petsc_solve[$in]:-}
             met=$(awk -F'|' -v p="$ps" '{
-                split($13, a, " / "); s = a[2] + 0
-                if (p == "" || $13 ~ /error/ || a[1] ~ /\*/) print "-"
+                split($15, a, " / "); s = a[2] + 0
+                if (p == "" || $15 ~ /error/ || a[1] ~ /\*/) print "-"
                 else print (s <= p + 0 ? "yes" : "**no**") " (" sprintf("%.2f", p > 0 ? s / p : 0) "x)"
             }' <<<"$row")
             echo "$row ${petsc_setup[$in]} | ${petsc_its[$in]} / ${ps:--} | $met |"

@@ -582,6 +582,17 @@ def qtree(d, o):
         o.missed.append(f"QTBiCGSTAB ≥ 1.2x CSR BiCGSTAB where x exceeds L2: best {f2(max(big))}x ({d.name})")
 
 
+# Why an ILU(0) / DILU setup can cost more than PETSc's, by threads (measured:
+# perf of the setup, session 31).
+SETUP_WHY = {
+    "1": "the copies the sweeps read are written to fresh memory at every setup (first-touch "
+         "page faults: perf, about a third of an ilu0 setup on poisson3d 100³), as PETSc's "
+         "factor is; dilu also checks A's pivots and symmetry",
+    "2": "trisolve=block first extracts each thread's diagonal block of A (and A^T) into a "
+         "matrix of its own, which PETSc's processes own already",
+}
+
+
 def dilu(d, o):
     rows = [r for r in d.table("dilu <= PETSc?")]
     one = [r for r in rows if col(r, "threads") == "1"]
@@ -602,8 +613,31 @@ def dilu(d, o):
         if med(col(r, "n")) < 100000:
             continue
         cells = r["_cells"]
-        for k in range(3):
+        for k in range(4):
             setup.append(med(cells[ds + k]) / med(cells[il + k]))
+    # setup against PETSc's PCSetUp, 1e5-1e6 rows: 1 thread the serial M
+    # against 1 process; 2 threads block (each thread's block alone) against
+    # 2 processes (block Jacobi): the like-for-like M
+    for t, k, res in (("1", 0, "1 thread (serial) vs 1 process"),
+                      ("2", 3, "2 threads (trisolve=block) vs 2 processes (block Jacobi)")):
+        sel = []
+        for r in rows:
+            if col(r, "threads") != t or med(col(r, "n")) < 100000 or not meds(col(r, "PETSc ilu setup")):
+                continue
+            ps = med(col(r, "PETSc ilu setup"))
+            for name, c in (("dilu", ds), ("ilu0", il)):
+                sel.append((med(r["_cells"][c + k]) / ps, name, r))
+        if not sel:
+            continue
+        x, name, w = max(sel, key=lambda v: v[0])
+        why = SETUP_WHY[t]
+        o.row(f"ILU(0) / DILU setup vs PETSc's ILU(0) PCSetUp (1e5-1e6 rows), {res}",
+              rng([v for v, _, _ in sel], unit="x"),
+              f"{col(w, 'matrix')} {name} {f2(x)}x" + (f": {why}" if x > 1 else ""), d.name)
+        for v, name, r in sel:
+            if v > 1:
+                o.losses.append((d.name, f"preconditioner setup over PETSc's PCSetUp, {res}",
+                                 f"{col(r, 'matrix')} {name} {f2(v)}x", why))
     o.row("DILU vs ILU(0): iterations within ±20% (1 thread) / setup time (1e5-1e6 rows, 1-2 threads)",
           f"{ok} of {total} matrices / {rng(setup, unit='x')}",
           "iterations outside ±20%: " + (", ".join(outside) or "none"), d.name)

@@ -308,10 +308,10 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
     return HPLS_OK;
 }
 
-void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
+static void copy_pattern_rows(hpls_trifac *F, int reverse, hpls_int first, hpls_int last)
 {
     const hpls_csr *A = F->a.A;
-    for (hpls_int i = 0; i < F->n; i++) {
+    for (hpls_int i = first; i < last; i++) {
         hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
         hpls_int end = A->rowptr[i + 1];
         hpls_int ls = F->low.slot ? F->low.slot[i] : i, us = F->up.slot ? F->up.slot[i] : i;
@@ -320,6 +320,19 @@ void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
         for (hpls_int p = ub; p < end; p++)
             F->up.col[F->up.ptr[us] + (reverse ? end - 1 - p : p - ub)] = A->colind[p];
     }
+}
+
+void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
+{
+    if (!F->blk) {
+        copy_pattern_rows(F, reverse, 0, F->n);
+        return;
+    }
+    /* block: each block's rows by the thread that factors and sweeps them
+     * (its first touch: the pages' faults in parallel, on its memory node) */
+#pragma omp parallel for num_threads(F->nt) schedule(static, 1)
+    for (int q = 0; q < F->nt; q++)
+        copy_pattern_rows(F, reverse, F->blk[q], F->blk[q + 1]);
 }
 
 hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv, const char *what,
