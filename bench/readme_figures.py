@@ -587,9 +587,11 @@ def qtree(d, o):
 SETUP_WHY = {
     "1": "the copies the sweeps read are written to fresh memory at every setup (first-touch "
          "page faults: perf, about a third of an ilu0 setup on poisson3d 100³), as PETSc's "
-         "factor is; dilu also checks A's pivots and symmetry",
-    "2": "trisolve=block first extracts each thread's diagonal block of A (and A^T) into a "
-         "matrix of its own, which PETSc's processes own already",
+         "factor is, and A is split into its triangles first (the lowend/upbeg arrays)",
+    "2": "trisolve=block first extracts each thread's diagonal block of A into a matrix of "
+         "its own (perf: a tenth of an ilu0 block setup on poisson3d 100³), which PETSc's "
+         "processes own already, and the copies go to fresh memory (page faults, a quarter); "
+         "the factorisation itself is a sixth",
 }
 
 
@@ -976,6 +978,16 @@ def mpi_model(d, o):
           "against a short local iteration (a prediction: no cluster ran it)", d.name)
 
 
+# perf of `mpiexec -n 2 hpls solve --gen tridiag:...,n=10000000 --solver gspike`
+# (session 31, each rank recorded on its own)
+SPIKE_MPI_WHY = ("the singularity test (issue 32: the same answer at every rank and partition "
+                 "count) gathers T to rank 0 and runs LAPACK's dgttrf + dgtcon there, serial "
+                 "O(n) work (a quarter of rank 0's samples; rank 1 waits in MPI meanwhile); "
+                 "setup_s also builds T from the generated distributed CSR (a sixth) and "
+                 "first-touches its arrays (a fifth, page faults), where ScaLAPACK's driver "
+                 "factors diagonals it holds already; the Givens QR itself is 3-6%")
+
+
 def spike_mpi(d, o):
     rows = d.table("hpls / ScaLAPACK")
     both = [r for r in rows if col(r, "hpls / ScaLAPACK") != "-"]
@@ -988,12 +1000,12 @@ def spike_mpi(d, o):
           "(#18 and #16, n = 1e6 and 1e7, 1, 2, 4 ranks); forward errors max |x - 1|",
           f"{rng([v for v, _ in rt], unit='x')}; hpls {rng(he, fmt=lambda x: f'{x:.1e}')}, "
           f"ScaLAPACK {rng([v for v, _ in se], fmt=lambda x: f'{x:.1e}')}",
-          f"{where(worst[1])} {f2(worst[0])}x (not profiled)" if worst else "ScaLAPACK not run",
+          f"{where(worst[1])} {f2(worst[0])}x: {SPIKE_MPI_WHY}" if worst else "ScaLAPACK not run",
           d.name)
     for v, r in rt:
         if v > 1:
             o.losses.append((d.name, "hpls g-Spike over ScaLAPACK's PDDTTRF + PDDTTRS, setup + "
-                             "solve", f"{where(r)} {f2(v)}x", "not profiled"))
+                             "solve", f"{where(r)} {f2(v)}x", SPIKE_MPI_WHY))
 
 
 def update_values(d, o):
