@@ -2,6 +2,7 @@
 /* solver.c: the one entry point: options -> a method and a preconditioner,
  * setup (work vectors, diagonal, preconditioner), solve, info, history. */
 #include "options.h"
+#include "solver/driver.h"
 
 #include "advice.h"
 
@@ -213,68 +214,6 @@ static hpls_status check_options(hpls_solver *s)
     return check_reproducible(s);
 }
 
-/* format=qtree (or solver qtbicgstab): the operator walks the quad-tree of A
- * (Xu et al. 2015, Alg. 2), one row band per thread; the true residual stays
- * CSR's.  qt_d = 0: hpls_qtree_create_auto starts from Eq. 17's d for the L2
- * size, times one product on the trees of that d and its neighbours against
- * CSR's and keeps the fastest; CSR is kept when x fits in L2 or no tree beat
- * it by 5%, and the format line says which and why.  Either product gives the same
- * y bit for bit (qtree_spmv.c), so the choice changes speed only, never the
- * iterates. */
-static hpls_status setup_format(hpls_solver *s)
-{
-    const hpls_options *o = &s->opt;
-    if (!(o->method->flags & HPLS_M_QTREE) && o->format == 0)
-        return HPLS_OK;
-    if (o->format == 0 && hpls_optset_is_set(&s->os, "format"))
-        return hpls_fail(HPLS_ERR_OPTION, "solver %s always uses format=qtree (not csr)",
-                         o->method->name);
-    size_t used = strlen(s->fmt);
-    char *fmt = s->fmt + used;
-    size_t room = sizeof s->fmt - used;
-    const char *sep = used ? ", " : "";
-    hpls_status st;
-    if (o->qt_d > 0) {
-        st = hpls_qtree_create(s->A, o->qt_d, 0, s->be->nthreads, &s->qt);
-        if (st != HPLS_OK)
-            return st;
-        snprintf(fmt, room, "%sqtree d=%lld (given)", sep, (long long)o->qt_d);
-    } else {
-        hpls_qt_choice c;
-        st = hpls_qtree_create_auto(s->A, s->be->nthreads, &s->qt, &c);
-        if (st != HPLS_OK)
-            return st;
-        if (c.d0 == 0) {
-            snprintf(fmt, room, "%scsr (auto: x fits in L2 = %ld KiB, no quad-tree)", sep,
-                     c.l2 / 1024);
-            return HPLS_OK;
-        }
-        double tbest = HUGE_VAL;
-        for (int k = 0; k < c.ncand; k++)
-            tbest = c.t_cand[k] < tbest ? c.t_cand[k] : tbest;
-        if (!s->qt) {
-            snprintf(fmt, room,
-                     "%scsr (auto: no quad-tree beat csr by 5%%, d=%lld..%lld (Eq. 17 d=%lld) best "
-                     "%.2fx "
-                     "csr's SpMV time)",
-                     sep, (long long)c.cand[0], (long long)c.cand[c.ncand - 1], (long long)c.d0,
-                     tbest / c.t_csr);
-            return HPLS_OK;
-        }
-        snprintf(fmt, room,
-                 "%sqtree d=%lld (auto: Eq. 17 d=%lld, best of %lld..%lld, %.2fx csr's "
-                 "SpMV, built %.2f s)",
-                 sep, (long long)c.d, (long long)c.d0, (long long)c.cand[0],
-                 (long long)c.cand[c.ncand - 1], tbest / c.t_csr, c.t_build);
-    }
-    hpls_op_set_qtree(&s->op, s->qt);
-    used = strlen(s->fmt);
-    snprintf(s->fmt + used, sizeof s->fmt - used, ", side %lld, %lld leaves, panel %lld, %d bands",
-             (long long)s->qt->side, (long long)s->qt->nleaves, (long long)s->qt->panel,
-             s->qt->nbands);
-    return HPLS_OK;
-}
-
 /* The user's preconditioner object instead of the precond option. */
 static hpls_status use_precond(hpls_solver *s, hpls_int n)
 {
@@ -429,7 +368,7 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     for (; s->nwork < m->nwork; s->nwork++)
         if ((st = be->v->alloc(be, n, &s->work[s->nwork])) != HPLS_OK)
             goto fail;
-    if (s->A && (st = setup_format(s)) != HPLS_OK)
+    if (s->A && (st = hpls_solver_setup_format(s)) != HPLS_OK)
         goto fail;
     if (s->ext_pc && (st = use_precond(s, n)) != HPLS_OK)
         goto fail;
