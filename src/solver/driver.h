@@ -7,8 +7,27 @@
 
 #include "solver.h"
 
+/* Ruiz's stopping tolerance and sweep limit (scale=ruiz): a loose one, since
+ * the scaling only has to bring the magnitudes near 1, not to equal it. */
+enum { HPLS_RUIZ_SWEEPS = 20 };
+static const double HPLS_RUIZ_TOL = 1e-2;
+
+/* solver.c */
+/* One solve of the system set up, on the backend: bb, xx on the host. */
+hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx);
+
 /* format.c */
 /* format=qtree (or a method on the quad-tree): A's quad-tree, or CSR kept; s->fmt says why. */
 hpls_status hpls_solver_setup_format(hpls_solver *s);
+
+/* transform.c */
+/* The message of a failed reorder or scale; returns st. */
+hpls_status hpls_solver_transform_fail(hpls_solver *s, hpls_status st);
+/* s->pb, s->px: the transformed system's b and x from the user's. */
+void hpls_solver_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x);
+/* The user's x from the transformed system's s->px. */
+void hpls_solver_from_inner(hpls_solver *s, hpls_real *x);
+/* A solve under scale=, confirmed on ||b - A x|| for the user's A. */
+hpls_status hpls_solver_solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x);
 
 #endif
