@@ -13,8 +13,17 @@ enum { HPLS_RUIZ_SWEEPS = 20 };
 static const double HPLS_RUIZ_TOL = 1e-2;
 
 /* solver.c */
+/* Frees what setup built (kept: options, monitor, history). */
+void hpls_solver_teardown(hpls_solver *s);
+/* An option the method or its preconditioner does not use, or one that
+ * reproducible=1 refuses: the error, with its message; else HPLS_OK. */
+hpls_status hpls_solver_check_options(hpls_solver *s);
+/* The setup of A (CSR) with the options in effect. */
+hpls_status hpls_solver_setup_csr(hpls_solver *s, const hpls_csr *A, double t0);
 /* One solve of the system set up, on the backend: bb, xx on the host. */
 hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx);
+/* One solve with the method set up (the caller checked the arguments). */
+hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
 
 /* format.c */
 /* format=qtree (or a method on the quad-tree): A's quad-tree, or CSR kept; s->fmt says why. */
@@ -29,5 +38,14 @@ void hpls_solver_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x
 void hpls_solver_from_inner(hpls_solver *s, hpls_real *x);
 /* A solve under scale=, confirmed on ||b - A x|| for the user's A. */
 hpls_status hpls_solver_solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x);
+
+/* auto.c */
+/* The user's options back where solver=auto's candidate is in effect. */
+void hpls_solver_auto_restore(hpls_solver *s);
+/* solver=auto's setup: the first candidate of the advice for A that sets up. */
+hpls_status hpls_solver_setup_auto(hpls_solver *s, const hpls_csr *A, double t0);
+/* A solve that did not converge, again with the next candidate (x0: the initial guess). */
+hpls_status hpls_solver_auto_fall_back(hpls_solver *s, const hpls_vec *b, hpls_vec *x,
+                                       const hpls_real *x0);
 
 #endif

@@ -32,23 +32,12 @@ hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ..
     return hpls_fail(st, "%s", text);
 }
 
-/* solver=auto (setup_auto below): the user's options again where a candidate's are in effect:
- * before any option is set and any setup, so solver=auto chooses afresh. */
-static void auto_restore(hpls_solver *s)
-{
-    if (!s->auto_on)
-        return;
-    s->opt = s->auto_opt;
-    s->os = s->auto_os;
-    s->auto_on = 0;
-}
-
 hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue)
 {
     if (!s || !keyvalue)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_option: NULL argument");
     s->ready = 0;
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     return hpls_optset_set(&s->os, keyvalue);
 }
 
@@ -57,7 +46,7 @@ hpls_status hpls_solver_set_options(hpls_solver *s, const char *options)
     if (!s || !options)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_options: NULL argument");
     s->ready = 0;
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     return hpls_optset_set_list(&s->os, options);
 }
 
@@ -84,7 +73,7 @@ hpls_status hpls_solver_create(hpls_solver **out)
 }
 
 /* Frees what setup built (kept: options, monitor, history). */
-static void teardown(hpls_solver *s)
+void hpls_solver_teardown(hpls_solver *s)
 {
     if (s->mdata)
         s->mdata_destroy(s->mdata);
@@ -137,7 +126,7 @@ void hpls_solver_destroy(hpls_solver *s)
 {
     if (!s)
         return;
-    teardown(s);
+    hpls_solver_teardown(s);
     hpls_precond_destroy(s->ext_pc);
     hpls_free(s->hist_it);
     hpls_free(s->hist_res);
@@ -197,7 +186,7 @@ static hpls_status check_reproducible(hpls_solver *s)
     return HPLS_OK;
 }
 
-static hpls_status check_options(hpls_solver *s)
+hpls_status hpls_solver_check_options(hpls_solver *s)
 {
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
@@ -396,16 +385,16 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     return HPLS_OK;
 fail:
     hpls_solver_fail(s, st, "setup of %s: %s", m->name, hpls_last_error());
-    teardown(s);
+    hpls_solver_teardown(s);
     return st;
 }
 
 /* The setup of A (CSR) with the options in effect. */
-static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
+hpls_status hpls_solver_setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
 {
-    teardown(s);
+    hpls_solver_teardown(s);
     s->msg[0] = '\0';
-    hpls_status st = check_options(s);
+    hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
         return st;
     if (A->nrows != A->ncols)
@@ -416,7 +405,7 @@ static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
         return hpls_solver_fail(s, st, "%s", hpls_last_error());
     if ((s->opt.reorder || s->opt.scale) && (st = hpls_solver_transform(s, A)) != HPLS_OK) {
         hpls_solver_transform_fail(s, st);
-        teardown(s);
+        hpls_solver_teardown(s);
         return st;
     }
     s->A = s->Aperm ? s->Aperm : A;
@@ -424,89 +413,16 @@ static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
     return setup_common(s, A->nrows, t0);
 }
 
-/* ---- solver=auto: hpls info's advice (advice.c), chosen at setup -------- */
-/* Sets A up with the user's options and candidate k's (solver, precond, reorder). */
-static hpls_status auto_use(hpls_solver *s, const hpls_csr *A, int k, double t0)
-{
-    s->opt = s->auto_opt;
-    s->os = s->auto_os;
-    s->auto_on = 1;
-    s->auto_pick = k;
-    hpls_status st = hpls_optset_set_list(&s->os, s->adv->opts[k]);
-    return st == HPLS_OK ? setup_csr(s, A, t0) : st;
-}
-
-/* solver=auto: the advice for A, then the first candidate that sets up; what
- * was chosen and why in auto_msg. */
-static hpls_status setup_auto(hpls_solver *s, const hpls_csr *A, double t0)
-{
-    teardown(s);
-    s->msg[0] = s->auto_msg[0] = '\0';
-    hpls_status st = check_options(s);
-    if (st != HPLS_OK)
-        return st;
-    int reorder = hpls_optset_is_set(&s->os, "reorder"),
-        scale = hpls_optset_is_set(&s->os, "scale");
-    if (reorder || scale || s->ext_pc)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "solver=auto chooses reorder, scale and "
-                                "the preconditioner itself (%s was given)",
-                                s->ext_pc ? "a preconditioner object"
-                                : reorder ? "reorder"
-                                          : "scale");
-    if (A->nrows != A->ncols)
-        return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
-                                (long long)A->nrows, (long long)A->ncols);
-    if ((st = hpls_csr_check(A)) != HPLS_OK)
-        return hpls_solver_fail(s, st, "%s", hpls_last_error());
-    if (!s->adv && !(s->adv = hpls_malloc(1, sizeof *s->adv)))
-        return HPLS_ERR_NOMEM;
-    hpls_props p;
-    hpls_matrix_props(A, &p);
-    if ((st = hpls_advise(A, &p, s->adv)) != HPLS_OK)
-        return hpls_solver_fail(s, st, "solver=auto: %s", hpls_last_error());
-    s->auto_opt = s->opt;
-    s->auto_os = s->os;
-    s->auto_fell = 0;
-    char flags[160], failed[sizeof s->auto_msg] = "";
-    st = HPLS_ERR_OPTION;
-    for (int k = 0; k < s->adv->n && st != HPLS_OK; k++) {
-        if ((st = auto_use(s, A, k, t0)) == HPLS_OK)
-            break;
-        hpls_advice_flags(s->adv->opts[k], flags, sizeof flags);
-        size_t used = strlen(failed);
-        snprintf(failed + used, sizeof failed - used, "; %s did not set up: %s", flags, s->msg);
-    }
-    if (st != HPLS_OK) {
-        auto_restore(s);
-        return hpls_solver_fail(s, st, "solver=auto: no advice sets up%s", failed);
-    }
-    hpls_advice_flags(s->adv->opts[s->auto_pick], flags, sizeof flags);
-    int used = snprintf(s->auto_msg, sizeof s->auto_msg, "solver=auto chose %s", flags);
-    for (int k = 0; k < HPLS_ADVICE_WHY; k++)
-        if (s->adv->why[k][0] && used >= 0 && (size_t)used < sizeof s->auto_msg)
-            used += snprintf(s->auto_msg + used, sizeof s->auto_msg - (size_t)used, "%s%s",
-                             k ? "; " : ": ", s->adv->why[k]);
-    if (failed[0] && used >= 0 && (size_t)used < sizeof s->auto_msg)
-        snprintf(s->auto_msg + used, sizeof s->auto_msg - (size_t)used, "%s", failed);
-    return HPLS_OK;
-}
-
 hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
 {
     if (!s || !A)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup: NULL argument");
     double t0 = hpls_wtime();
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     if (s->opt.method->flags & HPLS_M_AUTO)
-        return setup_auto(s, A, t0);
+        return hpls_solver_setup_auto(s, A, t0);
     s->auto_msg[0] = '\0';
-    return setup_csr(s, A, t0);
-}
-
-const char *hpls_solver_auto(const hpls_solver *s)
-{
-    return s && s->auto_on && s->ready ? s->auto_msg : NULL;
+    return hpls_solver_setup_csr(s, A, t0);
 }
 
 /* update_values' part: the new values through every piece set up from them. */
@@ -599,7 +515,7 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
     st = update_numeric(s, A);
     if (st != HPLS_OK) {
         hpls_solver_fail(s, st, "update of %s: %s", s->opt.method->name, hpls_last_error());
-        teardown(s);
+        hpls_solver_teardown(s);
         return st;
     }
     s->info.setup_s = hpls_wtime() - t0;
@@ -611,10 +527,10 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
     if (!s || !A || (A->nrows * A->ncols > 0 && !A->data))
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dense: NULL argument");
     double t0 = hpls_wtime();
-    auto_restore(s);
-    teardown(s);
+    hpls_solver_auto_restore(s);
+    hpls_solver_teardown(s);
     s->msg[0] = '\0';
-    hpls_status st = check_options(s);
+    hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
@@ -649,10 +565,10 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_shell: %s",
                          n < 0 ? "negative n" : "NULL solver or apply");
     double t0 = hpls_wtime();
-    auto_restore(s);
-    teardown(s);
+    hpls_solver_auto_restore(s);
+    hpls_solver_teardown(s);
     s->msg[0] = '\0';
-    hpls_status st = check_options(s);
+    hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
@@ -685,7 +601,7 @@ hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P)
                                 "object is not set up");
     if (P)
         hpls_precond_retain(P);
-    teardown(s); /* the bridge to the old one goes with the setup */
+    hpls_solver_teardown(s); /* the bridge to the old one goes with the setup */
     hpls_precond_destroy(s->ext_pc);
     s->ext_pc = P;
     s->ready = 0;
@@ -816,7 +732,7 @@ static const hpls_dcsr *user_dcsr(const hpls_solver *s)
 #endif
 
 /* One solve with the method set up (hpls_solver_solve checks the arguments). */
-static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
 {
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
@@ -868,44 +784,6 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     return HPLS_OK;
 }
 
-/* solver=auto: a solve that did not converge is done again, once, with the
- * next candidate of the advice (set up on the same A, from the same initial
- * guess); auto_msg says so.  A candidate that does not set up leaves the
- * first one in place. */
-static hpls_status auto_fall_back(hpls_solver *s, const hpls_vec *b, hpls_vec *x,
-                                  const hpls_real *x0)
-{
-    hpls_info first = s->info;
-    char flags[160], next[160], why[sizeof s->msg];
-    memcpy(why, s->msg, sizeof why);
-    int pick = s->auto_pick;
-    hpls_advice_flags(s->adv->opts[pick], flags, sizeof flags);
-    hpls_advice_flags(s->adv->opts[pick + 1], next, sizeof next);
-    size_t used = strlen(s->auto_msg);
-    s->auto_fell = 1;
-    hpls_status st = auto_use(s, s->Auser, pick + 1, hpls_wtime());
-    if (st != HPLS_OK) { /* back to the first candidate, its result kept */
-        snprintf(s->auto_msg + used, sizeof s->auto_msg - used,
-                 "; %s: %s after %lld iterations, and %s did not set up: %s", flags,
-                 hpls_reason_str(first.reason), (long long)first.iterations, next, s->msg);
-        if ((st = auto_use(s, s->Auser, pick, hpls_wtime())) != HPLS_OK)
-            return st;
-        s->info = first;
-        memcpy(s->msg, why, sizeof why);
-        return HPLS_OK;
-    }
-    snprintf(s->auto_msg + used, sizeof s->auto_msg - used,
-             "; %s: %s after %lld iterations, so it fell back to %s", flags,
-             hpls_reason_str(first.reason), (long long)first.iterations, next);
-    for (hpls_int i = 0; x0 && i < x->n; i++)
-        x->data[i] = x0[i];
-    double setup_s = s->info.setup_s + first.setup_s;
-    st = solve_once(s, b, x);
-    s->info.setup_s = setup_s;
-    s->info.solve_s += first.solve_s;
-    return st;
-}
-
 hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
 {
     if (!s || !b || !x)
@@ -926,9 +804,9 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
             return HPLS_ERR_NOMEM;
         memcpy(x0, x->data, (size_t)n * sizeof *x0);
     }
-    hpls_status st = solve_once(s, b, x);
+    hpls_status st = hpls_solver_solve_once(s, b, x);
     if (st == HPLS_OK && may_fall && !hpls_reason_converged(s->info.reason))
-        st = auto_fall_back(s, b, x, x0);
+        st = hpls_solver_auto_fall_back(s, b, x, x0);
     hpls_free(x0);
     return st;
 }
@@ -978,7 +856,7 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
         p[k] = ptr[k];
     for (hpls_int k = 0; q && k < ptr[nblocks]; k++)
         q[k] = idx[k];
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     hpls_free(s->part_ptr);
     hpls_free(s->part_idx);
     s->part_ptr = p;
@@ -1081,7 +959,7 @@ static hpls_status dist_setup_end(hpls_solver *s, const hpls_dcsr *D, hpls_statu
 {
     st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
     if (st != HPLS_OK) {
-        teardown(s);
+        hpls_solver_teardown(s);
         return st;
     }
     hpls_dist_agree(s);
@@ -1094,9 +972,9 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
     if (!s || !D)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dcsr: NULL argument");
     double t0 = hpls_wtime();
-    teardown(s);
+    hpls_solver_teardown(s);
     s->msg[0] = '\0';
-    hpls_status st = check_options(s);
+    hpls_status st = hpls_solver_check_options(s);
     if (st == HPLS_OK)
         st = check_reproducible_dist(s);
     if (st == HPLS_OK)
