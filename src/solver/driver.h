@@ -18,8 +18,12 @@ void hpls_solver_teardown(hpls_solver *s);
 /* An option the method or its preconditioner does not use, or one that
  * reproducible=1 refuses: the error, with its message; else HPLS_OK. */
 hpls_status hpls_solver_check_options(hpls_solver *s);
+/* The setup every storage shares, s->A, s->Ad or s->shell set (t0: its start). */
+hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0);
 /* The setup of A (CSR) with the options in effect. */
 hpls_status hpls_solver_setup_csr(hpls_solver *s, const hpls_csr *A, double t0);
+/* The new values of A (same pattern) through every piece set up from them. */
+hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A);
 /* One solve of the system set up, on the backend: bb, xx on the host. */
 hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx);
 /* One solve with the method set up (the caller checked the arguments). */
@@ -47,5 +51,11 @@ hpls_status hpls_solver_setup_auto(hpls_solver *s, const hpls_csr *A, double t0)
 /* A solve that did not converge, again with the next candidate (x0: the initial guess). */
 hpls_status hpls_solver_auto_fall_back(hpls_solver *s, const hpls_vec *b, hpls_vec *x,
                                        const hpls_real *x0);
+
+#ifdef HPLS_HAVE_MPI
+/* dist.c */
+/* The distributed matrix the user set s up with (s->dist: the transformed one). */
+const struct hpls_dcsr *hpls_solver_user_dcsr(const hpls_solver *s);
+#endif
 
 #endif
