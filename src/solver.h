@@ -317,8 +317,8 @@ hpls_status hpls_pjg_partition_upload(hpls_backend *be, hpls_pjg_partition *P, h
                                       int dense);
 
 /* reorder and scale of A (square, checked) by s's options: s->Aperm, perm,
- * rp, cp, dr, dc, the buffers pb, px, pr of n values, and s->fmt (solver.c;
- * src/mpi runs it on rank 0 for a distributed A). */
+ * rp, cp, dr, dc, the buffers pb, px, pr of n values, and s->fmt
+ * (solver/transform.c; src/mpi runs it on rank 0 for a distributed A). */
 hpls_status hpls_solver_transform(hpls_solver *s, const hpls_csr *A);
 
 /* Records a message in the solver (and thread-locally) and returns st. */

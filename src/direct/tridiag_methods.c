@@ -315,7 +315,7 @@ hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 }
 
 /* k right-hand sides through the factors at once, each column judged by its
- * true residual like a single solve (host backends: solver.c calls it there). */
+ * true residual like a single solve (host backends: solver/many_rhs.c calls it there). */
 hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
                                      hpls_info *col)
 {

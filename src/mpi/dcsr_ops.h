@@ -89,7 +89,8 @@ typedef struct hpls_dtrans {
 hpls_status hpls_dtrans_setup(hpls_solver *s, hpls_dcsr *D, double ruiz_tol, int ruiz_sweeps);
 void hpls_dtrans_destroy(hpls_dtrans *t); /* accepts NULL */
 /* s->pb, s->px: the transformed system's b and x from the user's (my rows);
- * x = Dc Q px back from s->px (solver.c's to_inner and from_inner). */
+ * x = Dc Q px back from s->px (hpls_solver_to_inner and
+ * hpls_solver_from_inner, solver/transform.c). */
 void hpls_dtrans_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x);
 void hpls_dtrans_from_inner(hpls_solver *s, hpls_real *x);
 /* ||b - A x|| on the user's A (r into s->pr); NaN after a failure, recorded

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dist_transform.c: the solver's reorder and scale options (solver.c's
+/* dist_transform.c: the solver's reorder and scale options (solver/transform.c's
  * hpls_solver_transform: Aperm = Dr P A Q Dc) on a matrix distributed by rows.
  * The transformed matrix T keeps the user's row blocks (rank p owns the rows
  * of T that it owns of A), so b and x keep their local sizes and the methods
@@ -23,7 +23,7 @@
  *    global ordering here (no distributed RCM or matching).
  *
  * The true residual is the user's: on the permuted system its norm is the
- * same; with scaling, solver.c's rounds of confirmation test ||b - A x|| on
+ * same; with scaling, solver/transform.c's rounds of confirmation test ||b - A x|| on
  * the user's distributed A (hpls_dtrans_residual). */
 #include "mpi/dcsr_ops.h"
 
@@ -160,7 +160,8 @@ static void from_root(const hpls_dtrans *t, const hpls_real *whole, hpls_real *m
     MPI_Scatterv(whole, t->cnt, t->disp, MPI_DOUBLE, mine, (int)D->nlocal, MPI_DOUBLE, 0, D->comm);
 }
 
-/* As solver.c's to_inner: pb_k = dr_{rp_k} b_{rp_k}, px_l = x_{cp_l} / dc_{cp_l}. */
+/* As hpls_solver_to_inner (solver/transform.c):
+ * pb_k = dr_{rp_k} b_{rp_k}, px_l = x_{cp_l} / dc_{cp_l}. */
 void hpls_dtrans_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x)
 {
     const hpls_dtrans *t = s->dtr;
@@ -186,7 +187,7 @@ void hpls_dtrans_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x
     from_root(t, t->tb, s->px);
 }
 
-/* As solver.c's from_inner: x_{cp_l} = dc_{cp_l} px_l. */
+/* As hpls_solver_from_inner (solver/transform.c): x_{cp_l} = dc_{cp_l} px_l. */
 void hpls_dtrans_from_inner(hpls_solver *s, hpls_real *x)
 {
     const hpls_dtrans *t = s->dtr;

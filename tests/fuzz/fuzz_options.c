@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fuzz_options.c: libFuzzer target for the option parser (src/solver.c:
- * hpls_solver_set_option, hpls_solver_set_options, hpls_solver_get_option,
- * hpls_solver_help).
+/* fuzz_options.c: libFuzzer target for the option parser (src/options.c,
+ * reached through src/solver/solver.c): hpls_solver_set_option,
+ * hpls_solver_set_options, hpls_solver_get_option, hpls_solver_help.
  *
  * Input: a flag byte, then text.  bit 0: the whole text goes to set_options;
  * otherwise each line goes to set_option.

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* solver.c: the one entry point: options -> a method and a preconditioner,
- * setup (work vectors, diagonal, preconditioner), solve, info, history. */
+ * setup (work vectors, diagonal, preconditioner), solve, info, history.  The
+ * features around them each have a file beside this one (driver.h): reorder
+ * and scale (transform.c), solver=auto (auto.c), many right-hand sides
+ * (many_rhs.c), the storage format (format.c), distributed matrices (dist.c). */
 #include "options.h"
+#include "solver/driver.h"
 
 #include "advice.h"
 
 #include "kernels/cpu/exact_sum.h"
 #include "la/matching.h"
 #include "la/qtree.h"
-#include "la/rcm.h"
 #ifdef HPLS_HAVE_MPI
 #include "mpi/dcsr_ops.h"
 #include "mpi/dist.h"
@@ -32,23 +35,12 @@ hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ..
     return hpls_fail(st, "%s", text);
 }
 
-/* solver=auto (setup_auto below): the user's options again where a candidate's are in effect:
- * before any option is set and any setup, so solver=auto chooses afresh. */
-static void auto_restore(hpls_solver *s)
-{
-    if (!s->auto_on)
-        return;
-    s->opt = s->auto_opt;
-    s->os = s->auto_os;
-    s->auto_on = 0;
-}
-
 hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue)
 {
     if (!s || !keyvalue)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_option: NULL argument");
     s->ready = 0;
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     return hpls_optset_set(&s->os, keyvalue);
 }
 
@@ -57,7 +49,7 @@ hpls_status hpls_solver_set_options(hpls_solver *s, const char *options)
     if (!s || !options)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_options: NULL argument");
     s->ready = 0;
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     return hpls_optset_set_list(&s->os, options);
 }
 
@@ -84,7 +76,7 @@ hpls_status hpls_solver_create(hpls_solver **out)
 }
 
 /* Frees what setup built (kept: options, monitor, history). */
-static void teardown(hpls_solver *s)
+void hpls_solver_teardown(hpls_solver *s)
 {
     if (s->mdata)
         s->mdata_destroy(s->mdata);
@@ -137,7 +129,7 @@ void hpls_solver_destroy(hpls_solver *s)
 {
     if (!s)
         return;
-    teardown(s);
+    hpls_solver_teardown(s);
     hpls_precond_destroy(s->ext_pc);
     hpls_free(s->hist_it);
     hpls_free(s->hist_res);
@@ -197,7 +189,7 @@ static hpls_status check_reproducible(hpls_solver *s)
     return HPLS_OK;
 }
 
-static hpls_status check_options(hpls_solver *s)
+hpls_status hpls_solver_check_options(hpls_solver *s)
 {
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
@@ -211,68 +203,6 @@ static hpls_status check_options(hpls_solver *s)
                                 key, m->name, o->pc_type->setup ? " with precond " : "",
                                 o->pc_type->setup ? o->pc_type->name : "");
     return check_reproducible(s);
-}
-
-/* format=qtree (or solver qtbicgstab): the operator walks the quad-tree of A
- * (Xu et al. 2015, Alg. 2), one row band per thread; the true residual stays
- * CSR's.  qt_d = 0: hpls_qtree_create_auto starts from Eq. 17's d for the L2
- * size, times one product on the trees of that d and its neighbours against
- * CSR's and keeps the fastest; CSR is kept when x fits in L2 or no tree beat
- * it by 5%, and the format line says which and why.  Either product gives the same
- * y bit for bit (qtree_spmv.c), so the choice changes speed only, never the
- * iterates. */
-static hpls_status setup_format(hpls_solver *s)
-{
-    const hpls_options *o = &s->opt;
-    if (!(o->method->flags & HPLS_M_QTREE) && o->format == 0)
-        return HPLS_OK;
-    if (o->format == 0 && hpls_optset_is_set(&s->os, "format"))
-        return hpls_fail(HPLS_ERR_OPTION, "solver %s always uses format=qtree (not csr)",
-                         o->method->name);
-    size_t used = strlen(s->fmt);
-    char *fmt = s->fmt + used;
-    size_t room = sizeof s->fmt - used;
-    const char *sep = used ? ", " : "";
-    hpls_status st;
-    if (o->qt_d > 0) {
-        st = hpls_qtree_create(s->A, o->qt_d, 0, s->be->nthreads, &s->qt);
-        if (st != HPLS_OK)
-            return st;
-        snprintf(fmt, room, "%sqtree d=%lld (given)", sep, (long long)o->qt_d);
-    } else {
-        hpls_qt_choice c;
-        st = hpls_qtree_create_auto(s->A, s->be->nthreads, &s->qt, &c);
-        if (st != HPLS_OK)
-            return st;
-        if (c.d0 == 0) {
-            snprintf(fmt, room, "%scsr (auto: x fits in L2 = %ld KiB, no quad-tree)", sep,
-                     c.l2 / 1024);
-            return HPLS_OK;
-        }
-        double tbest = HUGE_VAL;
-        for (int k = 0; k < c.ncand; k++)
-            tbest = c.t_cand[k] < tbest ? c.t_cand[k] : tbest;
-        if (!s->qt) {
-            snprintf(fmt, room,
-                     "%scsr (auto: no quad-tree beat csr by 5%%, d=%lld..%lld (Eq. 17 d=%lld) best "
-                     "%.2fx "
-                     "csr's SpMV time)",
-                     sep, (long long)c.cand[0], (long long)c.cand[c.ncand - 1], (long long)c.d0,
-                     tbest / c.t_csr);
-            return HPLS_OK;
-        }
-        snprintf(fmt, room,
-                 "%sqtree d=%lld (auto: Eq. 17 d=%lld, best of %lld..%lld, %.2fx csr's "
-                 "SpMV, built %.2f s)",
-                 sep, (long long)c.d, (long long)c.d0, (long long)c.cand[0],
-                 (long long)c.cand[c.ncand - 1], tbest / c.t_csr, c.t_build);
-    }
-    hpls_op_set_qtree(&s->op, s->qt);
-    used = strlen(s->fmt);
-    snprintf(s->fmt + used, sizeof s->fmt - used, ", side %lld, %lld leaves, panel %lld, %d bands",
-             (long long)s->qt->side, (long long)s->qt->nleaves, (long long)s->qt->panel,
-             s->qt->nbands);
-    return HPLS_OK;
 }
 
 /* The user's preconditioner object instead of the precond option. */
@@ -355,7 +285,7 @@ static double csr_abs_norm_exact(const hpls_op *op, const hpls_real *x)
 /* The part of setup every storage shares: the backend and the operator on it,
  * A^T, the diagonal, work vectors, the preconditioner, the method's own data.
  * s->A or s->Ad is set. */
-static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
+hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
 {
     const hpls_options *o = &s->opt;
     const hpls_method *m = o->method;
@@ -429,7 +359,7 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     for (; s->nwork < m->nwork; s->nwork++)
         if ((st = be->v->alloc(be, n, &s->work[s->nwork])) != HPLS_OK)
             goto fail;
-    if (s->A && (st = setup_format(s)) != HPLS_OK)
+    if (s->A && (st = hpls_solver_setup_format(s)) != HPLS_OK)
         goto fail;
     if (s->ext_pc && (st = use_precond(s, n)) != HPLS_OK)
         goto fail;
@@ -458,95 +388,16 @@ static hpls_status setup_common(hpls_solver *s, hpls_int n, double t0)
     return HPLS_OK;
 fail:
     hpls_solver_fail(s, st, "setup of %s: %s", m->name, hpls_last_error());
-    teardown(s);
+    hpls_solver_teardown(s);
     return st;
 }
 
-/* Ruiz's stopping tolerance and sweep limit (scale=ruiz): a loose one, since
- * the scaling only has to bring the magnitudes near 1, not to equal it. */
-enum { RUIZ_SWEEPS = 20 };
-static const double RUIZ_TOL = 1e-2;
-
-/* reorder=rcm: s->Aperm = P A P^T; reorder=matching: A Q, the columns in the
- * order of the product matching (Q's column k: A's colof[k]); scale: the
- * rows and columns of A scaled first (Dr A Dc Q: the permutation and the
- * scaling commute).  The buffers of the transformed b, x and of the true
- * residual are allocated here.  s->fmt says what was done. */
-hpls_status hpls_solver_transform(hpls_solver *s, const hpls_csr *A)
-{
-    const hpls_options *o = &s->opt;
-    hpls_int n = A->nrows;
-    hpls_status st = HPLS_OK;
-    if (o->part_nblocks > 0 && o->reorder)
-        return hpls_fail(HPLS_ERR_OPTION,
-                         "a user partition (pjg) names unknowns of A: "
-                         "it cannot be combined with reorder=%s",
-                         o->reorder == 1 ? "rcm" : "matching");
-    if (!(s->pb = hpls_malloc(n, sizeof *s->pb)) || !(s->px = hpls_malloc(n, sizeof *s->px)) ||
-        !(s->pr = hpls_malloc(n, sizeof *s->pr)) ||
-        (o->reorder && !(s->perm = hpls_malloc(n, sizeof *s->perm))) ||
-        (o->scale &&
-         (!(s->dr = hpls_malloc(n, sizeof *s->dr)) || !(s->dc = hpls_malloc(n, sizeof *s->dc)))))
-        return HPLS_ERR_NOMEM;
-    double tmatch = 0;
-    if (o->reorder == 1) {
-        if ((st = hpls_rcm(A, s->perm)) != HPLS_OK)
-            return st;
-        s->rp = s->cp = s->perm;
-    }
-    if (o->reorder == 2 || o->scale == 2) {
-        hpls_int *colof = o->reorder == 2 ? s->perm : hpls_malloc(n, sizeof *colof);
-        if (!colof)
-            return HPLS_ERR_NOMEM;
-        tmatch = hpls_wtime();
-        st = hpls_match_product(A, colof, o->scale == 2 ? s->dr : NULL,
-                                o->scale == 2 ? s->dc : NULL);
-        tmatch = hpls_wtime() - tmatch;
-        if (colof != s->perm)
-            hpls_free(colof);
-        if (st != HPLS_OK)
-            return st;
-        if (o->reorder == 2)
-            s->cp = s->perm;
-    }
-    int sweeps = o->scale == 1 ? hpls_scale_ruiz(A, RUIZ_TOL, RUIZ_SWEEPS, s->dr, s->dc) : 0;
-    if (sweeps < 0)
-        return HPLS_ERR_NOMEM;
-    if ((st = hpls_csr_scale_permute(A, s->rp, s->cp, s->dr, s->dc, &s->Aperm)) != HPLS_OK)
-        return st;
-    int used = 0;
-    if (o->reorder == 1)
-        used = snprintf(s->fmt, sizeof s->fmt, "rcm: bandwidth %lld -> %lld",
-                        (long long)hpls_csr_bandwidth(A), (long long)hpls_csr_bandwidth(s->Aperm));
-    else if (o->reorder == 2)
-        used = snprintf(s->fmt, sizeof s->fmt, "matching: zero diagonals %lld -> %lld",
-                        (long long)hpls_csr_zero_diagonals(A),
-                        (long long)hpls_csr_zero_diagonals(s->Aperm));
-    if (o->scale)
-        snprintf(s->fmt + used, sizeof s->fmt - (size_t)used, "%sscale=%s", used ? ", " : "",
-                 o->scale == 1 ? "ruiz" : "matching");
-    if (o->scale == 1)
-        snprintf(s->fmt + strlen(s->fmt), sizeof s->fmt - strlen(s->fmt), " (%d sweeps)", sweeps);
-    if (o->reorder == 2 || o->scale == 2)
-        snprintf(s->fmt + strlen(s->fmt), sizeof s->fmt - strlen(s->fmt),
-                 " (product matching %.2g s)", tmatch);
-    return HPLS_OK;
-}
-
-/* The message of a failed reorder or scale. */
-static hpls_status transform_fail(hpls_solver *s, hpls_status st)
-{
-    return hpls_solver_fail(s, st, "%s%s%s: %s", s->opt.reorder ? "reorder=" : "scale=",
-                            hpls_optset_get(&s->os, s->opt.reorder ? "reorder" : "scale"),
-                            s->opt.reorder && s->opt.scale ? " with scale" : "", hpls_last_error());
-}
-
 /* The setup of A (CSR) with the options in effect. */
-static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
+hpls_status hpls_solver_setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
 {
-    teardown(s);
+    hpls_solver_teardown(s);
     s->msg[0] = '\0';
-    hpls_status st = check_options(s);
+    hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
         return st;
     if (A->nrows != A->ncols)
@@ -556,81 +407,13 @@ static hpls_status setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s", hpls_last_error());
     if ((s->opt.reorder || s->opt.scale) && (st = hpls_solver_transform(s, A)) != HPLS_OK) {
-        transform_fail(s, st);
-        teardown(s);
+        hpls_solver_transform_fail(s, st);
+        hpls_solver_teardown(s);
         return st;
     }
     s->A = s->Aperm ? s->Aperm : A;
     s->Auser = A;
-    return setup_common(s, A->nrows, t0);
-}
-
-/* ---- solver=auto: hpls info's advice (advice.c), chosen at setup -------- */
-/* Sets A up with the user's options and candidate k's (solver, precond, reorder). */
-static hpls_status auto_use(hpls_solver *s, const hpls_csr *A, int k, double t0)
-{
-    s->opt = s->auto_opt;
-    s->os = s->auto_os;
-    s->auto_on = 1;
-    s->auto_pick = k;
-    hpls_status st = hpls_optset_set_list(&s->os, s->adv->opts[k]);
-    return st == HPLS_OK ? setup_csr(s, A, t0) : st;
-}
-
-/* solver=auto: the advice for A, then the first candidate that sets up; what
- * was chosen and why in auto_msg. */
-static hpls_status setup_auto(hpls_solver *s, const hpls_csr *A, double t0)
-{
-    teardown(s);
-    s->msg[0] = s->auto_msg[0] = '\0';
-    hpls_status st = check_options(s);
-    if (st != HPLS_OK)
-        return st;
-    int reorder = hpls_optset_is_set(&s->os, "reorder"),
-        scale = hpls_optset_is_set(&s->os, "scale");
-    if (reorder || scale || s->ext_pc)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "solver=auto chooses reorder, scale and "
-                                "the preconditioner itself (%s was given)",
-                                s->ext_pc ? "a preconditioner object"
-                                : reorder ? "reorder"
-                                          : "scale");
-    if (A->nrows != A->ncols)
-        return hpls_solver_fail(s, HPLS_ERR_SIZE, "the matrix is %lld x %lld: it must be square",
-                                (long long)A->nrows, (long long)A->ncols);
-    if ((st = hpls_csr_check(A)) != HPLS_OK)
-        return hpls_solver_fail(s, st, "%s", hpls_last_error());
-    if (!s->adv && !(s->adv = hpls_malloc(1, sizeof *s->adv)))
-        return HPLS_ERR_NOMEM;
-    hpls_props p;
-    hpls_matrix_props(A, &p);
-    if ((st = hpls_advise(A, &p, s->adv)) != HPLS_OK)
-        return hpls_solver_fail(s, st, "solver=auto: %s", hpls_last_error());
-    s->auto_opt = s->opt;
-    s->auto_os = s->os;
-    s->auto_fell = 0;
-    char flags[160], failed[sizeof s->auto_msg] = "";
-    st = HPLS_ERR_OPTION;
-    for (int k = 0; k < s->adv->n && st != HPLS_OK; k++) {
-        if ((st = auto_use(s, A, k, t0)) == HPLS_OK)
-            break;
-        hpls_advice_flags(s->adv->opts[k], flags, sizeof flags);
-        size_t used = strlen(failed);
-        snprintf(failed + used, sizeof failed - used, "; %s did not set up: %s", flags, s->msg);
-    }
-    if (st != HPLS_OK) {
-        auto_restore(s);
-        return hpls_solver_fail(s, st, "solver=auto: no advice sets up%s", failed);
-    }
-    hpls_advice_flags(s->adv->opts[s->auto_pick], flags, sizeof flags);
-    int used = snprintf(s->auto_msg, sizeof s->auto_msg, "solver=auto chose %s", flags);
-    for (int k = 0; k < HPLS_ADVICE_WHY; k++)
-        if (s->adv->why[k][0] && used >= 0 && (size_t)used < sizeof s->auto_msg)
-            used += snprintf(s->auto_msg + used, sizeof s->auto_msg - (size_t)used, "%s%s",
-                             k ? "; " : ": ", s->adv->why[k]);
-    if (failed[0] && used >= 0 && (size_t)used < sizeof s->auto_msg)
-        snprintf(s->auto_msg + used, sizeof s->auto_msg - (size_t)used, "%s", failed);
-    return HPLS_OK;
+    return hpls_solver_setup_common(s, A->nrows, t0);
 }
 
 hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
@@ -638,20 +421,15 @@ hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A)
     if (!s || !A)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup: NULL argument");
     double t0 = hpls_wtime();
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     if (s->opt.method->flags & HPLS_M_AUTO)
-        return setup_auto(s, A, t0);
+        return hpls_solver_setup_auto(s, A, t0);
     s->auto_msg[0] = '\0';
-    return setup_csr(s, A, t0);
-}
-
-const char *hpls_solver_auto(const hpls_solver *s)
-{
-    return s && s->auto_on && s->ready ? s->auto_msg : NULL;
+    return hpls_solver_setup_csr(s, A, t0);
 }
 
 /* update_values' part: the new values through every piece set up from them. */
-static hpls_status update_numeric(hpls_solver *s, const hpls_csr *A)
+hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A)
 {
     const hpls_method *m = s->opt.method;
     hpls_status st = HPLS_OK;
@@ -737,10 +515,10 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
     if (s->qt || s->opt.reorder == 2 || s->opt.scale)
         return hpls_solver_setup(s, A);
     hpls_be_clear(s->be);
-    st = update_numeric(s, A);
+    st = hpls_solver_update_numeric(s, A);
     if (st != HPLS_OK) {
         hpls_solver_fail(s, st, "update of %s: %s", s->opt.method->name, hpls_last_error());
-        teardown(s);
+        hpls_solver_teardown(s);
         return st;
     }
     s->info.setup_s = hpls_wtime() - t0;
@@ -752,10 +530,10 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
     if (!s || !A || (A->nrows * A->ncols > 0 && !A->data))
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dense: NULL argument");
     double t0 = hpls_wtime();
-    auto_restore(s);
-    teardown(s);
+    hpls_solver_auto_restore(s);
+    hpls_solver_teardown(s);
     s->msg[0] = '\0';
-    hpls_status st = check_options(s);
+    hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
@@ -780,7 +558,7 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
                                     A->data[k], (long long)(k / A->ncols) + 1,
                                     (long long)(k % A->ncols) + 1);
     s->Ad = A;
-    return setup_common(s, A->nrows, t0);
+    return hpls_solver_setup_common(s, A->nrows, t0);
 }
 
 hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn apply,
@@ -790,10 +568,10 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_shell: %s",
                          n < 0 ? "negative n" : "NULL solver or apply");
     double t0 = hpls_wtime();
-    auto_restore(s);
-    teardown(s);
+    hpls_solver_auto_restore(s);
+    hpls_solver_teardown(s);
     s->msg[0] = '\0';
-    hpls_status st = check_options(s);
+    hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
@@ -813,7 +591,7 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
                                 s->opt.pc_type->setup ? "precond"
                                                       : "format=qtree or reorder/scale");
     s->shell = (hpls_shell){.apply = apply, .apply_t = apply_t, .ctx = ctx};
-    return setup_common(s, n, t0);
+    return hpls_solver_setup_common(s, n, t0);
 }
 
 hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P)
@@ -826,7 +604,7 @@ hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P)
                                 "object is not set up");
     if (P)
         hpls_precond_retain(P);
-    teardown(s); /* the bridge to the old one goes with the setup */
+    hpls_solver_teardown(s); /* the bridge to the old one goes with the setup */
     hpls_precond_destroy(s->ext_pc);
     s->ext_pc = P;
     s->ready = 0;
@@ -903,7 +681,7 @@ static hpls_status dist_agree(hpls_solver *s, hpls_status st)
 /* The solve on the backend: b and x attached (copied in where the backend's
  * memory is not the host's), the method, the true residual of the result, x
  * copied back.  bb, xx: the user's arrays, or their permuted copies. */
-static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx)
+hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx)
 {
     hpls_backend *be = s->be;
     hpls_int n = s->op.n;
@@ -939,7 +717,7 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
     hpls_be_detach(be, n, X, xx, 1);
     hpls_be_detach(be, n, B, bb, 0);
 #ifdef HPLS_HAVE_MPI
-    if (s->dtr) /* x goes back through collectives (from_inner): every rank or none */
+    if (s->dtr) /* x goes back through collectives (hpls_solver_from_inner): every rank or none */
         st = dist_agree(s, st);
 #endif
     if (st == HPLS_OK)
@@ -947,122 +725,8 @@ static hpls_status solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx
     return st;
 }
 
-/* The transformed system's b and x (reorder, scale):
- *   pb_k = dr_{rp_k} b_{rp_k},   px_l = x_{cp_l} / dc_{cp_l}
- * so that Aperm px = pb is A x = b (row rp_k of it times dr). */
-static void to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x)
-{
-#ifdef HPLS_HAVE_MPI
-    if (s->dtr) { /* distributed: on my rows, or through rank 0 (collective) */
-        hpls_dtrans_to_inner(s, b, x);
-        return;
-    }
-#endif
-    for (hpls_int k = 0; k < s->op.n; k++) {
-        hpls_int i = s->rp ? s->rp[k] : k, j = s->cp ? s->cp[k] : k;
-        s->pb[k] = (s->dr ? s->dr[i] : 1.0) * b[i];
-        s->px[k] = x[j] / (s->dc ? s->dc[j] : 1.0);
-    }
-}
-
-/* x = Dc Q px: the user's unknowns from the transformed system's. */
-static void from_inner(hpls_solver *s, hpls_real *x)
-{
-#ifdef HPLS_HAVE_MPI
-    if (s->dtr) {
-        hpls_dtrans_from_inner(s, x);
-        return;
-    }
-#endif
-    for (hpls_int l = 0; l < s->op.n; l++) {
-        hpls_int j = s->cp ? s->cp[l] : l;
-        x[j] = (s->dc ? s->dc[j] : 1.0) * s->px[l];
-    }
-}
-
-/* ||b - A x|| on the user's matrix (s->pr holds the residual). */
-static double user_residual(hpls_solver *s, const hpls_real *b, const hpls_real *x)
-{
-#ifdef HPLS_HAVE_MPI
-    if (s->dtr) /* the user's distributed A, through its halo */
-        return hpls_dtrans_residual(s, b, x);
-#endif
-    double rn = 0;
-    s->be->k->residual_block(s->be->nthreads, s->Auser, 1, b, x, s->pr, s->op.n, &rn);
-    hpls_be_reduce(s->be, &rn, 1, HPLS_RED_SUM);
-    return sqrt(rn);
-}
-
-/* Rounds of confirmation for scale=: the method's test sees Dr r, not r, so a
- * solve converged on the scaled system is confirmed on ||b - A x|| against
- * the user's target; where that is not met, the method goes on from x with
- * its tolerance tightened by the ratio it missed by (at most SCALED_ROUNDS
- * rounds, maxiter iterations in all).  Still missed: stagnation, said so. */
-enum { SCALED_ROUNDS = 4 };
-static hpls_status solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x)
-{
-    hpls_options keep = s->opt;
-    hpls_int n = s->op.n, its = 0;
-    double bn = 0, r0 = 0;
-    for (hpls_int i = 0; i < n; i++)
-        bn += b[i] * b[i];
-    hpls_be_reduce(s->be, &bn, 1, HPLS_RED_SUM); /* over the ranks (one process: as is) */
-    bn = sqrt(bn);
-    r0 = keep.ref == HPLS_REF_R0 && keep.initial_guess ? user_residual(s, b, x) : bn;
-    double target = fmax(keep.tol * (keep.ref == HPLS_REF_R0 ? r0 : bn), keep.atol);
-    hpls_status st = HPLS_OK;
-    for (int round = 0;; round++) {
-        to_inner(s, b, x);
-        if ((st = solve_on_backend(s, s->pb, s->px)) != HPLS_OK)
-            break;
-        its += s->info.iterations;
-        from_inner(s, x);
-        double rn = user_residual(s, b, x), inner = s->info.resnorm;
-        s->info.resnorm = rn;
-        s->info.iterations = its;
-        hpls_int i = 0; /* x unscaled may overflow where an empty column hides it from rn */
-        while (i < n && isfinite(x[i]))
-            i++;
-        double bad = i < n;
-        hpls_be_reduce(s->be, &bad, 1, HPLS_RED_MAX);
-        if (hpls_reason_converged(s->info.reason) && (!isfinite(rn) || bad > 0)) {
-            /* finite on the scaled system, overflowing on the user's A */
-            s->info.reason = HPLS_DIVERGED_NAN;
-            snprintf(s->msg, sizeof s->msg,
-                     "converged on the scaled system, but ||b - A x|| = %g on A", rn);
-        }
-        if (!hpls_reason_converged(s->info.reason) || rn <= target)
-            break;
-        if (round == SCALED_ROUNDS || its >= keep.maxiter) {
-            s->info.reason = its >= keep.maxiter ? HPLS_DIVERGED_MAXIT : HPLS_DIVERGED_STAGNATION;
-            snprintf(s->msg, sizeof s->msg,
-                     "converged on the scaled system, but ||b - A x|| = %.3g > %.3g on A "
-                     "after %d rounds",
-                     rn, target, round + 1);
-            break;
-        }
-        s->opt.tol = fmin(inner / s->conv.bnorm * target / rn * 0.5, keep.tol);
-        s->opt.atol = 0;
-        s->opt.ref = HPLS_REF_B;
-        s->opt.initial_guess = 1;
-        s->opt.maxiter = keep.maxiter - its;
-    }
-    s->opt = keep;
-    s->conv.bnorm = bn; /* relres on the user's system */
-    return st;
-}
-
-#ifdef HPLS_HAVE_MPI
-/* The distributed matrix the user set s up with (s->dist is the transformed
- * one under reorder or scale). */
-static const hpls_dcsr *user_dcsr(const hpls_solver *s)
-{
-    return s->dtr ? s->dtr->D : s->dist;
-}
-#endif
-
 /* One solve with the method set up (hpls_solver_solve checks the arguments). */
-static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
 {
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
@@ -1077,7 +741,7 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     int scaled = s->dr != NULL, moved = s->Aperm != NULL;
 #ifdef HPLS_HAVE_MPI
     /* every rank sees the same version (hpls_dcsr_set_values is collective) */
-    if (s->dist && user_dcsr(s)->version != s->dist_version)
+    if (s->dist && hpls_solver_user_dcsr(s)->version != s->dist_version)
         return hpls_solver_fail(s, HPLS_ERR_STATE,
                                 "the distributed matrix's values changed since the setup "
                                 "(hpls_dcsr_set_values): call hpls_solver_update_dcsr first");
@@ -1092,13 +756,13 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     }
 #endif
     if (scaled)
-        st = solve_scaled(s, b->data, x->data);
+        st = hpls_solver_solve_scaled(s, b->data, x->data);
     else if (moved) { /* reordered: the permuted system, x permuted back on success */
-        to_inner(s, b->data, x->data);
-        if ((st = solve_on_backend(s, s->pb, s->px)) == HPLS_OK)
-            from_inner(s, x->data);
+        hpls_solver_to_inner(s, b->data, x->data);
+        if ((st = hpls_solver_solve_on_backend(s, s->pb, s->px)) == HPLS_OK)
+            hpls_solver_from_inner(s, x->data);
     } else
-        st = solve_on_backend(s, b->data, x->data);
+        st = hpls_solver_solve_on_backend(s, b->data, x->data);
     s->info.solve_s = hpls_wtime() - t0;
 #ifdef HPLS_HAVE_MPI
     if (s->dist) /* every rank returns the first failing rank's status */
@@ -1112,44 +776,6 @@ static hpls_status solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
     }
     s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
     return HPLS_OK;
-}
-
-/* solver=auto: a solve that did not converge is done again, once, with the
- * next candidate of the advice (set up on the same A, from the same initial
- * guess); auto_msg says so.  A candidate that does not set up leaves the
- * first one in place. */
-static hpls_status auto_fall_back(hpls_solver *s, const hpls_vec *b, hpls_vec *x,
-                                  const hpls_real *x0)
-{
-    hpls_info first = s->info;
-    char flags[160], next[160], why[sizeof s->msg];
-    memcpy(why, s->msg, sizeof why);
-    int pick = s->auto_pick;
-    hpls_advice_flags(s->adv->opts[pick], flags, sizeof flags);
-    hpls_advice_flags(s->adv->opts[pick + 1], next, sizeof next);
-    size_t used = strlen(s->auto_msg);
-    s->auto_fell = 1;
-    hpls_status st = auto_use(s, s->Auser, pick + 1, hpls_wtime());
-    if (st != HPLS_OK) { /* back to the first candidate, its result kept */
-        snprintf(s->auto_msg + used, sizeof s->auto_msg - used,
-                 "; %s: %s after %lld iterations, and %s did not set up: %s", flags,
-                 hpls_reason_str(first.reason), (long long)first.iterations, next, s->msg);
-        if ((st = auto_use(s, s->Auser, pick, hpls_wtime())) != HPLS_OK)
-            return st;
-        s->info = first;
-        memcpy(s->msg, why, sizeof why);
-        return HPLS_OK;
-    }
-    snprintf(s->auto_msg + used, sizeof s->auto_msg - used,
-             "; %s: %s after %lld iterations, so it fell back to %s", flags,
-             hpls_reason_str(first.reason), (long long)first.iterations, next);
-    for (hpls_int i = 0; x0 && i < x->n; i++)
-        x->data[i] = x0[i];
-    double setup_s = s->info.setup_s + first.setup_s;
-    st = solve_once(s, b, x);
-    s->info.setup_s = setup_s;
-    s->info.solve_s += first.solve_s;
-    return st;
 }
 
 hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
@@ -1172,136 +798,10 @@ hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
             return HPLS_ERR_NOMEM;
         memcpy(x0, x->data, (size_t)n * sizeof *x0);
     }
-    hpls_status st = solve_once(s, b, x);
+    hpls_status st = hpls_solver_solve_once(s, b, x);
     if (st == HPLS_OK && may_fall && !hpls_reason_converged(s->info.reason))
-        st = auto_fall_back(s, b, x, x0);
+        st = hpls_solver_auto_fall_back(s, b, x, x0);
     hpls_free(x0);
-    return st;
-}
-
-void hpls_block_norms(const hpls_solver *s, hpls_int k, const hpls_real *V, double *nrm)
-{
-    hpls_int n = s->op.n;
-    for (hpls_int j = 0; j < k; j++) {
-        const hpls_real *v = V + j * n;
-        double ss = 0.0;
-#pragma omp parallel for num_threads(s->be->nthreads) reduction(+ : ss) schedule(static) if (n > 32768)
-        for (hpls_int i = 0; i < n; i++)
-            ss += v[i] * v[i];
-        nrm[j] = ss;
-    }
-    hpls_be_reduce(s->be, nrm, (int)k, HPLS_RED_SUM);
-    for (hpls_int j = 0; j < k; j++)
-        nrm[j] = sqrt(nrm[j]);
-}
-
-void hpls_block_residual(const hpls_solver *s, hpls_int k, const hpls_real *B, const hpls_real *X,
-                         hpls_real *R, double *rnorm)
-{
-    hpls_backend *be = s->be;
-    be->k->residual_block(be->nthreads, s->A, k, B, X, R, s->op.n, rnorm);
-    hpls_be_reduce(be, rnorm, (int)k, HPLS_RED_SUM);
-    for (hpls_int j = 0; j < k; j++)
-        rnorm[j] = sqrt(rnorm[j]);
-}
-
-/* The method's own block solve (solve_block) on host arrays: B and X checked,
- * permuted (reorder) and back, the true residual of every column (a
- * permutation keeps its norm; scaled solves go column by column instead). */
-static hpls_status solve_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
-                               hpls_info *col)
-{
-    hpls_int n = s->op.n;
-    for (hpls_int p = 0; p < n * k; p++)
-        if (!isfinite(B[p]) || (s->opt.initial_guess && !isfinite(X[p])))
-            return hpls_solver_fail(
-                s, HPLS_ERR_VALUE, "%s[%lld, %lld] = %g", isfinite(B[p]) ? "initial guess X" : "B",
-                (long long)(p % n) + 1, (long long)(p / n) + 1, isfinite(B[p]) ? X[p] : B[p]);
-    hpls_real *Bp = hpls_malloc(n * k, sizeof *Bp), *Xp = hpls_malloc(n * k, sizeof *Xp);
-    double *bn = hpls_malloc(k, sizeof *bn), *rn = hpls_malloc(k, sizeof *rn);
-    hpls_status st = Bp && Xp && bn && rn ? HPLS_OK : HPLS_ERR_NOMEM;
-    for (hpls_int j = 0; st == HPLS_OK && j < k; j++) /* reorder: rows rp of b, cp of x */
-        for (hpls_int i = 0; i < n; i++) {
-            Bp[j * n + i] = B[j * n + (s->rp ? s->rp[i] : i)];
-            Xp[j * n + i] = s->opt.initial_guess ? X[j * n + (s->cp ? s->cp[i] : i)] : 0.0;
-        }
-    if (st == HPLS_OK)
-        st = s->opt.method->solve_block(s, k, Bp, Xp, col);
-    if (st == HPLS_OK) { /* the true residuals; Bp is free for R now */
-        hpls_block_norms(s, k, B, bn);
-        hpls_block_residual(s, k, Bp, Xp, Bp, rn);
-        for (hpls_int j = 0; j < k; j++) {
-            col[j].resnorm = rn[j];
-            col[j].relres = bn[j] > 0 ? rn[j] / bn[j] : rn[j];
-            for (hpls_int i = 0; i < n; i++)
-                X[j * n + (s->cp ? s->cp[i] : i)] = Xp[j * n + i];
-            if (hpls_reason_converged(col[j].reason) && !isfinite(rn[j]))
-                col[j].reason = HPLS_DIVERGED_NAN;
-        }
-    }
-    hpls_free(Bp);
-    hpls_free(Xp);
-    hpls_free(bn);
-    hpls_free(rn);
-    if (st == HPLS_OK && s->be->err != HPLS_OK)
-        st = hpls_fail(s->be->err, "%s", s->be->msg);
-    if (st != HPLS_OK)
-        return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
-    return HPLS_OK;
-}
-
-hpls_status hpls_solver_solve_many_sized(hpls_solver *s, hpls_int k, const hpls_real *B,
-                                         hpls_real *X, hpls_info *infos, size_t info_size)
-{
-    if (!s || k < 0 || (k > 0 && (!B || !X)))
-        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_solve_many: NULL argument or k < 0");
-    if (!s->ready)
-        return hpls_solver_fail(s, HPLS_ERR_STATE,
-                                "hpls_solver_solve_many called before a "
-                                "successful hpls_solver_setup (or after an option changed)");
-    hpls_int n = s->op.n;
-    if (n > 0 && k > INT64_MAX / 8 / n)
-        return hpls_solver_fail(s, HPLS_ERR_NOMEM,
-                                "%lld right-hand sides of %lld values do not "
-                                "fit in memory",
-                                (long long)k, (long long)n);
-    hpls_info *col = hpls_calloc(k, sizeof *col);
-    if (k > 0 && !col)
-        return HPLS_ERR_NOMEM;
-    double t0 = hpls_wtime();
-    s->msg[0] = '\0';
-    hpls_be_clear(s->be);
-    hpls_status st = HPLS_OK;
-    /* exact (reproducible=1): column by column, whose sums are exact */
-    if (s->opt.method->solve_block && s->A && !s->dr && !s->dist && !s->be->exact &&
-        (!s->be->d || (s->opt.method->flags & HPLS_M_BLKDEV))) {
-        st = solve_block(s, k, B, X, col);
-        for (hpls_int j = 0; j < k; j++) {
-            col[j].setup_s = s->info.setup_s;
-            col[j].solve_s = hpls_wtime() - t0; /* the whole call's */
-            col[j].threads = s->be->nthreads;
-            col[j].rcond = s->info.rcond;
-            col[j].ill_conditioned = s->info.ill_conditioned;
-        }
-    } else { /* one column after another through the single solve */
-        for (hpls_int j = 0; j < k && st == HPLS_OK; j++) {
-            hpls_vec b = {n, (hpls_real *)(B + j * n)}, x = {n, X + j * n};
-            st = hpls_solver_solve(s, &b, &x);
-            col[j] = s->info;
-            if (st != HPLS_OK) {
-                char why[sizeof s->msg];
-                memcpy(why, s->msg, sizeof why);
-                hpls_solver_fail(s, st, "right-hand side %lld: %s", (long long)j + 1, why);
-            }
-        }
-    }
-    if (st == HPLS_OK && k > 0)
-        s->info = col[k - 1];
-    s->info.solve_s = hpls_wtime() - t0;
-    for (hpls_int j = 0; infos && j < k; j++) /* as much as the caller's hpls_info holds */
-        memcpy((char *)infos + j * info_size, &col[j],
-               info_size < sizeof *col ? info_size : sizeof *col);
-    hpls_free(col);
     return st;
 }
 
@@ -1350,7 +850,7 @@ hpls_status hpls_solver_set_partition(hpls_solver *s, hpls_int nblocks, const hp
         p[k] = ptr[k];
     for (hpls_int k = 0; q && k < ptr[nblocks]; k++)
         q[k] = idx[k];
-    auto_restore(s);
+    hpls_solver_auto_restore(s);
     hpls_free(s->part_ptr);
     hpls_free(s->part_idx);
     s->part_ptr = p;
@@ -1386,156 +886,3 @@ const char *hpls_solver_format(const hpls_solver *s)
 {
     return s && s->ready && s->fmt[0] ? s->fmt : NULL;
 }
-
-#ifdef HPLS_HAVE_MPI
-/* What runs on a distributed matrix: the methods flagged HPLS_M_DIST on any
- * number of ranks, every method on one.  reorder and scale transform the
- * distributed system (src/mpi/dist_transform.c), format=qtree stores each
- * rank's diagonal block as a quad-tree (src/mpi/dcsr_spmv.c), and a
- * preconditioner object acts on each rank's rows (block Jacobi). */
-static hpls_status check_dist(hpls_solver *s, const hpls_dcsr *D)
-{
-    const hpls_options *o = &s->opt;
-    if (o->backend != 0)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "backend=%s runs in one process: under MPI "
-                                "the backend is mpi",
-                                hpls_optset_get(&s->os, "backend"));
-    if (D->size > 1 && !(o->method->flags & HPLS_M_DIST))
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "solver %s is not distributed yet: it runs "
-                                "on 1 MPI rank, not %d (distributed: jacobi, gs, sor, ssor, pjg, "
-                                "hisa, bhisa, thomas, cr, gspike, lapack and the Krylov "
-                                "methods)",
-                                o->method->name, D->size);
-    return HPLS_OK;
-}
-
-/* Under MPI reproducible=1 also needs every product summed as one process
- * sums it: A x is (dcsr_spmv.c), but A^T x adds the ranks' parts at the
- * owners, and reorder and scale make another system on the ranks. */
-static hpls_status check_reproducible_dist(hpls_solver *s)
-{
-    const hpls_options *o = &s->opt;
-    if (!o->reproducible)
-        return HPLS_OK;
-    if (o->method->flags & HPLS_M_TRANSPOSE)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "reproducible=1 under MPI: solver %s applies A^T, whose product "
-                                "adds the ranks' parts in another order than one process; run "
-                                "it in one process, or use reproducible=0",
-                                o->method->name);
-    if (o->reorder || o->scale)
-        return hpls_solver_fail(s, HPLS_ERR_OPTION,
-                                "reproducible=1 under MPI: %s builds another system on the ranks "
-                                "(not one process's bits); run it in one process, or use "
-                                "reproducible=0",
-                                o->reorder ? "reorder" : "scale");
-    return HPLS_OK;
-}
-
-/* A failure's message names rows in my block's numbering: say where the
- * block starts (a size error names none). */
-static void name_block_rows(hpls_solver *s, const hpls_dcsr *D, hpls_status st)
-{
-    if (st == HPLS_OK || st == HPLS_ERR_SIZE || D->first == 0)
-        return;
-    size_t used = strlen(s->msg);
-    snprintf(s->msg + used, sizeof s->msg - used,
-             " (a row of rank %d's block: its row 1 is row %lld of %s)", D->rank,
-             (long long)D->first + 1, s->opt.reorder ? "the reordered A" : "A");
-}
-
-/* The end of a distributed setup or update, collective: the first failing
- * rank's status on every rank, the solver torn down on all; else what hisa
- * and pjg settle over the ranks (mpi/dist.h), and D's version taken. */
-static hpls_status dist_setup_end(hpls_solver *s, const hpls_dcsr *D, hpls_status st)
-{
-    st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
-    if (st != HPLS_OK) {
-        teardown(s);
-        return st;
-    }
-    hpls_dist_agree(s);
-    s->dist_version = D->version;
-    return HPLS_OK;
-}
-
-hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
-{
-    if (!s || !D)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dcsr: NULL argument");
-    double t0 = hpls_wtime();
-    teardown(s);
-    s->msg[0] = '\0';
-    hpls_status st = check_options(s);
-    if (st == HPLS_OK)
-        st = check_reproducible_dist(s);
-    if (st == HPLS_OK)
-        st = check_dist(s, D);
-    if (s->opt.reorder || s->opt.scale) { /* collective: every rank or none */
-        st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg);
-        if (st == HPLS_OK && (st = hpls_dtrans_setup(s, D, RUIZ_TOL, RUIZ_SWEEPS)) != HPLS_OK)
-            transform_fail(s, st);
-    }
-    if (st == HPLS_OK) {
-        /* the transformed matrix has D's row blocks; it is kept out of a teardown
-         * by setup_common failing on this rank only: its communicator is freed
-         * by every rank together, after the agreement below */
-        hpls_dtrans *tr = s->dtr;
-        s->dtr = NULL;
-        s->dist = tr ? tr->T : D;
-        s->A = s->dist->Ad;
-        s->Auser = D->Ad;
-        st = setup_common(s, D->nlocal, t0);
-        s->dtr = tr;
-        name_block_rows(s, D, st);
-    }
-    return dist_setup_end(s, D, st);
-}
-
-hpls_status hpls_solver_update_dcsr(hpls_solver *s, hpls_dcsr *D)
-{
-    if (!s || !D)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_update_dcsr: NULL argument");
-    double t0 = hpls_wtime();
-    s->msg[0] = '\0';
-    hpls_status st = HPLS_OK;
-    if (!s->ready || !s->dist || user_dcsr(s) != D)
-        st = hpls_solver_fail(s, HPLS_ERR_STATE,
-                              "hpls_solver_update_dcsr needs a solver set up with this "
-                              "distributed matrix (hpls_solver_setup_dcsr(s, D))");
-    if ((st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg)) != HPLS_OK)
-        return st;
-    if (s->qt || s->dtr) /* the quad-tree's and the transformed system's copies of A */
-        return hpls_solver_setup_dcsr(s, D);
-    hpls_be_clear(s->be);
-    if ((st = update_numeric(s, D->Ad)) != HPLS_OK) {
-        hpls_solver_fail(s, st, "update of %s: %s", s->opt.method->name, hpls_last_error());
-        name_block_rows(s, D, st);
-    }
-    if ((st = dist_setup_end(s, D, st)) == HPLS_OK)
-        s->info.setup_s = hpls_wtime() - t0;
-    return st;
-}
-
-hpls_status hpls_solver_mpi_volume(const hpls_solver *s, hpls_mpi_vol *v)
-{
-    if (!s || !s->ready || !s->dist)
-        return hpls_fail(HPLS_ERR_STATE, "hpls_solver_mpi_volume: no distributed solver");
-    return hpls_mpi_volume(s->be, s->dist, v);
-}
-
-hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions, long long *messages)
-{
-    if (!s || !s->ready || !s->dist)
-        return hpls_fail(HPLS_ERR_STATE, "hpls_solver_mpi_counts: no distributed solver");
-    long long mine[2] = {hpls_mpi_reductions(s->be),
-                         s->dist->messages + (s->dtr ? s->dtr->D->messages : 0)},
-              all[2];
-    MPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, s->dist->comm);
-    *reductions = all[0] / s->dist->size; /* every rank makes each reduction */
-    *messages = all[1];
-    return HPLS_OK;
-}
-#endif

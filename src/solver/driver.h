@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* driver.h: what the files of the driver (src/solver/) share.  Nothing
+ * outside src/solver/ includes it: methods, preconditioners and src/mpi see
+ * solver.h. */
+#ifndef HPLS_DRIVER_H
+#define HPLS_DRIVER_H
+
+#include "solver.h"
+
+/* Ruiz's stopping tolerance and sweep limit (scale=ruiz): a loose one, since
+ * the scaling only has to bring the magnitudes near 1, not to equal it. */
+enum { HPLS_RUIZ_SWEEPS = 20 };
+static const double HPLS_RUIZ_TOL = 1e-2;
+
+/* solver.c */
+/* Frees what setup built (kept: options, monitor, history). */
+void hpls_solver_teardown(hpls_solver *s);
+/* An option the method or its preconditioner does not use, or one that
+ * reproducible=1 refuses: the error, with its message; else HPLS_OK. */
+hpls_status hpls_solver_check_options(hpls_solver *s);
+/* The setup every storage shares, s->A, s->Ad or s->shell set (t0: its start). */
+hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0);
+/* The setup of A (CSR) with the options in effect. */
+hpls_status hpls_solver_setup_csr(hpls_solver *s, const hpls_csr *A, double t0);
+/* The new values of A (same pattern) through every piece set up from them. */
+hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A);
+/* One solve of the system set up, on the backend: bb, xx on the host. */
+hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx);
+/* One solve with the method set up (the caller checked the arguments). */
+hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x);
+
+/* format.c */
+/* format=qtree (or a method on the quad-tree): A's quad-tree, or CSR kept; s->fmt says why. */
+hpls_status hpls_solver_setup_format(hpls_solver *s);
+
+/* transform.c */
+/* The message of a failed reorder or scale; returns st. */
+hpls_status hpls_solver_transform_fail(hpls_solver *s, hpls_status st);
+/* s->pb, s->px: the transformed system's b and x from the user's. */
+void hpls_solver_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x);
+/* The user's x from the transformed system's s->px. */
+void hpls_solver_from_inner(hpls_solver *s, hpls_real *x);
+/* A solve under scale=, confirmed on ||b - A x|| for the user's A. */
+hpls_status hpls_solver_solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x);
+
+/* auto.c */
+/* The user's options back where solver=auto's candidate is in effect. */
+void hpls_solver_auto_restore(hpls_solver *s);
+/* solver=auto's setup: the first candidate of the advice for A that sets up. */
+hpls_status hpls_solver_setup_auto(hpls_solver *s, const hpls_csr *A, double t0);
+/* A solve that did not converge, again with the next candidate (x0: the initial guess). */
+hpls_status hpls_solver_auto_fall_back(hpls_solver *s, const hpls_vec *b, hpls_vec *x,
+                                       const hpls_real *x0);
+
+#ifdef HPLS_HAVE_MPI
+/* dist.c */
+/* The distributed matrix the user set s up with (s->dist: the transformed one). */
+const struct hpls_dcsr *hpls_solver_user_dcsr(const hpls_solver *s);
+#endif
+
+#endif
