@@ -171,9 +171,11 @@ static void auto_falls_back_to_gmres_on_olm500(void **state)
     assert_true(hpls_reason_converged(info.reason));
     assert_true(tu_relres(A, b, x) <= 1e-8);
     assert_string_equal(hpls_solver_get_option(s, "solver"), "gmres");
-    assert_non_null(strstr(hpls_solver_auto(s), "--solver bicgstab --precond ilu0: diverged "
-                                                "(residual growth) after 315 iterations, so it "
-                                                "fell back to --solver gmres --precond ilu0"));
+    /* the count of a diverging run follows the last bits of M: not pinned */
+    const char *why = hpls_solver_auto(s);
+    assert_non_null(strstr(why, "--solver bicgstab --precond ilu0: diverged (residual growth) "
+                                "after "));
+    assert_non_null(strstr(why, " iterations, so it fell back to --solver gmres --precond ilu0"));
     hpls_vec_destroy(xt);
     hpls_vec_destroy(b);
     hpls_vec_destroy(x);
