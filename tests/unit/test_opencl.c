@@ -12,6 +12,7 @@
 #include "direct/block_tridiag.h"
 #include "gen/gen.h"
 #include "hpls.h"
+#include "kernels/device/devhost.h"
 #include "precond/trisolve.h"
 
 #include <math.h>
@@ -1015,6 +1016,98 @@ static void update_values_reaches_the_device(void **state)
     hpls_csr_destroy(B);
 }
 
+/* Issue 33, finding 3: a device write that fails before a sync-free kernel
+ * is an error, and the next call runs as if it never happened.  Before, the
+ * kernel's epoch advanced without its launch, and the next launch waited
+ * for flags no row reached: a hang (ctest's timeout).  Every write of dilu's
+ * and ilu0's construction on the device fails in turn (the construction
+ * again must give ref's bits), then every write of a solve with their
+ * sweeps and ssor's (the solve again must converge). */
+static void a_failed_write_before_a_syncfree_kernel_is_an_error_not_a_hang(void **state)
+{
+    (void)state;
+    static const char *const pcs[] = {"dilu", "ilu0", "ssor"};
+    hpls_csr *A = tu_gen("convdiff3d:nx=8");
+    hpls_int n = A->nrows, bad, asym;
+    double pivot;
+    hpls_vec *one = tu_vec_const(n, 1.0), *b = tu_rhs(A, one), *x = tu_vec_const(n, 0.0);
+    for (int p = 0; p < 3; p++) {
+        char o[160], q[160];
+        snprintf(o, sizeof o, "solver=bicgstab precond=%s trisolve=syncfree backend=opencl",
+                 pcs[p]);
+        snprintf(q, sizeof q, "solver=bicgstab precond=%s trisolve=syncfree backend=ref", pcs[p]);
+        hpls_solver *d = tu_setup(A, o), *r = tu_setup(A, q);
+        hpls_backend *be = d->be;
+        long k = 1;
+        for (; p < 2; k++) { /* the k-th write of the construction fails */
+            hpls_trifac *F = d->pc.ctx;
+            const hpls_trifac *Fr = r->pc.ctx;
+            int kind = p ? HPLS_FAC_ILU0 : HPLS_FAC_DILU;
+            hpls_dev_write_fail_at(k);
+            hpls_be_clear(be);
+            hpls_status st = be->d->fac_build(be, F, kind, F->chosen, &bad, &asym, &pivot);
+            hpls_dev_write_fail_at(0);
+            if (st == HPLS_OK)
+                break;
+            if (st != HPLS_ERR_INTERNAL || !strstr(be->msg, "(injected)"))
+                fail_msg("%s, write %ld failed: status %d (%s)", o, k, (int)st, be->msg);
+            hpls_be_clear(be);
+            assert_int_equal(be->d->fac_build(be, F, kind, F->chosen, &bad, &asym, &pivot),
+                             HPLS_OK);
+            assert_memory_equal(F->vec[p], Fr->vec[p], (size_t)n * sizeof(hpls_real));
+        }
+        if (p < 2 && k == 1)
+            fail_msg("%s: a construction without a device write", o);
+        for (k = 1;; k++) { /* the k-th write of a solve fails */
+            hpls_dev_write_fail_at(k);
+            hpls_status st = hpls_solver_solve(d, b, x);
+            hpls_dev_write_fail_at(0);
+            if (st == HPLS_OK)
+                break;
+            assert_int_equal(st, HPLS_ERR_INTERNAL);
+            memset(x->data, 0, (size_t)n * sizeof *x->data);
+            assert_true(hpls_reason_converged(tu_run(d, b, x).reason));
+        }
+        assert_true(k > 1);
+        hpls_solver_destroy(d);
+        hpls_solver_destroy(r);
+    }
+    hpls_vec_destroy(one);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
+/* The watchdog: a sync-free sweep whose rows' flags cannot reach its epoch
+ * (what a failure left before the fix above) stops waiting past the bound
+ * (small here) and the solve returns an error naming the kernel and a row;
+ * the flags are reset and the next solve converges. */
+static void a_syncfree_wait_past_the_bound_is_an_error(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("convdiff3d:nx=8");
+    hpls_int n = A->nrows;
+    hpls_vec *one = tu_vec_const(n, 1.0), *b = tu_rhs(A, one), *x = tu_vec_const(n, 0.0);
+    hpls_solver *d = tu_setup(A, "solver=bicgstab precond=dilu trisolve=syncfree backend=opencl");
+    hpls_trifac *F = d->pc.ctx;
+    F->dev[0]->ready.epoch++; /* a launch skipped: no flag reaches the next epoch */
+    hpls_dev_spin_bound(1u << 16);
+    hpls_status st = hpls_solver_solve(d, b, x);
+    hpls_dev_spin_bound(0);
+    assert_int_equal(st, HPLS_ERR_INTERNAL);
+    const char *m = hpls_solver_message(d);
+    if (!strstr(m, "kernel sweep_syncfree: row ") || !strstr(m, "never became ready"))
+        fail_msg("the watchdog's message: %s", m);
+    memset(x->data, 0, (size_t)n * sizeof *x->data);
+    assert_true(hpls_reason_converged(tu_run(d, b, x).reason));
+    assert_true(tu_relres(A, b, x) <= 1e-6);
+    hpls_solver_destroy(d);
+    hpls_vec_destroy(one);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(x);
+    hpls_csr_destroy(A);
+}
+
 /* ---- gs, sor, ssor, pjg, dense matrices and many right-hand sides -------- */
 
 /* n values of a and b the same bits, else a failure naming what and where */
@@ -1396,6 +1489,8 @@ int main(void)
         tu_data_test(methods_match_ref_on_real_matrices),
         cmocka_unit_test(methods_not_on_the_device_are_refused_by_name),
         cmocka_unit_test(update_values_reaches_the_device),
+        cmocka_unit_test(a_failed_write_before_a_syncfree_kernel_is_an_error_not_a_hang),
+        cmocka_unit_test(a_syncfree_wait_past_the_bound_is_an_error),
         cmocka_unit_test(relaxation_sweeps_match_the_host_bit_for_bit),
         cmocka_unit_test(relaxation_methods_match_ref_bit_for_bit),
         cmocka_unit_test(ssor_and_pjg_preconditioners_match_ref_bit_for_bit),

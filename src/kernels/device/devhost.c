@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,9 +109,29 @@ void hpls_dev_free(hpls_backend *be, hpls_dbuf *b)
         hpls_dev_of(be)->t->release(be, b);
 }
 
+static atomic_long write_count;   /* writes since hpls_dev_write_fail_at */
+static atomic_long write_fail_at; /* 0: none fails; k: the k-th */
+
+void hpls_dev_write_fail_at(long k)
+{
+    atomic_store(&write_count, 0);
+    atomic_store(&write_fail_at, k);
+}
+
+/* 1 when this write is the one a test asked to fail (be's error then) */
+static int injected(hpls_backend *be)
+{
+    long k = atomic_load(&write_fail_at);
+    if (atomic_fetch_add(&write_count, 1) + 1 != k)
+        return 0;
+    hpls_be_fail(be, HPLS_ERR_INTERNAL, "%s backend: device write %ld failed (injected)", be->name,
+                 k);
+    return 1;
+}
+
 void hpls_dev_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes)
 {
-    if (bytes > 0 && be->err == HPLS_OK)
+    if (bytes > 0 && be->err == HPLS_OK && !injected(be))
         failed(be, hpls_dev_of(be)->t->write(be, b, off, h, bytes));
 }
 
@@ -129,7 +150,7 @@ void hpls_dev_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbu
 
 void hpls_dev_zero(hpls_backend *be, hpls_dbuf *b, size_t off, size_t bytes)
 {
-    if (bytes > 0 && be->err == HPLS_OK)
+    if (bytes > 0 && be->err == HPLS_OK && !injected(be))
         failed(be, hpls_dev_of(be)->t->zero(be, b, off, bytes));
 }
 
@@ -161,6 +182,62 @@ void hpls_dev_launch(hpls_backend *be, int k, size_t groups, size_t local, const
             return;
         }
     failed(be, hpls_dev_of(be)->t->launch(be, k, groups, local, a, na));
+}
+
+/* ---- sync-free launches ------------------------------------------------- */
+static _Atomic unsigned long long spin_bound; /* 0: HPLS_DEV_SPINS */
+
+void hpls_dev_spin_bound(unsigned long long spins)
+{
+    atomic_store(&spin_bound, spins);
+}
+
+hpls_status hpls_dev_ready_alloc(hpls_backend *be, hpls_int n, hpls_dready *R)
+{
+    R->n = n;
+    R->epoch = 0;
+    R->stale = 0;
+    return hpls_dev_alloc(be, ((size_t)n + 3) * sizeof(unsigned long long), &R->flag);
+}
+
+void hpls_dev_ready_free(hpls_backend *be, hpls_dready *R)
+{
+    hpls_dev_free(be, R->flag);
+    R->flag = NULL;
+}
+
+void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, size_t groups, const hpls_karg *a,
+                       int na)
+{
+    enum { MAXARGS = 32 };
+    hpls_karg all[MAXARGS];
+    size_t rows = (size_t)R->n * sizeof(unsigned long long);
+    unsigned long long bound = atomic_load(&spin_bound);
+    unsigned long long tail[3] = {0, 0, bound ? bound : HPLS_DEV_SPINS}; /* ticket, stall, bound */
+    if (R->n == 0 || be->err != HPLS_OK) /* not launched: the flags keep the epoch */
+        return;
+    if (na + 2 > MAXARGS) {
+        hpls_be_fail(be, HPLS_ERR_INTERNAL, "%s backend: kernel %s: %d arguments", be->name,
+                     hpls_dev_kernel_name(k), na);
+        return;
+    }
+    if (R->stale) { /* rows a failed launch left behind would never reach the epoch */
+        hpls_dev_zero(be, R->flag, 0, rows);
+        R->epoch = 0;
+    }
+    for (int i = 0; i < na; i++)
+        all[i] = a[i];
+    all[na] = HPLS_KG(R->flag);
+    all[na + 1] = HPLS_KU(++R->epoch);
+    hpls_dev_write(be, R->flag, rows, tail, sizeof tail);
+    hpls_dev_launch(be, k, groups, 1, all, na + 2);
+    hpls_dev_read(be, R->flag, rows + sizeof *tail, &tail[1], sizeof *tail);
+    if (be->err == HPLS_OK && tail[1] != 0)
+        hpls_be_fail(be, HPLS_ERR_INTERNAL,
+                     "%s backend: kernel %s: row %llu never became ready (%llu spins, the "
+                     "sync-free watchdog's bound): a device fault or a bug in hpls",
+                     be->name, hpls_dev_kernel_name(k), tail[1] - 1, tail[2]);
+    R->stale = be->err != HPLS_OK;
 }
 
 size_t hpls_dev_groups(hpls_int n)

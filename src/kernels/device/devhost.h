@@ -184,8 +184,11 @@ void hpls_dev_launch(hpls_backend *be, int k, size_t groups, size_t local, const
                      int na);
 #define HPLS_DEV_RUN(be, k, groups, ...) HPLS_DEV_RUNL(be, k, groups, HPLS_DEV_WG, __VA_ARGS__)
 #define HPLS_DEV_RUNL(be, k, groups, local, ...)                                                   \
-    hpls_dev_launch(be, k, groups, local, (const hpls_karg[]){__VA_ARGS__},                        \
-                    (int)(sizeof((const hpls_karg[]){__VA_ARGS__}) / sizeof(hpls_karg)))
+    hpls_dev_launch(be, k, groups, local, HPLS_KARGS(__VA_ARGS__))
+/* an argument list as an array and its length */
+#define HPLS_KARGS(...)                                                                            \
+    (const hpls_karg[]){__VA_ARGS__},                                                              \
+        (int)(sizeof((const hpls_karg[]){__VA_ARGS__}) / sizeof(hpls_karg))
 /* groups of an element-wise kernel over n (each item strides over the rest) */
 size_t hpls_dev_groups(hpls_int n);
 /* groups of a reduction over n: at most HPLS_DEV_NGMAX partials a column */
@@ -200,16 +203,50 @@ hpls_dbuf *hpls_dev_part(hpls_backend *be, int ncol);
  * stops at its next test.  be->reduce is the caller's. */
 void hpls_dev_reduce_part(hpls_backend *be, int ng, int ncol, int op, double *h);
 
+/* ---- sync-free launches (sweep.cl, factor.cl, relax.cl) ------------------ */
+/* A sync-free kernel's flag buffer: n + 3 words, the rows' ready flags
+ * (launches done per row), the row ticket, the stall word and the
+ * watchdog's bound (vector.cl's ready_wait). */
+typedef struct hpls_dready {
+    hpls_dbuf *flag;
+    hpls_int n;
+    unsigned long long epoch; /* launches started since the flags were zero */
+    int stale;                /* a launch failed: its rows' flags may lag the epoch */
+} hpls_dready;
+/* The watchdog's bound: the spins a wait for a row's flag may last.  A
+ * healthy wait lasts until the rows claimed before it are done: on a GPU the
+ * at most HPLS_DEV_SYNCFREE_GROUPS rows in flight, microseconds; on a CPU
+ * device until the OS runs the thread holding the row, a scheduling period
+ * (tens of ms; the waiter counts only while it runs).  A spin is at least
+ * one atomic read of device memory, some 5 ns on a CPU and 100 ns or more
+ * (an L2 round trip) on a GPU: 2^28 spins are over a second on a CPU and
+ * half a minute on a GPU, far beyond a healthy wait, yet a stall ends as an
+ * error, not a hang. */
+#define HPLS_DEV_SPINS (1ull << 28)
+hpls_status hpls_dev_ready_alloc(hpls_backend *be, hpls_int n, hpls_dready *R);
+void hpls_dev_ready_free(hpls_backend *be, hpls_dready *R);
+/* The sync-free kernel k on groups work-groups of one item with a[0..na)
+ * and then R's flags and epoch.  Nothing once be->err is set (the epoch
+ * stays); after a failed launch the flags are zeroed before the next.  A
+ * wait past the watchdog's bound is be's HPLS_ERR_INTERNAL naming k and the
+ * row that never became ready. */
+void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, size_t groups, const hpls_karg *a,
+                       int na);
+/* Test hooks: the k-th device write from now (hpls_dev_write or
+ * hpls_dev_zero) fails (k >= 1; 0: none), and the watchdog's bound (0:
+ * HPLS_DEV_SPINS) */
+void hpls_dev_write_fail_at(long k);
+void hpls_dev_spin_bound(unsigned long long spins);
+
 /* ---- the layer's device objects ----------------------------------------- */
 /* A triangular sweep on the device (devops.c's sweep_upload; dilu's device
  * construction, factor.c, writes its values in place). */
 struct hpls_dsweep {
     hpls_dbuf *lo, *hi, *row, *order;     /* row, order: optional (NULL) */
     hpls_dbuf *col, *val, *bscale, *dinv; /* bscale, dinv: optional */
-    hpls_dbuf *flag, *ticket; /* syncfree: ready flags (sweeps done per row), the row ticket */
-    hpls_int n, nlev, *off;   /* off: the level sets' nlev + 1 offsets, on the host */
-    int upper, scaled;        /* scaled: 1 bscale, 2 dinv (sweep.cl) */
-    unsigned long long epoch; /* sweeps started */
+    hpls_dready ready;                    /* syncfree, serial */
+    hpls_int n, nlev, *off;               /* off: the level sets' nlev + 1 offsets, on the host */
+    int upper, scaled;                    /* scaled: 1 bscale, 2 dinv (sweep.cl) */
 };
 
 /* Work-groups of one item that run a syncfree kernel (sweep.cl says why

@@ -167,10 +167,10 @@ static void hpls_devop_sweep_release(hpls_backend *be, hpls_dsweep *W)
 {
     if (!W)
         return;
-    hpls_dbuf *const mem[] = {W->lo,  W->hi,     W->row,  W->order, W->col,
-                              W->val, W->bscale, W->dinv, W->flag,  W->ticket};
+    hpls_dbuf *const mem[] = {W->lo, W->hi, W->row, W->order, W->col, W->val, W->bscale, W->dinv};
     for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
         hpls_dev_free(be, mem[k]);
+    hpls_dev_ready_free(be, &W->ready);
     hpls_free(W->off);
     hpls_free(W);
 }
@@ -212,9 +212,7 @@ static hpls_status hpls_devop_sweep_upload(hpls_backend *be, const hpls_sweep *w
     if (st == HPLS_OK && w->lev.nlev > 0)
         st = hpls_dev_upload(be, w->lev.order, nb, &W->order);
     if (st == HPLS_OK)
-        st = hpls_dev_alloc(be, (size_t)n * sizeof(unsigned long long), &W->flag);
-    if (st == HPLS_OK)
-        st = hpls_dev_alloc(be, sizeof(unsigned long long), &W->ticket);
+        st = hpls_dev_ready_alloc(be, n, &W->ready);
     if (st != HPLS_OK)
         st = hpls_dev_fail(be, st, "a triangular sweep of %lld rows", (long long)n);
     if (st == HPLS_OK && w->lev.nlev > 0) {
@@ -252,14 +250,12 @@ static void hpls_devop_sweep(hpls_backend *be, hpls_dsweep *W, int strategy, con
         }
         return;
     }
-    unsigned long long epoch = ++W->epoch;
-    hpls_dev_zero(be, W->ticket, 0, sizeof(unsigned long long));
-    HPLS_DEV_RUNL(be, HPLS_K_sweep_syncfree,
-                  strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1, 1, HPLS_KL(W->n),
-                  HPLS_KI(W->upper), HPLS_KI(has_row), HPLS_KG(row), HPLS_KG(W->lo), HPLS_KG(W->hi),
-                  HPLS_KG(W->col), HPLS_KG(W->val), HPLS_KG(bscale), HPLS_KG(dinv),
-                  HPLS_KI(W->scaled), HPLS_KV(b), HPLS_KV(x), HPLS_KG(W->flag), HPLS_KG(W->ticket),
-                  HPLS_KU(epoch));
+    hpls_dev_syncfree(be, &W->ready, HPLS_K_sweep_syncfree,
+                      strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
+                      HPLS_KARGS(HPLS_KL(W->n), HPLS_KI(W->upper), HPLS_KI(has_row), HPLS_KG(row),
+                                 HPLS_KG(W->lo), HPLS_KG(W->hi), HPLS_KG(W->col), HPLS_KG(W->val),
+                                 HPLS_KG(bscale), HPLS_KG(dinv), HPLS_KI(W->scaled), HPLS_KV(b),
+                                 HPLS_KV(x)));
 }
 
 /* trisolve=auto: syncfree on a GPU, whose resident work-groups are never

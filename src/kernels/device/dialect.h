@@ -12,6 +12,7 @@
  *   LID GRP LSZ NGRP GID GSZ local id, group id, group size, groups, global id
  *                            and global size, in dimension 0, as idx_t
  *   atomic_add_u64(p, v)     64-bit atomic add on device memory, returns the old value
+ *   atomic_cas_u64(p, c, v)  64-bit compare-and-swap (v where *p is c), returns the old value
  *   atomic_load_u64(p)       a 64-bit value another work-group writes
  *   atomic_load_f64(p), atomic_store_f64(p, v)   a double other work-groups
  *                            read or write while this one runs (through its bits)
@@ -42,6 +43,7 @@ typedef long idx_t;
 typedef ulong u64_t;
 #define atomic_add_u64(p, v) atom_add((volatile GLOBAL u64_t *)(p), (u64_t)(v))
 #define atomic_load_u64(p) atom_add((volatile GLOBAL u64_t *)(p), (u64_t)0)
+#define atomic_cas_u64(p, c, v) atom_cmpxchg((volatile GLOBAL u64_t *)(p), (u64_t)(c), (u64_t)(v))
 #define atomic_load_f64(p) as_double(atomic_load_u64(p))
 #define atomic_store_f64(p, v) atom_xchg((volatile GLOBAL u64_t *)(p), as_ulong(v))
 #define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
@@ -62,6 +64,7 @@ typedef long long idx_t;
 typedef unsigned long long u64_t;
 #define atomic_add_u64(p, v) atomicAdd((u64_t *)(p), (u64_t)(v))
 #define atomic_load_u64(p) (*(volatile u64_t *)(p))
+#define atomic_cas_u64(p, c, v) atomicCAS((u64_t *)(p), (u64_t)(c), (u64_t)(v))
 #define atomic_load_f64(p) __longlong_as_double(atomicAdd((u64_t *)(p), 0ull))
 #define atomic_store_f64(p, v) atomicExch((u64_t *)(p), (u64_t)__double_as_longlong(v))
 #define GLOBAL_FENCE() __threadfence()

@@ -19,18 +19,18 @@ struct hpls_dfac {
     hpls_dbuf *lslot, *uslot;                  /* row -> slot of the copies, or NULL */
     hpls_dbuf *tpos;                           /* ilu0 with M^-T: A's entries' places in A^T */
     hpls_dbuf *E, *rD, *bad, *asym; /* dilu: E, 1/E; ilu0: the factors (A's pattern), 1/u_ii */
-    hpls_dbuf *flag, *ticket;       /* syncfree: ready flags, the row ticket */
-    unsigned long long epoch;       /* syncfree builds started */
+    hpls_dready ready;              /* syncfree, serial */
 };
 
 void hpls_devop_fac_release(hpls_backend *be, hpls_dfac *D)
 {
     if (!D)
         return;
-    hpls_dbuf *const mem[] = {D->rp,   D->ci, D->val, D->lowend, D->upbeg, D->lslot, D->uslot,
-                              D->tpos, D->E,  D->rD,  D->bad,    D->asym,  D->flag,  D->ticket};
+    hpls_dbuf *const mem[] = {D->rp,    D->ci,   D->val, D->lowend, D->upbeg, D->lslot,
+                              D->uslot, D->tpos, D->E,   D->rD,     D->bad,   D->asym};
     for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
         hpls_dev_free(be, mem[k]);
+    hpls_dev_ready_free(be, &D->ready);
     hpls_free(D);
 }
 
@@ -83,9 +83,7 @@ static hpls_status fac_upload(hpls_backend *be, const hpls_trifac *F, int kind, 
     for (int k = 0; k < 4 && st == HPLS_OK; k++) /* ilu0's factors: nnz values */
         st = hpls_dev_alloc(be, k == 0 && kind == HPLS_FAC_ILU0 ? vb : db, work[k]);
     if (st == HPLS_OK)
-        st = hpls_dev_alloc(be, (size_t)n * sizeof(unsigned long long), &D->flag);
-    if (st == HPLS_OK)
-        st = hpls_dev_alloc(be, sizeof(unsigned long long), &D->ticket);
+        st = hpls_dev_ready_alloc(be, n, &D->ready);
     if (st != HPLS_OK)
         st = hpls_dev_fail(be, st, "%s's construction, %lld rows", F->name, (long long)n);
     if (st == HPLS_OK && kind == HPLS_FAC_ILU0 && F->at.A) {
@@ -139,15 +137,14 @@ static void run_rows(hpls_backend *be, hpls_trifac *F, hpls_dfac *D, int kind, i
         return;
     }
     /* Alg. 5: rows from the ticket, ready flags; serial: one group */
-    unsigned long long epoch = ++D->epoch;
-    hpls_dev_zero(be, D->ticket, 0, sizeof(unsigned long long));
-    HPLS_DEV_RUNL(be, HPLS_K_fac_syncfree,
-                  strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1, 1, HPLS_KI(kind),
-                  HPLS_KL(n), HPLS_KI(flags), HPLS_KD(F->shift), HPLS_KG(D->rp), HPLS_KG(D->ci),
-                  HPLS_KG(D->val), HPLS_KG(D->lowend), HPLS_KG(D->upbeg), HPLS_KG(lo->lo),
-                  HPLS_KG(lslot), HPLS_KG(up->lo), HPLS_KG(uslot), HPLS_KG(lo->val),
-                  HPLS_KG(up->val), HPLS_KG(D->E), HPLS_KG(D->rD), HPLS_KG(D->bad),
-                  HPLS_KG(D->asym), HPLS_KG(D->flag), HPLS_KG(D->ticket), HPLS_KU(epoch));
+    hpls_dev_syncfree(be, &D->ready, HPLS_K_fac_syncfree,
+                      strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
+                      HPLS_KARGS(HPLS_KI(kind), HPLS_KL(n), HPLS_KI(flags), HPLS_KD(F->shift),
+                                 HPLS_KG(D->rp), HPLS_KG(D->ci), HPLS_KG(D->val),
+                                 HPLS_KG(D->lowend), HPLS_KG(D->upbeg), HPLS_KG(lo->lo),
+                                 HPLS_KG(lslot), HPLS_KG(up->lo), HPLS_KG(uslot), HPLS_KG(lo->val),
+                                 HPLS_KG(up->val), HPLS_KG(D->E), HPLS_KG(D->rD), HPLS_KG(D->bad),
+                                 HPLS_KG(D->asym)));
 }
 
 hpls_status hpls_devop_fac_build(hpls_backend *be, hpls_trifac *F, int kind, int strategy,

@@ -43,14 +43,6 @@ DEVICE void fac_put(GLOBAL double *a, idx_t k, double x, int wait)
         a[k] = x;
 }
 
-/* waits until row j is done in build epoch */
-DEVICE void fac_wait(GLOBAL u64_t *flag, idx_t j, u64_t epoch)
-{
-    while (atomic_load_u64(&flag[j]) < epoch)
-        ; /* row j was claimed before this row: its group runs */
-    GLOBAL_FENCE();
-}
-
 /* row i's results before the flag that publishes them */
 DEVICE void fac_post(GLOBAL u64_t *flag, idx_t i)
 {
@@ -112,7 +104,7 @@ DEVICE void dilu_row(idx_t n, idx_t i, int flags, double shift, int wait, u64_t 
         idx_t q = fac_mirror(rp, ci, upbeg, j, i);
         if (q >= 0) {
             if (wait)
-                fac_wait(flag, j, epoch);
+                ready_wait(flag, n, j, epoch); /* claimed before row i: its group runs */
             if (faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
                 e -= v[q] * v[p] / fac_get(E, j, wait);
             else
@@ -151,7 +143,7 @@ DEVICE void ilu_row(idx_t n, idx_t i, int flags, double shift, int wait, u64_t e
     for (idx_t p = p0; p < diag; p++) {
         idx_t k = ci[p];
         if (wait)
-            fac_wait(flag, k, epoch);
+            ready_wait(flag, n, k, epoch);
         double lik = fac_get(lu, p, wait) * fac_get(uinv, k, wait);
         fac_put(lu, p, lik, wait);
         idx_t r = p + 1; /* row k's upper columns exceed k: after p in row i */
@@ -190,10 +182,10 @@ KERNEL void fac_level(int kind, idx_t n, idx_t first, idx_t count, GLOBAL const 
     }
 }
 
-KERNEL void fac_syncfree(int kind, idx_t n, int flags, double shift, GLOBAL const idx_t *rp, GLOBAL const int *ci, GLOBAL const double *v, GLOBAL const idx_t *lowend, GLOBAL const idx_t *upbeg, GLOBAL const idx_t *lptr, GLOBAL const idx_t *lslot, GLOBAL const idx_t *uptr, GLOBAL const idx_t *uslot, GLOBAL double *lval, GLOBAL double *uval, GLOBAL double *E, GLOBAL double *rD, GLOBAL double *bad, GLOBAL double *asym, GLOBAL u64_t *flag, GLOBAL u64_t *ticket, u64_t epoch)
+KERNEL void fac_syncfree(int kind, idx_t n, int flags, double shift, GLOBAL const idx_t *rp, GLOBAL const int *ci, GLOBAL const double *v, GLOBAL const idx_t *lowend, GLOBAL const idx_t *upbeg, GLOBAL const idx_t *lptr, GLOBAL const idx_t *lslot, GLOBAL const idx_t *uptr, GLOBAL const idx_t *uslot, GLOBAL double *lval, GLOBAL double *uval, GLOBAL double *E, GLOBAL double *rD, GLOBAL double *bad, GLOBAL double *asym, GLOBAL u64_t *flag, u64_t epoch)
 {
     for (;;) {
-        idx_t i = (idx_t)atomic_add_u64(ticket, 1);
+        idx_t i = (idx_t)atomic_add_u64(&flag[n], 1);
         if (i >= n)
             return;
         if (kind == 0)

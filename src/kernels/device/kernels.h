@@ -44,11 +44,11 @@
 
 #define HPLS_K_SWEEP(X)                                                                            \
     X(sweep_level, "lligggggggigg")                                                                \
-    X(sweep_syncfree, "liigggggggiggggu")
+    X(sweep_syncfree, "liigggggggigggu")
 
 #define HPLS_K_FACTOR(X)                                                                           \
     X(fac_level, "illlgidggggggggggggggg")                                                         \
-    X(fac_syncfree, "ilidgggggggggggggggggu")                                                      \
+    X(fac_syncfree, "ilidggggggggggggggggu")                                                      \
     X(ilu_transpose, "lggggggg")                                                                   \
     X(fac_first_part, "lgg")
 
@@ -56,7 +56,7 @@
  * right-hand sides (block.cl) */
 #define HPLS_K_METHODS(X)                                                                          \
     X(relax_level, "illggggggdggg")                                                                \
-    X(relax_syncfree, "ilgggggdgggggu")                                                            \
+    X(relax_syncfree, "ilgggggdggggu")                                                            \
     X(relax_residual_part, "lggggidgggg")                                                          \
     X(pjg_csr, "llligggggggggig")                                                                  \
     X(pjg_dense, "lllgggggig")                                                                     \

@@ -27,11 +27,9 @@ struct hpls_drelax {
     hpls_dbuf *dp;             /* A's diagonal positions (64-bit) */
     hpls_dbuf *order[2];       /* levels: L's (0) and U's (1) rows sorted by level */
     hpls_int *off[2], nlev[2]; /* their nlev + 1 level offsets, on the host */
-    hpls_dbuf *flag, *ticket;  /* syncfree, serial: sweeps done per row, the row ticket */
+    hpls_dready ready;         /* syncfree, serial */
     hpls_int n;
     int strategy;
-    int stale;                /* a sweep failed midway: flags and epoch to reset */
-    unsigned long long epoch; /* sweeps started since the flags were zero */
 };
 
 void hpls_devop_relax_release(hpls_backend *be, hpls_drelax *R)
@@ -39,8 +37,7 @@ void hpls_devop_relax_release(hpls_backend *be, hpls_drelax *R)
     if (!R)
         return;
     hpls_dev_free(be, R->dp);
-    hpls_dev_free(be, R->flag);
-    hpls_dev_free(be, R->ticket);
+    hpls_dev_ready_free(be, &R->ready);
     for (int u = 0; u < 2; u++) {
         hpls_dev_free(be, R->order[u]);
         hpls_free(R->off[u]);
@@ -102,11 +99,8 @@ hpls_status hpls_devop_relax_upload(hpls_backend *be, const hpls_csr *A, const h
         R->off[u] = NULL;
         R->nlev[u] = 0;
     }
-    if (st == HPLS_OK && strategy != HPLS_TRI_LEVELS) {
-        st = hpls_dev_alloc(be, (size_t)n * sizeof(unsigned long long), &R->flag);
-        if (st == HPLS_OK)
-            st = hpls_dev_alloc(be, sizeof(unsigned long long), &R->ticket);
-    }
+    if (st == HPLS_OK && strategy != HPLS_TRI_LEVELS)
+        st = hpls_dev_ready_alloc(be, n, &R->ready);
     hpls_free(lowend);
     hpls_free(upbeg);
     if (st != HPLS_OK) {
@@ -138,19 +132,11 @@ void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A
         }
         return;
     }
-    if (R->stale) { /* rows a failed sweep left behind would never reach the epoch */
-        hpls_dev_zero(be, R->flag, 0, (size_t)R->n * sizeof(unsigned long long));
-        R->epoch = 0;
-        R->stale = 0;
-    }
-    unsigned long long epoch = ++R->epoch;
-    hpls_dev_zero(be, R->ticket, 0, sizeof(unsigned long long));
-    HPLS_DEV_RUNL(be, HPLS_K_relax_syncfree,
-                  R->strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1, 1, HPLS_KI(mode),
-                  HPLS_KL(R->n), HPLS_KG(A->rp), HPLS_KG(A->ci), HPLS_KG(A->val), HPLS_KG(R->dp),
-                  HPLS_KG(di), HPLS_KD(omega), HPLS_KV(b), HPLS_KV(x), HPLS_KV(xo),
-                  HPLS_KG(R->flag), HPLS_KG(R->ticket), HPLS_KU(epoch));
-    R->stale = be->err != HPLS_OK;
+    hpls_dev_syncfree(be, &R->ready, HPLS_K_relax_syncfree,
+                      R->strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
+                      HPLS_KARGS(HPLS_KI(mode), HPLS_KL(R->n), HPLS_KG(A->rp), HPLS_KG(A->ci),
+                                 HPLS_KG(A->val), HPLS_KG(R->dp), HPLS_KG(di), HPLS_KD(omega),
+                                 HPLS_KV(b), HPLS_KV(x), HPLS_KV(xo)));
 }
 
 double hpls_devop_relax_residual(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A,

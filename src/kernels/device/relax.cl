@@ -20,7 +20,7 @@
  * dependency order and wait on the ready flags of the rows they read (Alg.
  * 6; sweep.cl says why that cannot deadlock); its one group: the serial
  * sweep.  Flags count sweeps (a row is done in sweep `epoch` when its flag
- * reaches it), so none is reset; the host resets the ticket. */
+ * reaches it), so none is reset; the host resets the ticket (flag[n]). */
 
 enum { RELAX_SOR_FWD, RELAX_SOR_BWD, RELAX_SSOR_FWD, RELAX_SSOR_BWD };
 
@@ -38,13 +38,11 @@ DEVICE double relax_terms(double s, idx_t lo, idx_t hi, GLOBAL const int *ci,
  * waits for its row's flag to reach epoch (rows claimed before this one) */
 DEVICE double relax_terms_ready(double s, idx_t lo, idx_t hi, GLOBAL const int *ci,
                                 GLOBAL const double *val, int ssor, double w, GLOBAL double *x,
-                                GLOBAL u64_t *flag, u64_t epoch)
+                                GLOBAL u64_t *flag, idx_t n, u64_t epoch)
 {
     for (idx_t p = lo; p < hi; p++) {
         idx_t j = ci[p];
-        while (atomic_load_u64(&flag[j]) < epoch)
-            ; /* row j was claimed before this row: its group runs */
-        GLOBAL_FENCE();
+        ready_wait(flag, n, j, epoch); /* row j was claimed before this row: its group runs */
         s -= (ssor ? w * val[p] : val[p]) * atomic_load_f64(&x[j]);
     }
     return s;
@@ -54,7 +52,7 @@ DEVICE double relax_terms_ready(double s, idx_t lo, idx_t hi, GLOBAL const int *
 DEVICE void relax_row(int mode, idx_t i, GLOBAL const idx_t *rp, GLOBAL const int *ci,
                       GLOBAL const double *val, GLOBAL const idx_t *dp, GLOBAL const double *dinv,
                       double w, GLOBAL const double *b, GLOBAL double *x, GLOBAL const double *xo,
-                      int sync, GLOBAL u64_t *flag, u64_t epoch)
+                      int sync, GLOBAL u64_t *flag, idx_t n, u64_t epoch)
 {
     int fwd = mode == RELAX_SOR_FWD || mode == RELAX_SSOR_FWD, ssor = mode >= RELAX_SSOR_FWD;
     idx_t d = dp[i];
@@ -64,11 +62,11 @@ DEVICE void relax_row(int mode, idx_t i, GLOBAL const idx_t *rp, GLOBAL const in
     double s = mode == RELAX_SSOR_BWD ? xi0 * val[d] : b[i];
     if (mode != RELAX_SSOR_BWD) /* L's terms: new values forward, old backward */
         s = !fwd   ? relax_terms(s, rp[i], d, ci, val, ssor, w, xo)
-            : sync ? relax_terms_ready(s, rp[i], d, ci, val, ssor, w, x, flag, epoch)
+            : sync ? relax_terms_ready(s, rp[i], d, ci, val, ssor, w, x, flag, n, epoch)
                    : relax_terms(s, rp[i], d, ci, val, ssor, w, x);
     if (mode != RELAX_SSOR_FWD) /* U's terms: old values forward, new backward */
         s = fwd    ? relax_terms(s, d + 1, rp[i + 1], ci, val, ssor, w, xo)
-            : sync ? relax_terms_ready(s, d + 1, rp[i + 1], ci, val, ssor, w, x, flag, epoch)
+            : sync ? relax_terms_ready(s, d + 1, rp[i + 1], ci, val, ssor, w, x, flag, n, epoch)
                    : relax_terms(s, d + 1, rp[i + 1], ci, val, ssor, w, x);
     double xi = ssor ? s / val[d] : w == 1.0 ? s * dinv[i] : (1.0 - w) * xo[i] + w * s * dinv[i];
     if (!sync) {
@@ -89,7 +87,7 @@ KERNEL void relax_level(int mode, idx_t first, idx_t count, GLOBAL const idx_t *
     FOR_ALL(k, count)
     {
         relax_row(mode, order[first + k], rp, ci, val, dp, dinv, w, b, x, xo, 0, (GLOBAL u64_t *)x,
-                  0);
+                  0, 0);
     }
 }
 
@@ -98,14 +96,14 @@ KERNEL void relax_syncfree(int mode, idx_t n, GLOBAL const idx_t *rp, GLOBAL con
                            GLOBAL const double *val, GLOBAL const idx_t *dp,
                            GLOBAL const double *dinv, double w, GLOBAL const double *b,
                            GLOBAL double *x, GLOBAL const double *xo, GLOBAL u64_t *flag,
-                           GLOBAL u64_t *ticket, u64_t epoch)
+                           u64_t epoch)
 {
     int fwd = mode == RELAX_SOR_FWD || mode == RELAX_SSOR_FWD;
     for (;;) {
-        idx_t k = (idx_t)atomic_add_u64(ticket, 1);
+        idx_t k = (idx_t)atomic_add_u64(&flag[n], 1);
         if (k >= n)
             return;
-        relax_row(mode, fwd ? k : n - 1 - k, rp, ci, val, dp, dinv, w, b, x, xo, 1, flag, epoch);
+        relax_row(mode, fwd ? k : n - 1 - k, rp, ci, val, dp, dinv, w, b, x, xo, 1, flag, n, epoch);
     }
 }
 

@@ -17,7 +17,8 @@
  *     also keeps a SIMD device's lanes from waiting on each other (a row per
  *     warp would be the GPU's layout: the sum then becomes a reduction).
  * Flags count sweeps: row i is done in sweep `epoch` when flag[i] reaches
- * it, so no flag is reset between sweeps; the ticket is reset by the host. */
+ * it, so no flag is reset between sweeps; the ticket (flag[n]) is reset by
+ * the host. */
 
 DEVICE void sweep_row(idx_t s, idx_t i, GLOBAL const idx_t *lo, GLOBAL const idx_t *hi,
                       GLOBAL const int *col, GLOBAL const double *val, GLOBAL const double *bscale,
@@ -50,19 +51,17 @@ KERNEL void sweep_syncfree(idx_t n, int upper, int has_row, GLOBAL const idx_t *
                            GLOBAL const idx_t *lo, GLOBAL const idx_t *hi, GLOBAL const int *col,
                            GLOBAL const double *val, GLOBAL const double *bscale,
                            GLOBAL const double *dinv, int scaled, GLOBAL const double *b,
-                           GLOBAL double *x, GLOBAL u64_t *flag, GLOBAL u64_t *ticket, u64_t epoch)
+                           GLOBAL double *x, GLOBAL u64_t *flag, u64_t epoch)
 {
     for (;;) {
-        idx_t k = (idx_t)atomic_add_u64(ticket, 1);
+        idx_t k = (idx_t)atomic_add_u64(&flag[n], 1);
         if (k >= n)
             return;
         idx_t s = upper && !has_row ? n - 1 - k : k, i = has_row ? row[s] : s;
         double v = scaled & 1 ? bscale[i] * b[i] : b[i];
         for (idx_t p = lo[s]; p < hi[s]; p++) {
             idx_t j = col[p];
-            while (atomic_load_u64(&flag[j]) < epoch)
-                ; /* row j was claimed before row i: its group runs */
-            GLOBAL_FENCE();
+            ready_wait(flag, n, j, epoch); /* row j was claimed before row i: its group runs */
             v -= val[p] * atomic_load_f64(&x[j]);
         }
         atomic_store_f64(&x[i], scaled & 2 ? v * dinv[i] : v);

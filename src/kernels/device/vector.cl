@@ -11,6 +11,26 @@
 
 enum { RED_SUM, RED_MAX, RED_MIN };
 
+/* The sync-free kernels' wait (sweep.cl, factor.cl, relax.cl) until row j's
+ * ready flag reaches epoch.  flag holds n + 3 words: the rows' flags, the row
+ * ticket, the stall word and the watchdog's bound in spins (devhost.h's
+ * HPLS_DEV_SPINS says why no healthy wait comes near it).  Past the bound
+ * the wait records row j + 1 in the stall word (the first stall stays) and
+ * closes the ticket (no group claims another row); every 1024 spins it also
+ * looks at the stall word, so the other groups stop waiting too.  The row
+ * then finishes with whatever it reads: the host reports the stall. */
+DEVICE void ready_wait(GLOBAL u64_t *flag, idx_t n, idx_t j, u64_t epoch)
+{
+    for (u64_t spins = 1; atomic_load_u64(&flag[j]) < epoch; spins++)
+        if ((spins & 1023) == 0 &&
+            (spins >= flag[n + 2] || atomic_load_u64(&flag[n + 1]) != 0)) {
+            if (atomic_cas_u64(&flag[n + 1], 0, (u64_t)j + 1) == 0)
+                atomic_add_u64(&flag[n], n);
+            break;
+        }
+    GLOBAL_FENCE();
+}
+
 /* max propagates NaN (as the ref backend's fmax on a NaN check) */
 DEVICE double red_combine(double a, double b, int op)
 {
