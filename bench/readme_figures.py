@@ -870,10 +870,11 @@ def small_setup_why(method):
     check = ("and hpls checks A (columns in range and sorted, values finite: perf, a quarter of "
              "a cg + jacobi setup), which PETSc does at assembly, outside KSPSetUp")
     if "dic" in method or "ilu0" in method:
-        return ("first-touch page faults (perf: about half of an ilu0 setup on convdiff3d 36³): "
-                "hpls allocates 10.6 MB there, the factor twice, in A's layout (2.5 MB) and "
-                "split into L and U copies for the sweeps (3.9 MB), where PETSc's ILU(0) keeps "
-                "one copy; " + check)
+        return ("perf of an ilu0 setup on convdiff3d 36³ (the factor now written once, into the "
+                "L and U copies the sweeps read): the factorisation 30%, first-touch page faults "
+                "of the fresh copies and work vectors a quarter, the copies' column indices 7%, "
+                "the work vectors' zeroing 4%; " + check.replace("a quarter of a cg + jacobi "
+                "setup", "7% here, a quarter of a cg + jacobi setup"))
     return ("the Krylov work vectors are zeroed at setup by the threads that will use them "
             "(first touch; gmres(30): 34 vectors, 12.4 MB on convdiff3d 36³) where PETSc's come "
             "from calloc, untouched until its first solve, which the median of 31 solves leaves "
@@ -983,7 +984,7 @@ def mpi_model(d, o):
 SPIKE_MPI_WHY = ("the singularity test (issue 32: the same answer at every rank and partition "
                  "count) gathers T to rank 0 and runs LAPACK's dgttrf + dgtcon there, serial "
                  "O(n) work (a quarter of rank 0's samples; rank 1 waits in MPI meanwhile); "
-                 "setup_s also builds T from the generated distributed CSR (a sixth) and "
+                 "setup_s also builds T from the generated distributed CSR (a tenth to a fifth) and "
                  "first-touches its arrays (a fifth, page faults), where ScaLAPACK's driver "
                  "factors diagonals it holds already; the Givens QR itself is 3-6%")
 
