@@ -83,7 +83,7 @@ static inline hpls_int mirror_cursor(const hpls_trisplit *t, hpls_idx *cur, hpls
  * OpenFOAM's backward sweep. */
 static inline void reverse_upper_row(hpls_trifac *F, hpls_int i)
 {
-    hpls_int us = F->up.slot ? F->up.slot[i] : i;
+    hpls_int us = hpls_tricopy_slot(&F->up, i);
     hpls_int a = F->up.ptr[us], b = F->up.ptr[us + 1] - 1;
     for (; a < b; a++, b--) {
         hpls_idx c = F->up.col[a];

@@ -49,7 +49,7 @@ static double ilu_row(const ilu_ctx *c, hpls_idx *iw, hpls_real *w, hpls_int i, 
     w[nl] = hpls_trifac_shifted(w[nl], big, c->shift);
     const hpls_tricopy *U = &F->up;
     for (hpls_int o = 0; o < nl; o++) {
-        hpls_int k = A->colind[p0 + o], s = U->slot ? U->slot[k] : k;
+        hpls_int k = A->colind[p0 + o], s = hpls_tricopy_slot(U, k);
         if (S)
             hpls_sync_wait(S, k, epoch);
         double lik = w[o] * c->uinv[k];
@@ -64,8 +64,8 @@ static double ilu_row(const ilu_ctx *c, hpls_idx *iw, hpls_real *w, hpls_int i, 
         iw[A->colind[p]] = -1;
     double d = w[nl];
     c->uinv[i] = 1.0 / d;
-    hpls_real *lv = F->low.val + F->low.ptr[F->low.slot ? F->low.slot[i] : i];
-    hpls_real *uv = F->up.val + U->ptr[U->slot ? U->slot[i] : i];
+    hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)];
+    hpls_real *uv = F->up.val + U->ptr[hpls_tricopy_slot(U, i)];
     for (hpls_int o = 0; o < nl; o++)
         lv[o] = w[o];
     for (hpls_int o = nu; o < end - p0; o++)
@@ -137,8 +137,8 @@ static hpls_status transpose_values(const hpls_trifac *F, hpls_real *tlu)
     hpls_status st = HPLS_OK;
     for (hpls_int i = 0; i < A->nrows && st == HPLS_OK; i++) {
         hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
-        const hpls_real *lv = F->low.val + F->low.ptr[F->low.slot ? F->low.slot[i] : i];
-        const hpls_real *uv = F->up.val + F->up.ptr[F->up.slot ? F->up.slot[i] : i];
+        const hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)];
+        const hpls_real *uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
         for (hpls_int p = p0; p < A->rowptr[i + 1]; p++) {
             hpls_int q = next[A->colind[p]]++;
             if (At->colind[q] != i) {

@@ -314,7 +314,7 @@ static void copy_pattern_rows(hpls_trifac *F, int reverse, hpls_int first, hpls_
     for (hpls_int i = first; i < last; i++) {
         hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
         hpls_int end = A->rowptr[i + 1];
-        hpls_int ls = F->low.slot ? F->low.slot[i] : i, us = F->up.slot ? F->up.slot[i] : i;
+        hpls_int ls = hpls_tricopy_slot(&F->low, i), us = hpls_tricopy_slot(&F->up, i);
         for (hpls_int p = p0; p < le; p++)
             F->low.col[F->low.ptr[ls] + (p - p0)] = A->colind[p];
         for (hpls_int p = ub; p < end; p++)
@@ -386,7 +386,7 @@ static void lay_out(hpls_tricopy *c, hpls_sweep *w, hpls_int n, const hpls_level
         goto cleanup;
     r.ptr[0] = 0;
     for (hpls_int s = 0; s < n; s++) {
-        hpls_int i = lev ? lev->order[s] : s, from = c->slot ? c->slot[i] : i;
+        hpls_int i = lev ? lev->order[s] : s, from = hpls_tricopy_slot(c, i);
         r.ptr[s + 1] = r.ptr[s] + (c->ptr[from + 1] - c->ptr[from]);
         if (lev)
             r.slot[i] = s;
@@ -396,7 +396,7 @@ static void lay_out(hpls_tricopy *c, hpls_sweep *w, hpls_int n, const hpls_level
     if (!r.col || !r.val)
         goto cleanup;
     for (hpls_int s = 0; s < n; s++) {
-        hpls_int i = lev ? lev->order[s] : s, from = c->ptr[c->slot ? c->slot[i] : i];
+        hpls_int i = lev ? lev->order[s] : s, from = c->ptr[hpls_tricopy_slot(c, i)];
         size_t len = (size_t)(r.ptr[s + 1] - r.ptr[s]);
         memcpy(r.col + r.ptr[s], c->col + from, len * sizeof *r.col);
         memcpy(r.val + r.ptr[s], c->val + from, len * sizeof *r.val);

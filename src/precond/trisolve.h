@@ -48,6 +48,12 @@ typedef struct hpls_tricopy {
     hpls_int *slot; /* n: the slot of each row, or NULL (slot = row) */
 } hpls_tricopy;
 
+/* The slot of row i in c. */
+static inline hpls_int hpls_tricopy_slot(const hpls_tricopy *c, hpls_int i)
+{
+    return c->slot ? c->slot[i] : i;
+}
+
 typedef struct hpls_trifac {
     const char *name; /* "dilu", "dic", "ilu0" */
     hpls_int n;
@@ -112,7 +118,7 @@ static inline void hpls_trifac_copy_row(hpls_trifac *F, hpls_int i, const hpls_r
 {
     const hpls_csr *A = F->a.A;
     hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
-    hpls_int ls = F->low.slot ? F->low.slot[i] : i, us = F->up.slot ? F->up.slot[i] : i;
+    hpls_int ls = hpls_tricopy_slot(&F->low, i), us = hpls_tricopy_slot(&F->up, i);
     hpls_idx *lc = F->low.col + F->low.ptr[ls] - p0;
     hpls_real *lv = F->low.val + F->low.ptr[ls] - p0;
     for (hpls_int p = p0; p < le; p++) {

@@ -611,26 +611,31 @@ hpls_status hpls_solver_set_precond(hpls_solver *s, hpls_precond *P)
     return HPLS_OK;
 }
 
+/* z = M^-1 r (transpose: M^-T r) by f, or r when M has no such application;
+ * a failure recorded on the backend, named */
+static const hpls_dvec *pc_run(const hpls_solver *s, int transpose, const hpls_dvec *r,
+                               hpls_dvec *z)
+{
+    hpls_status (*f)(const hpls_pc *, const hpls_dvec *, hpls_dvec *) =
+        transpose ? s->pc.apply_t : s->pc.apply;
+    if (!f)
+        return r;
+    hpls_status st = f(&s->pc, r, z);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "preconditioner %s%s: %s",
+                     s->ext_pc ? "object" : s->opt.pc_type->name,
+                     transpose ? " (transpose)" : "", hpls_last_error());
+    return z;
+}
+
 const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
 {
-    if (!s->pc.apply)
-        return r;
-    hpls_status st = s->pc.apply(&s->pc, r, z);
-    if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "preconditioner %s: %s",
-                     s->ext_pc ? "object" : s->opt.pc_type->name, hpls_last_error());
-    return z;
+    return pc_run(s, 0, r, z);
 }
 
 const hpls_dvec *hpls_pc_apply_t(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
 {
-    if (!s->pc.apply_t)
-        return r;
-    hpls_status st = s->pc.apply_t(&s->pc, r, z);
-    if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "preconditioner %s (transpose): %s",
-                     s->ext_pc ? "object" : s->opt.pc_type->name, hpls_last_error());
-    return z;
+    return pc_run(s, 1, r, z);
 }
 
 void hpls_op_apply(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)

@@ -102,8 +102,8 @@ static hpls_real *ilu0_values(const hpls_trifac *F)
     hpls_real *lu = malloc((size_t)A->nnz * sizeof *lu);
     for (hpls_int i = 0; i < A->nrows; i++) {
         hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
-        const hpls_real *lv = F->low.val + F->low.ptr[F->low.slot ? F->low.slot[i] : i];
-        const hpls_real *uv = F->up.val + F->up.ptr[F->up.slot ? F->up.slot[i] : i];
+        const hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)];
+        const hpls_real *uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
         for (hpls_int p = p0; p < A->rowptr[i + 1]; p++)
             lu[p] = p < le ? lv[p - p0] : p >= ub ? uv[p - ub] : 1.0 / F->vec[1][i];
     }
