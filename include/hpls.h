@@ -186,8 +186,9 @@ typedef struct hpls_info {
                             thread below 1000000 stored entries, else OpenMP's default
                             when it was set up) */
     double rcond;        /* the direct methods (thomas, cr, gspike, lapack): an estimate of
-                            1 / cond_1(A) (LAPACK's dgtcon), the same for every method and
-                            partition count; 0 for the other methods */
+                            1 / cond_1(A) (hpls_tridiag_rcond: a diagonal dominance bound
+                            or LAPACK's dgtcon), the same for every method, partition,
+                            thread and rank count; 0 for the other methods */
     int ill_conditioned; /* 1: 0 < rcond < the machine epsilon.  x was still computed, with
                             a small backward error, but may have no correct digit (a
                             singular A is refused with HPLS_ERR_SINGULAR instead) */
@@ -373,14 +374,17 @@ HPLS_API void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F); /* accepts 
 /* Partitions gspike found singular and repaired (0 for the other methods). */
 HPLS_API hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F);
 /* The direct methods' singularity and condition test (docs/bad_inputs.md), which
- * the solver framework (solver=thomas|cr|gspike|lapack) runs before it factors:
+ * the solver framework (solver=thomas|cr|gspike|lapack) runs before it factors.
+ * Where T is diagonally dominant by columns (or rows) with a margin, *rcond is
+ * Varah's lower bound min_j (|d_j| - |du_{j-1}| - |dl_{j+1}|) / ||T||_1 (by rows
+ * divided by n), if it is at least sqrt(eps): one parallel pass, no LU.  Else
  * HPLS_ERR_SINGULAR when LU with partial pivoting (dgttrf) meets an exactly zero
- * pivot, whatever the method and partition count; else *rcond is LAPACK dgtcon's
+ * pivot, whatever the method and partition count, or *rcond is LAPACK dgtcon's
  * estimate of 1/cond_1(T), below DBL_EPSILON for an ill-conditioned T, which the
  * methods still solve with a small backward error (0 when n exceeds LAPACK's int,
  * 1 for n = 0).  hpls_tridiag_factor, hpls_tridiag_solve and the batched solves
- * do not run it, as LAPACK's dgtsv does not run dgtcon: it costs an LU of T, about
- * one dgtsv. */
+ * do not run it, as LAPACK's dgtsv does not run dgtcon: on a T that is not
+ * dominant it costs an LU of T and dgtcon's solves, several dgtsv. */
 HPLS_API hpls_status hpls_tridiag_rcond(const hpls_tridiag *T, double *rcond);
 /* Factor and solve in one call. */
 HPLS_API hpls_status hpls_tridiag_solve_sized(const hpls_tridiag *T, hpls_tridiag_method m,

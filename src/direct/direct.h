@@ -93,13 +93,39 @@ void hpls_gspike_blocks(hpls_int lo, hpls_int hi, hpls_int p, int pairs, hpls_in
 void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d,
                              const hpls_real *du, int nt, hpls_real *rs);
 
+/* ---- dominance.c: Varah's bound on 1/cond_1(T) from diagonal dominance -- */
+typedef struct hpls_tridiag_dom {
+    double rgap, cgap; /* min |d_i| - |dl_i| - |du_i|, min over columns likewise */
+    double cnorm;      /* ||T||_1 (Inf when an entry is not finite: no bound) */
+} hpls_tridiag_dom;
+/* Where rows [0, m) sit in T: top / bottom, they start / end T; above, the
+ * |du| of the row before them, below, the |dl| of the row after them (0 at
+ * T's ends): the column terms a rank's rows need from its neighbours. */
+typedef struct hpls_tridiag_dom_edge {
+    int top, bottom;
+    double above, below;
+} hpls_tridiag_dom_edge;
+/* The gaps and column sums of rows [0, m); several ranks' combine by min / max. */
+void hpls_tridiag_dominance_rows(hpls_int m, const hpls_real *dl, const hpls_real *d,
+                                 const hpls_real *du, const hpls_tridiag_dom_edge *e, int nt,
+                                 hpls_tridiag_dom *out);
+/* A lower bound on 1/cond_1(T) (0: T not diagonally dominant by rows or columns). */
+double hpls_tridiag_dominance_bound(const hpls_tridiag_dom *s, hpls_int n);
+/* Above this bound T is taken as proven nonsingular and well-conditioned
+ * without LU: partial pivoting's backward error (growth at most 2 on a
+ * tridiagonal T) is a few eps ||T||_1, so dgttrf cannot meet an exactly zero
+ * pivot on a T whose 1/cond_1 exceeds ~1e-14; sqrt(eps) leaves a wide margin. */
+#define HPLS_TRIDIAG_DOMINANT_RCOND 1.4901161193847656e-08
+
 /* The singularity test of every direct method (docs/bad_inputs.md), on T
  * itself so that no method, partition count, thread count or backend changes
- * it: HPLS_ERR_SINGULAR (the message starts with who) when LU with partial
- * pivoting (dgttrf) meets an exactly zero pivot; else *rcond is dgtcon's
- * estimate of 1/cond_1(T), below DBL_EPSILON for an ill-conditioned T that
- * is still solved (a small backward error, with a warning). */
-hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, double *rcond);
+ * it.  When the dominance bound proves 1/cond_1(T) >= HPLS_TRIDIAG_DOMINANT_RCOND,
+ * *rcond is that bound (one parallel pass, no LU); else HPLS_ERR_SINGULAR (the
+ * message starts with who) when LU with partial pivoting (dgttrf) meets an
+ * exactly zero pivot, or *rcond is dgtcon's estimate of 1/cond_1(T), below
+ * DBL_EPSILON for an ill-conditioned T that is still solved (a small backward
+ * error, with a warning).  nt: threads for the bound. */
+hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, int nt, double *rcond);
 /* Partitions gspike found singular in a solver's direct method (its mdata:
  * factors on the host or on a device; 0 for the other methods). */
 hpls_int hpls_tridiag_solver_singular(const void *mdata);

@@ -114,8 +114,14 @@ hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, int nt, hpls_int nrhs,
     return bad ? hpls_fail(HPLS_ERR_INTERNAL, "dgttrs failed") : HPLS_OK;
 }
 
-hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, double *rcond)
+hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, int nt, double *rcond)
 {
+    hpls_tridiag_dom dom;
+    hpls_tridiag_dominance_rows(T->n, T->dl, T->d, T->du,
+                                &(hpls_tridiag_dom_edge){.top = 1, .bottom = 1}, nt, &dom);
+    *rcond = hpls_tridiag_dominance_bound(&dom, T->n);
+    if (*rcond >= HPLS_TRIDIAG_DOMINANT_RCOND)
+        return HPLS_OK;
     hpls_lapack_gt f;
     *rcond = 0.0;
     if (T->n > INT_MAX) /* beyond LAPACK's sizes: no estimate (0), the method decides */

@@ -133,7 +133,7 @@ hpls_status hpls_tridiag_rcond(const hpls_tridiag *T, double *rcond)
     if (st == HPLS_OK && T->n == 0)
         *rcond = 1.0; /* dgtcon's answer for an empty matrix */
     else if (st == HPLS_OK)
-        st = hpls_tridiag_condition(T, "hpls_tridiag_rcond", rcond);
+        st = hpls_tridiag_condition(T, "hpls_tridiag_rcond", hpls_default_threads(), rcond);
     return st;
 }
 
@@ -270,7 +270,7 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
     if (!M)
         st = HPLS_ERR_NOMEM;
     else if ((st = hpls_tridiag_check_finite(T, name)) == HPLS_OK &&
-             (st = hpls_tridiag_condition(T, name, &s->rcond)) == HPLS_OK) {
+             (st = hpls_tridiag_condition(T, name, be->nthreads, &s->rcond)) == HPLS_OK) {
         if (be->d) {
             M->be = be;
             st = be->d->tfac_factor(be, T, T->n, m, &o, 0, &M->D);

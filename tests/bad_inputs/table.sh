@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # table.sh: prints docs/bad_inputs.md, the catalogue of bad inputs as a table, from
 # cases.tsv (tests/e2e/bad_inputs.sh checks that the two agree).
 # Usage: tests/bad_inputs/table.sh >docs/bad_inputs.md
@@ -26,11 +27,19 @@ singular), 130 / 143 interrupted by SIGINT / SIGTERM. `powerflow`: 0 converged,
 Every tridiagonal direct method (thomas, cr, gspike, lapack, and hisa's or a
 preconditioner's solves with T) on every backend (cpu, opencl, one or more MPI ranks),
 whatever gspike_p or the thread count, decides by the same test on T itself, made before
-the method factors it (`hpls_tridiag_condition`): LAPACK's LU with partial pivoting
-(dgttrf), then its condition estimate (dgtcon).  The solver framework (`hpls solve`,
-`hpls_solver_*`, Python's `solver=`) always runs it; the tridiagonal library
-(`hpls_tridiag_factor`, `hpls_tridiag_solve`, the batched solves) does not, as dgtsv does
-not run dgtcon, since it costs an LU of T: `hpls_tridiag_rcond(T, &rcond)` is the same
+the method factors it (`hpls_tridiag_condition`).  First a bound from diagonal dominance
+(Varah): where every column j has |d_j| > |du_{j-1}| + |dl_{j+1}|, 1/cond_1(T) is at least
+min_j (|d_j| - |du_{j-1}| - |dl_{j+1}|) / ||T||_1 (by rows, the same over n); when that bound
+is at least sqrt(eps) it is the answer, `rcond`, from one parallel pass with no LU and no
+gathering of T on MPI ranks (minima and maxima are exact: the same bits at every thread,
+rank and partition count).  Such a T cannot give partial pivoting an exactly zero pivot
+(LU's backward error is a few eps ||T||_1), so the fast path never disagrees with the LU
+test below.  Otherwise: LAPACK's LU with partial pivoting (dgttrf), then its condition
+estimate (dgtcon), on the whole T (on MPI ranks T is gathered to rank 0 for it once).
+The solver framework (`hpls solve`, `hpls_solver_*`, Python's `solver=`) always runs it;
+the tridiagonal library (`hpls_tridiag_factor`, `hpls_tridiag_solve`, the batched solves)
+does not, as dgtsv does not run dgtcon, since on a T that is not dominant it costs an LU
+of T and several solves: `hpls_tridiag_rcond(T, &rcond)` is the same
 test for a caller who wants it, and Python's `hpls.tridiag_solve` runs it unless given
 `check=False` (a singular T raises ValueError, an ill-conditioned one warns with
 `hpls.IllConditionedWarning`).

@@ -598,6 +598,115 @@ static void the_neumann_matrix_is_singular_at_every_partition_count(void **state
     hpls_tridiag_destroy(T);
 }
 
+/* 1/cond_1(T) exactly, from T^-1's columns (dgtsv on e_j): the oracle of
+ * the dominance bound at small n. */
+static double exact_rcond(const hpls_tridiag *T)
+{
+    hpls_int n = T->n;
+    hpls_real *e = calloc((size_t)n, sizeof *e), *c = malloc((size_t)n * sizeof *c);
+    double inv = 0.0, anorm = 0.0;
+    for (hpls_int j = 0; j < n; j++) {
+        e[j] = 1.0;
+        assert_int_equal(hpls_lapack_gtsv(n, T->dl, T->d, T->du, e, c), HPLS_OK);
+        e[j] = 0.0;
+        double s = 0.0, a = fabs(T->d[j]);
+        for (hpls_int i = 0; i < n; i++)
+            s += fabs(c[i]);
+        a += (j > 0 ? fabs(T->du[j - 1]) : 0.0) + (j < n - 1 ? fabs(T->dl[j + 1]) : 0.0);
+        inv = fmax(inv, s);
+        anorm = fmax(anorm, a);
+    }
+    free(e);
+    free(c);
+    return 1.0 / (anorm * inv);
+}
+
+/* The singularity test's fast path: a T diagonally dominant by columns or by
+ * rows with a margin gets Varah's bound as rcond, never above the exact
+ * 1/cond_1 and the same bits at any thread count; a T that is not (dorr, a
+ * dominance margin below sqrt(eps)) gets dgtcon's estimate, as before. */
+static void dominant_matrices_take_the_bound_without_lu(void **state)
+{
+    (void)state;
+    const hpls_int n = 60;
+    hpls_tridiag *T;
+    assert_int_equal(hpls_tridiag_create(n, &T), HPLS_OK);
+    unsigned seed = 7;
+    /* kind 0: columns dominant, rows not; 1: rows, not columns; 2: both (-1, 4, -1);
+     * 3: rows dominant by a margin of 1e-10 only; 4: neither */
+    for (int kind = 0; kind < 5; kind++) {
+        for (hpls_int i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            double r = (double)(seed >> 8) / (1u << 24), sgn = i % 3 ? 1.0 : -1.0;
+            T->d[i] = sgn * (1.0 + r);
+            T->dl[i] = i > 0 ? 0.3 : 0.0;
+            T->du[i] = i < n - 1 ? -0.3 : 0.0;
+        }
+        for (hpls_int i = 1; i < n - 1; i++) {
+            double a = fabs(T->d[i]);
+            if (kind == 0) { /* column i: du[i-1] + dl[i+1] below |d_i|, row i far over */
+                T->du[i - 1] = 0.05 * a;
+                T->dl[i + 1] = 0.9 * a;
+            } else if (kind == 1) {
+                T->dl[i] = 0.9 * a;
+                T->du[i] = 0.05 * a;
+            } else if (kind == 2) {
+                T->d[i] = 4.0;
+                T->dl[i] = T->du[i] = -1.0;
+            } else if (kind == 3) {
+                T->dl[i] = 0.5 * a;
+                T->du[i] = 0.5 * a - 1e-10;
+            } else {
+                T->dl[i] = T->du[i] = 0.7 * a;
+            }
+        }
+        double cgap = INFINITY, rgap = INFINITY, cn = 0.0;
+        for (hpls_int j = 0; j < n; j++) {
+            double a = fabs(T->d[j]), up = j > 0 ? fabs(T->du[j - 1]) : 0.0;
+            double lo = j < n - 1 ? fabs(T->dl[j + 1]) : 0.0;
+            cgap = fmin(cgap, a - up - lo);
+            rgap = fmin(rgap, a - (j > 0 ? fabs(T->dl[j]) : 0.0) - (j < n - 1 ? fabs(T->du[j]) : 0.0));
+            cn = fmax(cn, a + up + lo);
+        }
+        double bound = fmax(cgap > 0 ? cgap / cn : 0.0, rgap > 0 ? rgap / (n * cn) : 0.0);
+        hpls_lapack_gt f;
+        double lapack = -1, r = -1, exact = exact_rcond(T);
+        assert_int_equal(hpls_lapack_gt_factor(n, T->dl, T->d, T->du, &f), HPLS_OK);
+        assert_int_equal(hpls_lapack_gt_rcond(&f, &lapack), HPLS_OK);
+        hpls_lapack_gt_free(&f);
+        assert_int_equal(hpls_tridiag_rcond(T, &r), HPLS_OK);
+        if (kind <= 2) {
+            if (!(bound >= HPLS_TRIDIAG_DOMINANT_RCOND && r == bound && r <= exact))
+                fail_msg("kind %d: rcond %.17g, bound %.17g, exact %.17g", kind, r, bound, exact);
+        } else if (r != lapack || !(bound < HPLS_TRIDIAG_DOMINANT_RCOND)) {
+            fail_msg("kind %d: rcond %.17g, dgtcon %.17g, bound %.17g", kind, r, lapack, bound);
+        }
+    }
+    hpls_tridiag_destroy(T);
+    /* across threads: past the serial cut (1e5 rows), min / max are exact */
+    const hpls_int big = 300001;
+    assert_int_equal(hpls_tridiag_create(big, &T), HPLS_OK);
+    for (hpls_int i = 0; i < big; i++) {
+        T->d[i] = 3.0 + (double)(i % 97) / 97.0;
+        T->dl[i] = i > 0 ? -1.0 - (double)(i % 13) / 13.0 : 0.0;
+        T->du[i] = i < big - 1 ? 0.5 : 0.0;
+    }
+    double r1 = -1, r;
+    assert_int_equal(hpls_tridiag_condition(T, "t", 1, &r1), HPLS_OK);
+    assert_true(r1 >= HPLS_TRIDIAG_DOMINANT_RCOND);
+    for (int nt = 2; nt <= 3; nt++) {
+        assert_int_equal(hpls_tridiag_condition(T, "t", nt, &r), HPLS_OK);
+        if (r != r1)
+            fail_msg("%d threads: %.17g, 1 thread %.17g", nt, r, r1);
+    }
+    T->d[big / 2] = NAN; /* not finite: no bound, LU decides (after the callers' check) */
+    hpls_tridiag_dom dom;
+    hpls_tridiag_dominance_rows(big, T->dl, T->d, T->du,
+                                &(hpls_tridiag_dom_edge){.top = 1, .bottom = 1}, 2, &dom);
+    assert_true(hpls_tridiag_dominance_bound(&dom, big) == 0.0);
+    hpls_tridiag_destroy(T);
+}
+
 static void the_solver_framework_runs_the_direct_methods(void **state)
 {
     (void)state;
@@ -692,6 +801,7 @@ int main(void)
         cmocka_unit_test(batches_match_single_solves_in_both_layouts),
         cmocka_unit_test(ill_conditioned_is_solved_with_a_warning_on_the_collection),
         cmocka_unit_test(the_neumann_matrix_is_singular_at_every_partition_count),
+        cmocka_unit_test(dominant_matrices_take_the_bound_without_lu),
         cmocka_unit_test(the_solver_framework_runs_the_direct_methods),
         cmocka_unit_test(gallery_matches_the_published_definitions),
     };

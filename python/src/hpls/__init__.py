@@ -63,8 +63,8 @@ class Info:
     recomputed, relative to ||b|| and absolute), history (the relative residual
     the iteration tested, one per iteration; history_iterations and
     history_seconds beside it), setup_s and solve_s (seconds), threads; for the
-    direct methods rcond, LAPACK dgtcon's estimate of 1 / cond_1(A) (0 for the
-    iterative methods), and ill_conditioned, True when 0 < rcond < the machine
+    direct methods rcond, an estimate of 1 / cond_1(A) (hpls_tridiag_rcond: a
+    diagonal dominance bound or LAPACK dgtcon's; 0 for the iterative methods), and ill_conditioned, True when 0 < rcond < the machine
     epsilon (:class:`IllConditionedWarning` is then issued)."""
 
     __slots__ = (
