@@ -13,15 +13,18 @@
  *     Their distributed forms would be Spike with each rank's block factored
  *     without pivoting across ranks (ScaLAPACK's pddtsv): they would fail on
  *     matrices these methods solve on one process.
- * Every method first gathers T to rank 0 once for the singularity test and
- * condition estimate of one process (hpls_tridiag_condition): what is
- * "singular" must not depend on the rank count or gspike_p.
+ * What is "singular" must not depend on the rank count or gspike_p: every
+ * method decides by one process's test (hpls_tridiag_condition).  Its fast
+ * path, the diagonal dominance bound, is computed on the ranks with the same
+ * bits (dist_dominance); where it proves T well-conditioned gspike needs
+ * nothing more, else T is gathered to rank 0 once for the LU test and dgtcon.
  * Either way the true residual is computed distributed and decides the reason,
  * as one process does. */
 #include "mpi/dist_gspike.h"
 
 #include "direct/direct.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,16 +47,64 @@ static void destroy_dist(void *p)
     hpls_free(t);
 }
 
-/* T gathered to rank 0, where hpls_tridiag_condition decides singular or not
- * on the whole T as one process does (the same answer for every rank count
- * and gspike_p), and where method m factors it unless m is gspike, which is
- * factored distributed (collective; s->rcond on every rank). */
+/* One process's dominance bound (direct/dominance.c) from my rows l, d, u:
+ * the column terms across rank boundaries from the nearest ranks that have
+ * rows, the gaps and ||T||_1 combined by exact min / max (collective). */
+static hpls_status dist_dominance(const hpls_dcsr *D, const hpls_real *l, const hpls_real *d,
+                                  const hpls_real *u, int nt, double *bound)
+{
+    hpls_int m = D->nlocal;
+    double mine[2] = {m ? fabs(l[0]) : 0.0, m ? fabs(u[m - 1]) : 0.0};
+    double *ends = hpls_malloc(2 * (hpls_int)D->size, sizeof *ends);
+    hpls_status st = hpls_mpi_agree(D->comm, ends ? HPLS_OK : HPLS_ERR_NOMEM, 0, NULL, 0);
+    if (st != HPLS_OK) {
+        hpls_free(ends);
+        return st;
+    }
+    MPI_Allgather(mine, 2, MPI_DOUBLE, ends, 2, MPI_DOUBLE, D->comm);
+    hpls_tridiag_dom_edge e = {.top = D->first == 0, .bottom = D->first + m == D->n};
+    for (int q = D->rank - 1; q >= 0 && !e.top; q--)
+        if (D->rowstart[q + 1] > D->rowstart[q]) {
+            e.above = ends[2 * q + 1];
+            break;
+        }
+    for (int q = D->rank + 1; q < D->size && !e.bottom; q++)
+        if (D->rowstart[q + 1] > D->rowstart[q]) {
+            e.below = ends[2 * q];
+            break;
+        }
+    hpls_free(ends);
+    hpls_tridiag_dom dom;
+    hpls_tridiag_dominance_rows(m, l, d, u, &e, nt, &dom);
+    double v[3] = {dom.rgap, dom.cgap, -dom.cnorm}; /* negated: one MPI_MIN for all three */
+    MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_MIN, D->comm);
+    dom = (hpls_tridiag_dom){.rgap = v[0], .cgap = v[1], .cnorm = -v[2]};
+    *bound = hpls_tridiag_dominance_bound(&dom, D->n);
+    return HPLS_OK;
+}
+
+/* Singular or not, decided as one process does (the same answer for every
+ * rank count and gspike_p; s->rcond on every rank): gspike is done when the
+ * dominance bound proves T well-conditioned.  Else T is gathered to rank 0,
+ * where hpls_tridiag_condition decides on the whole T and method m factors
+ * it unless m is gspike, which is factored distributed (collective). */
 static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_method m)
 {
     hpls_dcsr *D = t->D;
     hpls_real *l = NULL, *d = NULL, *u = NULL;
     hpls_tridiag *T = NULL;
     hpls_status st = hpls_dcsr_tridiag(D, s->opt.method->name, &l, &d, &u);
+    if (m == HPLS_TRIDIAG_GSPIKE) {
+        st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
+        if (st == HPLS_OK)
+            st = dist_dominance(D, l, d, u, s->be->nthreads, &s->rcond);
+        if (st != HPLS_OK || s->rcond >= HPLS_TRIDIAG_DOMINANT_RCOND) {
+            hpls_free(l);
+            hpls_free(d);
+            hpls_free(u);
+            return st;
+        }
+    }
     if (st == HPLS_OK && D->rank == 0) {
         st = hpls_tridiag_create(D->n, &T);
         if (st == HPLS_OK && m != HPLS_TRIDIAG_GSPIKE &&
@@ -72,7 +123,7 @@ static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_m
             const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p,
                                          .delta = s->opt.gspike_delta,
                                          .threads = s->be->nthreads};
-            st = hpls_tridiag_condition(T, s->opt.method->name, &s->rcond);
+            st = hpls_tridiag_condition(T, s->opt.method->name, s->be->nthreads, &s->rcond);
             if (st == HPLS_OK && m != HPLS_TRIDIAG_GSPIKE)
                 st = hpls_tridiag_factor(T, m, &o, &t->F);
         }

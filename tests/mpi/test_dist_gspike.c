@@ -119,6 +119,7 @@ static hpls_status my_rows(const hpls_tridiag *T, hpls_int first, hpls_int nloc,
 typedef struct run {
     hpls_status st;    /* the setup's or solve's status (the same on every rank) */
     hpls_int singular; /* partitions found singular */
+    double rcond;      /* the solver's 1/cond_1 estimate (hpls_info) */
     char msg[512];     /* the failure's message */
 } run;
 
@@ -127,7 +128,7 @@ typedef struct run {
 static run dist_solve(const hpls_tridiag *T, const hpls_real *b, deal how, hpls_int m,
                       const char *options, hpls_real *x)
 {
-    run r = {HPLS_OK, -1, ""};
+    run r = {HPLS_OK, -1, -1.0, ""};
     hpls_int n = T->n, *rows = malloc(size * sizeof *rows), first = 0;
     deal_rows(n, how, m, rows);
     for (int q = 0; q < rank; q++)
@@ -146,6 +147,9 @@ static run dist_solve(const hpls_tridiag *T, const hpls_real *b, deal how, hpls_
         hpls_vec bv = {nloc, (hpls_real *)b + first}, xv = {nloc, xl};
         r.st = hpls_solver_solve(s, &bv, &xv);
         r.singular = hpls_solver_gspike_singular(s);
+        hpls_info info;
+        if (hpls_solver_get_info(s, &info) == HPLS_OK)
+            r.rcond = info.rcond;
     }
     if (r.st == HPLS_OK)
         r.st = hpls_dcsr_gather_vec(D, 0, xl, rank == 0 ? x : NULL);
@@ -235,6 +239,10 @@ static void check_gspike(const char *name, const hpls_tridiag *T, const hpls_rea
                   lapack_rcond(T));
         else
             CHECK(r.st == HPLS_OK, "%s: %s", name, r.msg);
+        double rc = -1; /* one process's test: the same bits on the ranks (dominance bound or dgtcon) */
+        if (r.st == HPLS_OK)
+            CHECK(hpls_tridiag_rcond(T, &rc) == HPLS_OK && r.rcond == rc,
+                  "%s: rcond %.17g on the ranks, %.17g in one process", name, r.rcond, rc);
         CHECK(hpls_lapack_gtsv(n, T->dl, T->d, T->du, b, xl) == HPLS_OK, "%s: dgtsv", name);
         hpls_tridiag_opts o = {.partitions = one ? n / m : k * size,
                                .delta = HPLS_TRIDIAG_DELTA_DEFAULT,
@@ -474,6 +482,45 @@ static void gathered_methods(void)
     free(x1);
 }
 
+/* The dominance bound across rank boundaries: T = tridiag(-1, 4, -1) but for
+ * T(c-1, c) = -2.5 (side 0) or T(c, c-1) = -2.5 (side 1) at c, the first row
+ * of the last rank that has rows, so column c (side 0) or c - 1 (side 1)
+ * holds the smallest gap and the largest sum through an entry of the
+ * neighbouring rank (of the nearest one with rows on DEAL_EMPTY): rcond must
+ * be one process's bits (check_gspike). */
+static void dominance_across_ranks(void)
+{
+    const hpls_int n = 1536;
+    static const deal deals[] = {DEAL_EQUAL, DEAL_UNEVEN, DEAL_EMPTY, DEAL_LAST_ONE};
+    hpls_int *rows = malloc(size * sizeof *rows);
+    hpls_real *xt = malloc(n * sizeof *xt);
+    for (size_t k = 0; k < 2 * sizeof deals / sizeof *deals; k++) {
+        int side = k % 2;
+        deal_rows(n, deals[k / 2], 0, rows);
+        int q = size - 1;
+        while (q > 0 && rows[q] == 0)
+            q--;
+        hpls_int c = n - rows[q];
+        hpls_tridiag *T;
+        hpls_tridiag_create(n, &T);
+        for (hpls_int i = 0; i < n; i++) {
+            T->d[i] = 4.0;
+            T->dl[i] = i > 0 ? -1.0 : 0.0;
+            T->du[i] = i < n - 1 ? -1.0 : 0.0;
+            xt[i] = 1.0 + (double)(i % 10);
+        }
+        if (c > 0)
+            *(side ? &T->dl[c] : &T->du[c - 1]) = -2.5;
+        char name[64];
+        snprintf(name, sizeof name, "dominance across ranks, deal %d, side %d", (int)deals[k / 2],
+                 side);
+        check_gspike(name, T, xt, deals[k / 2], 0, 1, 0);
+        hpls_tridiag_destroy(T);
+    }
+    free(rows);
+    free(xt);
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -518,6 +565,7 @@ int main(int argc, char **argv)
     scaled_rows(18);
     singular_matrix();
     gathered_methods();
+    dominance_across_ranks();
     int rc = failures > 0;
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0)
