@@ -6,6 +6,7 @@
  * true residual within tol; where no sum crosses work-items (gs, sor, ssor,
  * pjg, the dense rows, many right-hand sides) the iterates bit for bit.  No OpenCL platform (or a
  * library built without the backend): the whole executable reports skipped (77). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "testutil.h"
 
 #include "backend/backend.h"
@@ -706,17 +707,15 @@ static void thomas_and_cr_match_the_host(void **state)
  * order of its entries, as ref's sequential sweeps); the factors are built
  * on the device (factor.cl): dilu's and dic's E and ilu0's 1/u_ii, read back,
  * too */
-static void factored_preconditioners_match_ref_bit_for_bit(void **state)
+static void factored_match(const char *const *strategies, int ns)
 {
-    (void)state;
     static const char *const pcs[] = {"dilu", "ilu0", "dic", "dilu dilu_order=faces"};
-    static const char *const strategies[] = {"serial", "levels", "syncfree", "auto"};
     hpls_csr *C = tu_gen("convdiff3d:nx=12"), *P = tu_gen("poisson3d:nx=12");
     hpls_int n = C->nrows;
     hpls_vec *r = tu_vec_random(n, 31u);
     hpls_real *zo = malloc((size_t)n * sizeof *zo), *zr = malloc((size_t)n * sizeof *zr);
     for (int p = 0; p < 4; p++)
-        for (int t = 0; t < 4; t++) {
+        for (int t = 0; t < ns; t++) {
             int dic = p == 2;
             char o[160], q[160];
             /* bicg applies M^-T too (dic has none: bicgstab) */
@@ -747,6 +746,37 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
     hpls_vec_destroy(r);
     hpls_csr_destroy(C);
     hpls_csr_destroy(P);
+}
+
+static void factored_preconditioners_match_ref_bit_for_bit(void **state)
+{
+    (void)state;
+    static const char *const strategies[] = {"serial", "levels", "syncfree", "auto"};
+    factored_match(strategies, 4);
+}
+
+/* Issue 33, finding 6: a GPU runs sync-free kernels on as many groups as it
+ * holds resident (thousands), not the CPU's 64.  The sweeps and constructions
+ * are correct at any count (a group claims a row once it runs): 1000 groups
+ * on PoCL give ref's bits, as 64 do; a bad count is refused by name. */
+static void syncfree_kernels_run_on_any_number_of_groups(void **state)
+{
+    (void)state;
+    static const char *const syncfree[] = {"syncfree"};
+    setenv("HPLS_SYNCFREE_GROUPS", "1000", 1);
+    factored_match(syncfree, 1);
+    setenv("HPLS_SYNCFREE_GROUPS", "0", 1);
+    hpls_csr *A = tu_gen("poisson3d:nx=6");
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, "precond=dilu trisolve=syncfree backend=opencl"),
+                     HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    if (!strstr(hpls_solver_message(s), "HPLS_SYNCFREE_GROUPS=0: a whole number of work-groups"))
+        fail_msg("message: %s", hpls_solver_message(s));
+    unsetenv("HPLS_SYNCFREE_GROUPS");
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
 }
 
 /* options's setup on opencl and on ref: the same status and message */
@@ -1491,6 +1521,7 @@ int main(void)
         cmocka_unit_test(update_values_reaches_the_device),
         cmocka_unit_test(a_failed_write_before_a_syncfree_kernel_is_an_error_not_a_hang),
         cmocka_unit_test(a_syncfree_wait_past_the_bound_is_an_error),
+        cmocka_unit_test(syncfree_kernels_run_on_any_number_of_groups),
         cmocka_unit_test(relaxation_sweeps_match_the_host_bit_for_bit),
         cmocka_unit_test(relaxation_methods_match_ref_bit_for_bit),
         cmocka_unit_test(ssor_and_pjg_preconditioners_match_ref_bit_for_bit),

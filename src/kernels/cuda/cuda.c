@@ -234,6 +234,10 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     if (!S)
         return HPLS_ERR_NOMEM;
     dev->native = S;
+    int sms = 0, slots = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cudaDeviceGetAttribute(&slots, cudaDevAttrMaxBlocksPerMultiprocessor, 0);
+    dev->syncfree_groups = hpls_dev_gpu_syncfree_groups(sms, slots);
     e = cudaStreamCreateWithFlags(&S->q, cudaStreamNonBlocking);
     const char *what = "cudaStreamCreate";
     if (e == cudaSuccess && sparse) {

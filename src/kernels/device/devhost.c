@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define K_NAME(name, sig) #name,
@@ -25,16 +26,36 @@ const char *hpls_dev_kernel_name(int k)
 }
 
 /* ---- the backend's state -------------------------------------------------- */
+/* $HPLS_SYNCFREE_GROUPS in place of the backend's count: for the first runs
+ * on a GPU, whose best count nothing here could measure (docs/gpu.md) */
+static hpls_status syncfree_override(hpls_dev *dev)
+{
+    const char *e = getenv("HPLS_SYNCFREE_GROUPS");
+    if (!e)
+        return HPLS_OK;
+    char *end;
+    long long g = strtoll(e, &end, 10);
+    if (end == e || *end || g < 1 || g > (1ll << 24))
+        return hpls_fail(HPLS_ERR_OPTION, "HPLS_SYNCFREE_GROUPS=%s: a whole number of work-groups "
+                                          "from 1 to 16777216",
+                         e);
+    dev->syncfree_groups = (size_t)g;
+    return HPLS_OK;
+}
+
 hpls_status hpls_dev_create(hpls_backend *be, const hpls_devtab *tab)
 {
     hpls_dev *dev = hpls_calloc(1, sizeof *dev);
     if (!dev)
         return HPLS_ERR_NOMEM;
     dev->t = tab;
+    dev->syncfree_groups = HPLS_DEV_SYNCFREE_GROUPS;
     be->impl = dev;
     be->v = &hpls_dev_vops;
     be->d = &hpls_dev_devops;
     hpls_status st = tab->init(be, dev);
+    if (st == HPLS_OK)
+        st = syncfree_override(dev);
     if (st != HPLS_OK)
         hpls_dev_destroy(be);
     return st;
@@ -206,9 +227,10 @@ void hpls_dev_ready_free(hpls_backend *be, hpls_dready *R)
     R->flag = NULL;
 }
 
-void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, size_t groups, const hpls_karg *a,
+void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, const hpls_karg *a,
                        int na)
 {
+    size_t groups = serial ? 1 : hpls_dev_of(be)->syncfree_groups;
     enum { MAXARGS = 32 };
     hpls_karg all[MAXARGS];
     size_t rows = (size_t)R->n * sizeof(unsigned long long);

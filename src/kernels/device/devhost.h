@@ -118,6 +118,8 @@ struct hpls_dev {
     const hpls_devtab *t;
     void *native;           /* the backend's own: its queue, kernel objects, handles */
     int cpu;                /* 1: a CPU device (PoCL), whose work-groups the OS may preempt */
+    size_t syncfree_groups; /* of a sync-free launch (HPLS_DEV_SYNCFREE_GROUPS unless init
+                               sets the GPU's: hpls_dev_gpu_syncfree_groups) */
     const hpls_devlib *lib; /* NULL: the layer's kernels only */
     hpls_dbuf *part, *out;  /* reductions: partials (HPLS_DEV_NGMAX x cap), results (cap) */
     int cap;
@@ -215,7 +217,7 @@ typedef struct hpls_dready {
 } hpls_dready;
 /* The watchdog's bound: the spins a wait for a row's flag may last.  A
  * healthy wait lasts until the rows claimed before it are done: on a GPU the
- * at most HPLS_DEV_SYNCFREE_GROUPS rows in flight, microseconds; on a CPU
+ * at most syncfree_groups rows in flight, microseconds; on a CPU
  * device until the OS runs the thread holding the row, a scheduling period
  * (tens of ms; the waiter counts only while it runs).  A spin is at least
  * one atomic read of device memory, some 5 ns on a CPU and 100 ns or more
@@ -225,12 +227,13 @@ typedef struct hpls_dready {
 #define HPLS_DEV_SPINS (1ull << 28)
 hpls_status hpls_dev_ready_alloc(hpls_backend *be, hpls_int n, hpls_dready *R);
 void hpls_dev_ready_free(hpls_backend *be, hpls_dready *R);
-/* The sync-free kernel k on groups work-groups of one item with a[0..na)
- * and then R's flags and epoch.  Nothing once be->err is set (the epoch
+/* The sync-free kernel k on the device's sync-free groups (hpls_dev's
+ * syncfree_groups; serial: one, which takes the rows in order) of one item
+ * with a[0..na) and then R's flags and epoch.  Nothing once be->err is set (the epoch
  * stays); after a failed launch the flags are zeroed before the next.  A
  * wait past the watchdog's bound is be's HPLS_ERR_INTERNAL naming k and the
  * row that never became ready. */
-void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, size_t groups, const hpls_karg *a,
+void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, const hpls_karg *a,
                        int na);
 /* Test hooks: the k-th device write from now (hpls_dev_write or
  * hpls_dev_zero) fails (k >= 1; 0: none), and the watchdog's bound (0:
@@ -250,9 +253,21 @@ struct hpls_dsweep {
 };
 
 /* Work-groups of one item that run a syncfree kernel (sweep.cl says why
- * one): enough to keep every compute unit busy; serial: one, which then
- * takes the rows in order. */
+ * one) on a CPU device: as many as its threads could ever run at once.  A
+ * GPU's backend sets more (hpls_dev's syncfree_groups): one row is in flight
+ * per resident group, and 64 would leave a GPU of 132 SMs almost idle (a
+ * level of poisson3d 100^3 holds 3356 rows on average; docs/gpu_model.md). */
 enum { HPLS_DEV_SYNCFREE_GROUPS = 64 };
+/* A GPU's sync-free groups: every group it can hold resident (each of one
+ * item takes a block slot), blocks_per_unit x units; surplus groups only
+ * queue (a group claims a row once it runs), so the count is safe at any
+ * size.  At least the CPU's count.  Inline: the cuda module, which links
+ * none of libhpls's internals, calls it too. */
+static inline size_t hpls_dev_gpu_syncfree_groups(int units, int blocks_per_unit)
+{
+    size_t g = (size_t)(units > 0 ? units : 1) * (size_t)(blocks_per_unit > 0 ? blocks_per_unit : 1);
+    return g > HPLS_DEV_SYNCFREE_GROUPS ? g : HPLS_DEV_SYNCFREE_GROUPS;
+}
 
 /* factor.c: dilu/dic's and ilu0's constructions on the device (backend.h's
  * hpls_devops) */

@@ -6,7 +6,7 @@
  * strictly upper part (backward), built once on the host (kernels/cpu/
  * levels.c); the sweeps read the caller's device copy of A.  A sweep is, by
  * strategy (precond/trisolve.h's numbering): a launch per level set; one
- * launch of HPLS_DEV_SYNCFREE_GROUPS work-groups of one item taking rows from an atomic
+ * launch of the device's sync-free work-groups of one item taking rows from an atomic
  * ticket (syncfree); or that launch with one group (serial).  Every strategy
  * gives the host's bits (relax.cl).  auto: serial when the level sets hold
  * fewer than RELAX_AUTO_ROWS rows on average, else the device's choice for
@@ -133,7 +133,7 @@ void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A
         return;
     }
     hpls_dev_syncfree(be, &R->ready, HPLS_K_relax_syncfree,
-                      R->strategy == HPLS_TRI_SYNCFREE ? HPLS_DEV_SYNCFREE_GROUPS : 1,
+                      R->strategy != HPLS_TRI_SYNCFREE,
                       HPLS_KARGS(HPLS_KI(mode), HPLS_KL(R->n), HPLS_KG(A->rp), HPLS_KG(A->ci),
                                  HPLS_KG(A->val), HPLS_KG(R->dp), HPLS_KG(di), HPLS_KD(omega),
                                  HPLS_KV(b), HPLS_KV(x), HPLS_KV(xo)));

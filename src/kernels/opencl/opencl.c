@@ -32,6 +32,7 @@ static struct {
     hpls_status st;
     char msg[200];
     int cpu; /* the device is a CPU (PoCL): its work-groups are threads the OS may preempt */
+    cl_uint units; /* its compute units */
     cl_device_id dev;
     cl_context ctx;
     cl_program prog;
@@ -123,6 +124,7 @@ static hpls_status global_init(void)
     cl_device_type type = 0;
     clGetDeviceInfo(G.dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     G.cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    clGetDeviceInfo(G.dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof G.units, &G.units, NULL);
     G.ctx = clCreateContext(NULL, 1, &G.dev, NULL, NULL, &e);
     if (e != CL_SUCCESS) {
         snprintf(G.msg, sizeof G.msg, "opencl backend: clCreateContext: %s (%d)", cl_err(e), e);
@@ -186,6 +188,10 @@ static hpls_status ocl_init(hpls_backend *be, hpls_dev *dev)
         return HPLS_ERR_NOMEM;
     dev->native = S;
     dev->cpu = G.cpu;
+    /* OpenCL tells no resident work-groups a unit: 32, an SM's block slots
+     * (NVIDIA since Volta) and about an AMD CU's wave slots */
+    if (!G.cpu)
+        dev->syncfree_groups = hpls_dev_gpu_syncfree_groups((int)G.units, 32);
     cl_int e;
     S->q = clCreateCommandQueue(G.ctx, G.dev, 0, &e);
     for (int i = 0; e == CL_SUCCESS && i < HPLS_K_COUNT; i++)
