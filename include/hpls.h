@@ -375,9 +375,10 @@ HPLS_API void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F); /* accepts 
 HPLS_API hpls_int hpls_tridiag_factors_singular(const hpls_tridiag_factors *F);
 /* The direct methods' singularity and condition test (docs/bad_inputs.md), which
  * the solver framework (solver=thomas|cr|gspike|lapack) runs before it factors.
- * Where T is diagonally dominant by columns (or rows) with a margin, *rcond is
- * Varah's lower bound min_j (|d_j| - |du_{j-1}| - |dl_{j+1}|) / ||T||_1 (by rows
- * divided by n), if it is at least sqrt(eps): one parallel pass, no LU.  Else
+ * Where T is diagonally dominant by columns with a margin, *rcond is Varah's
+ * lower bound min_j (|d_j| - |du_{j-1}| - |dl_{j+1}|) / ||T||_1, if it is at
+ * least sqrt(eps): one parallel pass, no LU (exact for a constant tridiag(l, d,
+ * u); below dgtcon's estimate where one column's margin is far thinner).  Else
  * HPLS_ERR_SINGULAR when LU with partial pivoting (dgttrf) meets an exactly zero
  * pivot, whatever the method and partition count, or *rcond is LAPACK dgtcon's
  * estimate of 1/cond_1(T), below DBL_EPSILON for an ill-conditioned T, which the

@@ -93,23 +93,22 @@ void hpls_gspike_blocks(hpls_int lo, hpls_int hi, hpls_int p, int pairs, hpls_in
 void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d,
                              const hpls_real *du, int nt, hpls_real *rs);
 
-/* ---- dominance.c: Varah's bound on 1/cond_1(T) from diagonal dominance -- */
+/* ---- dominance.c: Varah's bound on 1/cond_1(T) from column dominance ---- */
 typedef struct hpls_tridiag_dom {
-    double rgap, cgap; /* min |d_i| - |dl_i| - |du_i|, min over columns likewise */
-    double cnorm;      /* ||T||_1 (Inf when an entry is not finite: no bound) */
+    double cgap;  /* min over columns j of |d_j| - |du_{j-1}| - |dl_{j+1}| */
+    double cnorm; /* ||T||_1 (Inf when an entry is not finite: no bound) */
 } hpls_tridiag_dom;
-/* Where rows [0, m) sit in T: top / bottom, they start / end T; above, the
- * |du| of the row before them, below, the |dl| of the row after them (0 at
- * T's ends): the column terms a rank's rows need from its neighbours. */
+/* The column terms rows [0, m) of T need from outside them: above, the |du|
+ * of the row before them, below, the |dl| of the row after them (0 at T's
+ * ends; a rank's neighbours' values on MPI ranks). */
 typedef struct hpls_tridiag_dom_edge {
-    int top, bottom;
     double above, below;
 } hpls_tridiag_dom_edge;
-/* The gaps and column sums of rows [0, m); several ranks' combine by min / max. */
+/* The gaps and sums of columns [0, m); several ranks' combine by min / max. */
 void hpls_tridiag_dominance_rows(hpls_int m, const hpls_real *dl, const hpls_real *d,
                                  const hpls_real *du, const hpls_tridiag_dom_edge *e, int nt,
                                  hpls_tridiag_dom *out);
-/* A lower bound on 1/cond_1(T) (0: T not diagonally dominant by rows or columns). */
+/* A lower bound on 1/cond_1(T) (0: T not diagonally dominant by columns). */
 double hpls_tridiag_dominance_bound(const hpls_tridiag_dom *s, hpls_int n);
 /* Above this bound T is taken as proven nonsingular and well-conditioned
  * without LU: partial pivoting's backward error (growth at most 2 on a
@@ -119,7 +118,7 @@ double hpls_tridiag_dominance_bound(const hpls_tridiag_dom *s, hpls_int n);
 
 /* The singularity test of every direct method (docs/bad_inputs.md), on T
  * itself so that no method, partition count, thread count or backend changes
- * it.  When the dominance bound proves 1/cond_1(T) >= HPLS_TRIDIAG_DOMINANT_RCOND,
+ * it.  When the column dominance bound proves 1/cond_1(T) >= HPLS_TRIDIAG_DOMINANT_RCOND,
  * *rcond is that bound (one parallel pass, no LU); else HPLS_ERR_SINGULAR (the
  * message starts with who) when LU with partial pivoting (dgttrf) meets an
  * exactly zero pivot, or *rcond is dgtcon's estimate of 1/cond_1(T), below

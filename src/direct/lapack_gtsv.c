@@ -117,8 +117,7 @@ hpls_status hpls_lapack_gt_solve(const hpls_lapack_gt *f, int nt, hpls_int nrhs,
 hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, int nt, double *rcond)
 {
     hpls_tridiag_dom dom;
-    hpls_tridiag_dominance_rows(T->n, T->dl, T->d, T->du,
-                                &(hpls_tridiag_dom_edge){.top = 1, .bottom = 1}, nt, &dom);
+    hpls_tridiag_dominance_rows(T->n, T->dl, T->d, T->du, &(hpls_tridiag_dom_edge){0}, nt, &dom);
     *rcond = hpls_tridiag_dominance_bound(&dom, T->n);
     if (*rcond >= HPLS_TRIDIAG_DOMINANT_RCOND)
         return HPLS_OK;

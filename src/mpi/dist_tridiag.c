@@ -62,13 +62,13 @@ static hpls_status dist_dominance(const hpls_dcsr *D, const hpls_real *l, const 
         return st;
     }
     MPI_Allgather(mine, 2, MPI_DOUBLE, ends, 2, MPI_DOUBLE, D->comm);
-    hpls_tridiag_dom_edge e = {.top = D->first == 0, .bottom = D->first + m == D->n};
-    for (int q = D->rank - 1; q >= 0 && !e.top; q--)
+    hpls_tridiag_dom_edge e = {0};
+    for (int q = D->rank - 1; q >= 0; q--)
         if (D->rowstart[q + 1] > D->rowstart[q]) {
             e.above = ends[2 * q + 1];
             break;
         }
-    for (int q = D->rank + 1; q < D->size && !e.bottom; q++)
+    for (int q = D->rank + 1; q < D->size; q++)
         if (D->rowstart[q + 1] > D->rowstart[q]) {
             e.below = ends[2 * q];
             break;
@@ -76,9 +76,9 @@ static hpls_status dist_dominance(const hpls_dcsr *D, const hpls_real *l, const 
     hpls_free(ends);
     hpls_tridiag_dom dom;
     hpls_tridiag_dominance_rows(m, l, d, u, &e, nt, &dom);
-    double v[3] = {dom.rgap, dom.cgap, -dom.cnorm}; /* negated: one MPI_MIN for all three */
-    MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_MIN, D->comm);
-    dom = (hpls_tridiag_dom){.rgap = v[0], .cgap = v[1], .cnorm = -v[2]};
+    double v[2] = {dom.cgap, -dom.cnorm}; /* negated: one MPI_MIN for both */
+    MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MIN, D->comm);
+    dom = (hpls_tridiag_dom){.cgap = v[0], .cnorm = -v[1]};
     *bound = hpls_tridiag_dominance_bound(&dom, D->n);
     return HPLS_OK;
 }

@@ -28,11 +28,12 @@ Every tridiagonal direct method (thomas, cr, gspike, lapack, and hisa's or a
 preconditioner's solves with T) on every backend (cpu, opencl, one or more MPI ranks),
 whatever gspike_p or the thread count, decides by the same test on T itself, made before
 the method factors it (`hpls_tridiag_condition`).  First a bound from diagonal dominance
-(Varah): where every column j has |d_j| > |du_{j-1}| + |dl_{j+1}|, 1/cond_1(T) is at least
-min_j (|d_j| - |du_{j-1}| - |dl_{j+1}|) / ||T||_1 (by rows, the same over n); when that bound
-is at least sqrt(eps) it is the answer, `rcond`, from one parallel pass with no LU and no
-gathering of T on MPI ranks (minima and maxima are exact: the same bits at every thread,
-rank and partition count).  Such a T cannot give partial pivoting an exactly zero pivot
+by columns (Varah): where every column j has |d_j| > |du_{j-1}| + |dl_{j+1}|, 1/cond_1(T)
+is at least min_j (|d_j| - |du_{j-1}| - |dl_{j+1}|) / ||T||_1; when that bound is at least
+sqrt(eps) it is the answer, `rcond`, from one parallel pass with no LU and no gathering of
+T on MPI ranks (minima and maxima are exact: the same bits at every thread, rank and
+partition count).  It is exact for a constant tridiag(l, d, u) such as tridiag(-1, 4, -1),
+and below dgtcon's estimate where one column's margin is far thinner than the others'.  Such a T cannot give partial pivoting an exactly zero pivot
 (LU's backward error is a few eps ||T||_1), so the fast path never disagrees with the LU
 test below.  Otherwise: LAPACK's LU with partial pivoting (dgttrf), then its condition
 estimate (dgtcon), on the whole T (on MPI ranks T is gathered to rank 0 for it once).
