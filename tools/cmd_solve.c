@@ -250,48 +250,47 @@ static void cuda_or_cpu(hpls_solver *s)
     hpls_solver_set_option(s, "backend=cpu");
 }
 
-int cmd_solve(int argc, char **argv)
+/* What the command line asked for (the solver options went to the solver). */
+typedef struct solve_job {
+    const char *files[2]; /* A.mtx (NULL with --gen or the default problem), b.mtx */
+    const char *out, *x0, *hist, *spec;
+    const char *read; /* --read: how the ranks read A under MPI */
+    int json, quiet, verbose;
+} solve_job;
+
+/* The arguments into j and s's options: -1 to go on, else the exit status
+ * (0 after --help). */
+static int parse_args(int argc, char **argv, hpls_solver *s, solve_job *j)
 {
-    const char *files[2] = {NULL, NULL}, *out = NULL, *x0path = NULL, *hist = NULL, *spec = NULL;
-    const char *readmode = "auto"; /* --read: how the ranks read A under MPI */
-    int nfiles = 0, json = 0, quiet = 0, verbose = 0, rc = EXIT_USAGE;
-    cli_problem pb = {0};
-    hpls_vec *b = NULL, *x = NULL;
-    hpls_solver *s = NULL;
-    cli_output xout = {0}; /* x, staged; the history is written live (monitor_state) */
-    monitor_state mon = {0};
-    cli_catch_signals();
-    hpls_status st = hpls_solver_create(&s);
-    if (st != HPLS_OK)
-        return cli_fail(st, "cannot create the solver", hpls_last_error());
+    int nfiles = 0;
+    hpls_status st;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v, *alias = lis_alias(a);
         char opt[160];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             print_help();
-            rc = 0;
-            goto cleanup;
+            return 0;
         } else if (strcmp(a, "--json") == 0) {
-            json = 1;
+            j->json = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            quiet = 1;
+            j->quiet = 1;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            verbose = 1;
+            j->verbose = 1;
         } else if ((v = cli_flag_value(argc, argv, &i, "--gen"))) {
-            spec = v;
+            j->spec = v;
         } else if ((v = cli_flag_value(argc, argv, &i, "--output")) ||
                    (v = cli_flag_value(argc, argv, &i, "-o"))) {
-            out = v;
+            j->out = v;
         } else if ((v = cli_flag_value(argc, argv, &i, "--x0"))) {
-            x0path = v;
+            j->x0 = v;
         } else if ((v = cli_flag_value(argc, argv, &i, "--history"))) {
-            hist = v;
+            j->hist = v;
         } else if ((v = cli_flag_value(argc, argv, &i, "--read"))) {
             if (strcmp(v, "auto") != 0 && strcmp(v, "root") != 0 && strcmp(v, "parallel") != 0) {
                 cli_error("--read %s: expected auto, root or parallel", v);
-                goto cleanup;
+                return EXIT_USAGE;
             }
-            readmode = v;
+            j->read = v;
         } else if (alias || (a[0] == '-' && a[1] == '-' && a[2])) {
             /* a solver option: --key value, --key=value, or a Lis alias */
             size_t len = strcspn(a, "=");
@@ -300,219 +299,261 @@ int cmd_solve(int argc, char **argv)
             v = cli_take_value(argc, argv, &i, len);
             if (snprintf(opt, sizeof opt, "%.*s=%s", klen, key, v) >= (int)sizeof opt) {
                 cli_error("%.*s: value too long (%s)", (int)len, a, v);
-                goto cleanup;
+                return EXIT_USAGE;
             }
             for (char *c = opt; *c && *c != '='; c++)
                 if (*c == '-')
                     *c = '_';
-            if ((st = hpls_solver_set_option(s, opt)) != HPLS_OK) {
-                rc = cli_fail(st, NULL, hpls_solver_message(s));
-                goto cleanup;
-            }
+            if ((st = hpls_solver_set_option(s, opt)) != HPLS_OK)
+                return cli_fail(st, NULL, hpls_solver_message(s));
         } else if (a[0] == '-' && a[1] != '\0') {
             cli_error("unknown flag %s (see hpls solve --help)", a);
-            goto cleanup;
+            return EXIT_USAGE;
         } else if (strchr(a, '=') && !strchr(a, '/')) {
-            if ((st = hpls_solver_set_option(s, a)) != HPLS_OK) {
-                rc = cli_fail(st, NULL, hpls_solver_message(s));
-                goto cleanup;
-            }
+            if ((st = hpls_solver_set_option(s, a)) != HPLS_OK)
+                return cli_fail(st, NULL, hpls_solver_message(s));
         } else if (nfiles < 2) {
-            files[nfiles++] = a;
+            j->files[nfiles++] = a;
         } else {
             cli_error("too many files: %s (expected A.mtx and optionally b.mtx)", a);
-            goto cleanup;
+            return EXIT_USAGE;
         }
     }
-    if (spec && files[0] && nfiles == 2) {
+    if (j->spec && j->files[0] && nfiles == 2) {
         cli_error("--gen replaces A.mtx: give at most b.mtx");
-        goto cleanup;
+        return EXIT_USAGE;
     }
-    if (spec && nfiles == 1) { /* with --gen the one file is b */
-        files[1] = files[0];
-        files[0] = NULL;
+    if (j->spec && nfiles == 1) { /* with --gen the one file is b */
+        j->files[1] = j->files[0];
+        j->files[0] = NULL;
     }
-#ifdef HPLS_HAVE_MPI
-    if (cli_mpi_active()) { /* mpirun: every rank parsed the same arguments */
-        cli_dist_job job = {.matrix = files[0],
-                            .bfile = files[1],
-                            .x0 = x0path,
-                            .hist = hist,
-                            .spec = files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM),
-                            .out = out,
-                            .read = readmode,
-                            .json = json,
-                            .quiet = quiet};
-        rc = cli_solve_dist(&s, &job);
-        goto cleanup;
-    }
-#endif
-    (void)readmode; /* one process reads A itself: --read is for mpirun */
-    /* every check that needs no data comes before the (possibly long) read */
-    const char *inputs[3] = {files[0], files[1], x0path};
+    return -1;
+}
+
+/* Every check that needs no data, before the (possibly long) read: the inputs
+ * exist and are files, the outputs are writable and overwrite no input. */
+static int check_paths(const solve_job *j)
+{
+    int rc;
+    const char *inputs[3] = {j->files[0], j->files[1], j->x0};
     const char *names[3] = {"matrix", "right-hand side", "initial guess"};
     for (int k = 0; k < 3; k++)
         if (inputs[k] && (rc = cli_check_input(inputs[k], names[k])) != 0)
-            goto cleanup;
-    rc = EXIT_USAGE;
-    if (out && hist && cli_same_path(out, hist)) {
-        cli_error("-o %s and --history %s name the same file", out, hist);
-        goto cleanup;
+            return rc;
+    if (j->out && j->hist && cli_same_path(j->out, j->hist)) {
+        cli_error("-o %s and --history %s name the same file", j->out, j->hist);
+        return EXIT_USAGE;
     }
-    const char *outs[2] = {out, hist};
+    const char *outs[2] = {j->out, j->hist};
     for (int k = 0; k < 2; k++) {
         if (!outs[k])
             continue;
         if (cli_same_file(outs[k], inputs, 3)) {
             cli_error("output %s would overwrite an input file", outs[k]);
-            goto cleanup;
+            return EXIT_USAGE;
         }
         if ((rc = cli_output_probe(outs[k])) != 0)
-            goto cleanup;
-        rc = EXIT_USAGE;
+            return rc;
     }
-    if ((rc = cli_load(files[0], files[0] ? NULL : (spec ? spec : DEFAULT_PROBLEM), 1, &pb)) != 0)
-        goto cleanup;
-    if (cli_interrupted()) { /* a read cannot be stopped midway: look after each phase */
-        rc = cli_interrupt_exit(files[0] ? "while reading the matrix"
-                                         : "while generating the matrix");
-        goto cleanup;
-    }
-    rc = EXIT_USAGE;
-    const hpls_int nrows = pb.A ? pb.A->nrows : pb.Ad->nrows;
-    const hpls_int ncols = pb.A ? pb.A->ncols : pb.Ad->ncols;
-    const hpls_int nnz = pb.A ? pb.A->nnz : nrows * ncols;
-    int known_x = files[1] == NULL; /* b = A*1, so x_true = 1 */
+    return 0;
+}
+
+/* b from j's file, or b = A 1 (x_true = 1); *many: the file held several
+ * columns, solved already by cli_solve_many (its status returned).  0 or the
+ * exit status. */
+static int load_rhs(hpls_solver *s, const solve_job *j, const cli_problem *pb, hpls_vec **b,
+                    int *many)
+{
+    const hpls_int nrows = pb->A ? pb->A->nrows : pb->Ad->nrows;
+    const hpls_int ncols = pb->A ? pb->A->ncols : pb->Ad->ncols;
+    const char *file = j->files[1];
     int b_array = 0;
-    if (files[1] && (st = hpls_mm_is_array(files[1], &b_array)) != HPLS_OK) {
-        rc = cli_fail(st, "cannot read the right-hand side", hpls_last_error());
-        goto cleanup;
-    }
+    hpls_status st;
+    *many = 0;
+    if (file && (st = hpls_mm_is_array(file, &b_array)) != HPLS_OK)
+        return cli_fail(st, "cannot read the right-hand side", hpls_last_error());
     if (b_array) { /* n x k: many right-hand sides (cmd_solve_many.c) */
         hpls_dense *Bd = NULL;
-        if ((st = hpls_mm_read_dense(files[1], &Bd)) != HPLS_OK) {
-            rc = cli_fail(st, "cannot read the right-hand side", hpls_last_error());
-            goto cleanup;
-        }
+        if ((st = hpls_mm_read_dense(file, &Bd)) != HPLS_OK)
+            return cli_fail(st, "cannot read the right-hand side", hpls_last_error());
         if (Bd->ncols > 1 && Bd->nrows > 1) {
+            int rc = EXIT_USAGE;
+            *many = 1;
             if (Bd->nrows != nrows)
-                cli_error("%s has %lld rows but the matrix has %lld", files[1],
-                          (long long)Bd->nrows, (long long)nrows);
-            else if (x0path || hist)
-                cli_error("--x0 and --history take one right-hand side; %s has %lld", files[1],
+                cli_error("%s has %lld rows but the matrix has %lld", file, (long long)Bd->nrows,
+                          (long long)nrows);
+            else if (j->x0 || j->hist)
+                cli_error("--x0 and --history take one right-hand side; %s has %lld", file,
                           (long long)Bd->ncols);
             else
-                rc = cli_solve_many(s, &pb, Bd, out, json, quiet);
+                rc = cli_solve_many(s, pb, Bd, j->out, j->json, j->quiet);
             hpls_dense_destroy(Bd);
-            goto cleanup;
+            return rc;
         }
         hpls_dense_destroy(Bd); /* one column: read as a vector below */
     }
-    if (files[1]) {
-        if ((st = hpls_mm_read_vec(files[1], &b)) != HPLS_OK) {
-            rc = cli_fail(st, "cannot read the right-hand side", hpls_last_error());
-            goto cleanup;
-        }
-        if (b->n != nrows) {
-            cli_error("%s has %lld entries but the matrix has %lld rows", files[1], (long long)b->n,
+    if (file) {
+        if ((st = hpls_mm_read_vec(file, b)) != HPLS_OK)
+            return cli_fail(st, "cannot read the right-hand side", hpls_last_error());
+        if ((*b)->n != nrows) {
+            cli_error("%s has %lld entries but the matrix has %lld rows", file, (long long)(*b)->n,
                       (long long)nrows);
-            goto cleanup;
+            return EXIT_USAGE;
         }
-    } else {
-        hpls_vec *ones = NULL;
-        if ((st = hpls_vec_create(ncols, &ones)) != HPLS_OK ||
-            (st = hpls_vec_create(nrows, &b)) != HPLS_OK) {
-            hpls_vec_destroy(ones);
-            rc = cli_fail(st, "cannot allocate b", hpls_last_error());
-            goto cleanup;
-        }
-        for (hpls_int i = 0; i < ones->n; i++)
-            ones->data[i] = 1.0;
-        if (pb.A) {
-            hpls_csr_spmv(pb.A, ones, b);
-        } else { /* b = A*1: the dense row sums */
-            for (hpls_int i = 0; i < nrows; i++) {
-                double sum = 0.0;
-                for (hpls_int j = 0; j < ncols; j++)
-                    sum += pb.Ad->data[i * ncols + j];
-                b->data[i] = sum;
-            }
-        }
+        return 0;
+    }
+    hpls_vec *ones = NULL;
+    if ((st = hpls_vec_create(ncols, &ones)) != HPLS_OK ||
+        (st = hpls_vec_create(nrows, b)) != HPLS_OK) {
         hpls_vec_destroy(ones);
+        return cli_fail(st, "cannot allocate b", hpls_last_error());
     }
-    if (cli_interrupted()) {
-        rc =
-            cli_interrupt_exit(files[1] ? "while reading the right-hand side" : "before the setup");
-        goto cleanup;
-    }
-    if (x0path) {
-        if ((st = hpls_mm_read_vec(x0path, &x)) != HPLS_OK) {
-            rc = cli_fail(st, "cannot read the initial guess", hpls_last_error());
-            goto cleanup;
+    for (hpls_int i = 0; i < ones->n; i++)
+        ones->data[i] = 1.0;
+    if (pb->A) {
+        hpls_csr_spmv(pb->A, ones, *b);
+    } else { /* b = A*1: the dense row sums */
+        for (hpls_int i = 0; i < nrows; i++) {
+            double sum = 0.0;
+            for (hpls_int k = 0; k < ncols; k++)
+                sum += pb->Ad->data[i * ncols + k];
+            (*b)->data[i] = sum;
         }
-        if (x->n != ncols) {
-            cli_error("%s has %lld entries but the matrix has %lld columns", x0path,
-                      (long long)x->n, (long long)ncols);
-            goto cleanup;
-        }
-        hpls_solver_set_option(s, "initial_guess=given");
-    } else if ((st = hpls_vec_create(ncols, &x)) != HPLS_OK) {
-        rc = cli_fail(st, "cannot allocate x", hpls_last_error());
-        goto cleanup;
     }
-    if (cli_interrupted()) {
-        rc = cli_interrupt_exit(x0path ? "while reading the initial guess" : "before the setup");
-        goto cleanup;
+    hpls_vec_destroy(ones);
+    return 0;
+}
+
+/* x: the --x0 file (initial_guess=given) or zeros.  0 or the exit status. */
+static int load_x0(hpls_solver *s, const solve_job *j, hpls_int ncols, hpls_vec **x)
+{
+    hpls_status st;
+    if (!j->x0) {
+        if ((st = hpls_vec_create(ncols, x)) != HPLS_OK)
+            return cli_fail(st, "cannot allocate x", hpls_last_error());
+        return 0;
     }
-    mon.quiet = quiet || json;
-    hpls_solver_set_monitor(s, print_progress, &mon);
+    if ((st = hpls_mm_read_vec(j->x0, x)) != HPLS_OK)
+        return cli_fail(st, "cannot read the initial guess", hpls_last_error());
+    if ((*x)->n != ncols) {
+        cli_error("%s has %lld entries but the matrix has %lld columns", j->x0, (long long)(*x)->n,
+                  (long long)ncols);
+        return EXIT_USAGE;
+    }
+    hpls_solver_set_option(s, "initial_guess=given");
+    return 0;
+}
+
+/* The outcome on stdout: one JSON object, or the summary and what ran. */
+static void report(hpls_solver *s, const solve_job *j, const cli_problem *pb, const hpls_info *info,
+                   int rc, int known_x, double err)
+{
+    const hpls_int n = pb->A ? pb->A->nrows : pb->Ad->nrows;
+    const hpls_int nnz = pb->A ? pb->A->nnz : n * pb->Ad->ncols;
+    if (!j->json) {
+        cli_summary(info, j->quiet, known_x, err);
+        if (j->quiet) /* --quiet: the summary line above and nothing else */
+            return;
+        printf("setup %.4f s, solve %.4f s, threads %d\n", info->setup_s, info->solve_s,
+               info->threads);
+        if (hpls_solver_trisolve(s))
+            printf("triangular solves: %s\n", hpls_solver_trisolve(s));
+        if (hpls_solver_format(s))
+            printf("format: %s\n", hpls_solver_format(s));
+        if (j->verbose && hpls_solver_prefetch(s))
+            printf("prefetch: %s\n", hpls_solver_prefetch(s));
+        if (strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0)
+            printf("convergence test: %s\n",
+                   info->precond_norm ? "||M^-1 r|| <= tol ||M^-1 b|| (norm=preconditioned: the "
+                                        "true residual was not tested)"
+                                      : "||b - A x|| <= tol ||b||, confirmed on b - A x");
+        return;
+    }
+    printf("{\"problem\":");
+    cli_json_string(pb->label);
+    printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
+           "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":",
+           hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"), (long long)n,
+           (long long)nnz, hpls_solver_get_option(s, "backend"), info->threads,
+           (long long)info->iterations, rc == 0 ? "true" : "false");
+    cli_json_number(info->relres);
+    printf(",\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
+           tested_norm(info), hpls_reason_str(info->reason), info->setup_s, info->solve_s);
+    if (known_x) {
+        printf(",\"error\":");
+        cli_json_number(err);
+    }
+    cli_json_condition(info);
+    if (hpls_solver_trisolve(s))
+        printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
+    if (hpls_solver_prefetch(s))
+        printf(",\"prefetch\":\"%s\"", hpls_solver_prefetch(s));
+    if (hpls_solver_auto(s)) {
+        printf(",\"reorder\":\"%s\",\"auto\":", hpls_solver_get_option(s, "reorder"));
+        cli_json_string(hpls_solver_auto(s));
+    }
+    printf("}\n");
+}
+
+/* x to j->out under a temporary name, renamed over it at commit.  rc: the
+ * solve's status, returned unless the write fails. */
+static int write_x(const solve_job *j, const hpls_vec *x, cli_output *xout, int rc)
+{
+    hpls_status st;
+    if (cli_output_begin(xout, j->out))
+        return EXIT_USAGE;
+    if ((st = hpls_mm_write_vec(xout->file, x)) != HPLS_OK)
+        return cli_fail(st, "cannot write x", hpls_last_error());
+    int committed = cli_output_commit(xout, 1, "while writing the output");
+    return committed ? committed : rc;
+}
+
+/* The solve itself: setup, iterations, the report, x written.  The exit status. */
+static int run(hpls_solver *s, const solve_job *j, const cli_problem *pb, hpls_vec *b, hpls_vec *x,
+               monitor_state *mon, cli_output *xout)
+{
+    const hpls_int n = pb->A ? pb->A->nrows : pb->Ad->nrows;
+    const hpls_int nnz = pb->A ? pb->A->nnz : n * pb->Ad->ncols;
+    int rc, known_x = j->files[1] == NULL; /* b = A*1, so x_true = 1 */
+    mon->quiet = j->quiet || j->json;
+    hpls_solver_set_monitor(s, print_progress, mon);
     if (strcmp(hpls_solver_get_option(s, "backend"), "cuda") == 0)
         cuda_or_cpu(s);
-    st = pb.A ? hpls_solver_setup(s, pb.A) : hpls_solver_setup_dense(s, pb.Ad);
-    if (st != HPLS_OK) {
-        rc = cli_fail(st, "setup failed", hpls_solver_message(s));
-        goto cleanup;
-    }
-    if (cli_interrupted()) {
-        rc = cli_interrupt_exit("during the setup");
-        goto cleanup;
-    }
+    hpls_status st = pb->A ? hpls_solver_setup(s, pb->A) : hpls_solver_setup_dense(s, pb->Ad);
+    if (st != HPLS_OK)
+        return cli_fail(st, "setup failed", hpls_solver_message(s));
+    if (cli_interrupted())
+        return cli_interrupt_exit("during the setup");
     /* created now: a failed read or setup leaves no history behind */
-    if (hist && (rc = cli_history_open(&mon.hist, s, hist)) != 0)
-        goto cleanup;
-    rc = EXIT_USAGE;
+    if (j->hist && (rc = cli_history_open(&mon->hist, s, j->hist)) != 0)
+        return rc;
     hpls_info info;
     hpls_solver_get_info(s, &info); /* after setup: the threads it runs on */
-    int threads = info.threads;
-    if (!mon.quiet)
+    if (!mon->quiet)
         printf("hpls solve: %s: n = %lld, nnz = %lld\n"
                "solver %s, precond %s, tol %s, maxiter %s, threads %d\n"
                "  iteration  relative residual\n",
-               pb.label, (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "solver"),
+               pb->label, (long long)n, (long long)nnz, hpls_solver_get_option(s, "solver"),
                hpls_solver_get_option(s, "precond"), hpls_solver_get_option(s, "tol"),
-               hpls_solver_get_option(s, "maxiter"), threads);
+               hpls_solver_get_option(s, "maxiter"), info.threads);
+    int threads = info.threads;
     st = hpls_solver_solve(s, b, x);
-    int hist_rc =
-        cli_history_close(&mon.hist, hist); /* the iterations done, whatever came of them */
-    if (st != HPLS_OK) {
-        rc = cli_fail(st, "solve failed", hpls_solver_message(s));
-        goto cleanup;
-    }
+    int hist_rc = cli_history_close(&mon->hist, j->hist); /* the iterations done, whatever came */
+    if (st != HPLS_OK)
+        return cli_fail(st, "solve failed", hpls_solver_message(s));
     hpls_solver_get_info(s, &info);
+    info.threads = threads;
     if (hpls_solver_auto(s)) /* what solver=auto chose, and why: one line */
         fprintf(stderr, "hpls: %s\n", hpls_solver_auto(s));
     if (cli_interrupted()) {
         char when[64], outcome[PATH_MAX + 64];
         snprintf(when, sizeof when, "after %lld iterations", (long long)info.iterations);
-        snprintf(outcome, sizeof outcome, "%s%s%s", out ? "x not written" : "",
-                 out && hist ? ", " : "", hist ? "the history is in " : "");
-        rc = hist ? cli_interrupt_report(when, outcome, hist) : cli_interrupt_exit(when);
-        goto cleanup;
+        snprintf(outcome, sizeof outcome, "%s%s%s", j->out ? "x not written" : "",
+                 j->out && j->hist ? ", " : "", j->hist ? "the history is in " : "");
+        return j->hist ? cli_interrupt_report(when, outcome, j->hist) : cli_interrupt_exit(when);
     }
-    if (hist_rc) {
-        rc = hist_rc;
-        goto cleanup;
-    }
+    if (hist_rc)
+        return hist_rc;
     double err = 0;
     for (hpls_int i = 0; known_x && i < x->n && !isnan(err); i++) {
         double d = fabs(x->data[i] - 1.0);
@@ -520,48 +561,7 @@ int cmd_solve(int argc, char **argv)
             err = d;
     }
     rc = cli_exit_code(info.reason);
-    if (json) {
-        printf("{\"problem\":");
-        cli_json_string(pb.label);
-        printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
-               "\"backend\":\"%s\",\"threads\":%d,\"iterations\":%lld,\"converged\":%s,\"relres\":",
-               hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               (long long)nrows, (long long)nnz, hpls_solver_get_option(s, "backend"), threads,
-               (long long)info.iterations, rc == 0 ? "true" : "false");
-        cli_json_number(info.relres);
-        printf(",\"norm\":\"%s\",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f",
-               tested_norm(&info), hpls_reason_str(info.reason), info.setup_s, info.solve_s);
-        if (known_x) {
-            printf(",\"error\":");
-            cli_json_number(err);
-        }
-        cli_json_condition(&info);
-        if (hpls_solver_trisolve(s))
-            printf(",\"trisolve\":\"%s\"", hpls_solver_trisolve(s));
-        if (hpls_solver_prefetch(s))
-            printf(",\"prefetch\":\"%s\"", hpls_solver_prefetch(s));
-        if (hpls_solver_auto(s)) {
-            printf(",\"reorder\":\"%s\",\"auto\":", hpls_solver_get_option(s, "reorder"));
-            cli_json_string(hpls_solver_auto(s));
-        }
-        printf("}\n");
-    } else {
-        cli_summary(&info, quiet, known_x, err);
-        if (!quiet) { /* --quiet: the summary line above and nothing else */
-            printf("setup %.4f s, solve %.4f s, threads %d\n", info.setup_s, info.solve_s, threads);
-            if (hpls_solver_trisolve(s))
-                printf("triangular solves: %s\n", hpls_solver_trisolve(s));
-            if (hpls_solver_format(s))
-                printf("format: %s\n", hpls_solver_format(s));
-            if (verbose && hpls_solver_prefetch(s))
-                printf("prefetch: %s\n", hpls_solver_prefetch(s));
-            if (strcmp(hpls_solver_get_option(s, "pc_side"), "left") == 0)
-                printf("convergence test: %s\n",
-                       info.precond_norm ? "||M^-1 r|| <= tol ||M^-1 b|| (norm=preconditioned: "
-                                           "the true residual was not tested)"
-                                         : "||b - A x|| <= tol ||b||, confirmed on b - A x");
-        }
-    }
+    report(s, j, pb, &info, rc, known_x, err);
     cli_warn_condition(&info);
     /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,
      * stopped at maxiter or stagnating, still writes the last iterate) */
@@ -569,23 +569,65 @@ int cmd_solve(int argc, char **argv)
     if (rc != 0) {
         const char *why = hpls_solver_message(s);
         fprintf(stderr, "hpls: %s%s%s%s%s%s\n", hpls_reason_str(info.reason), *why ? ": " : "", why,
-                !keep && out ? "; no output written" : "",
-                !keep && hist ? "; the history is in " : "", !keep && hist ? hist : "");
+                !keep && j->out ? "; no output written" : "",
+                !keep && j->hist ? "; the history is in " : "", !keep && j->hist ? j->hist : "");
     }
-    if (!keep || !out)
+    return keep && j->out ? write_x(j, x, xout, rc) : rc;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    solve_job j = {.read = "auto"};
+    cli_problem pb = {0};
+    hpls_vec *b = NULL, *x = NULL;
+    hpls_solver *s = NULL;
+    cli_output xout = {0}; /* x, staged; the history is written live (monitor_state) */
+    monitor_state mon = {0};
+    int rc, many = 0;
+    cli_catch_signals();
+    hpls_status st = hpls_solver_create(&s);
+    if (st != HPLS_OK)
+        return cli_fail(st, "cannot create the solver", hpls_last_error());
+    if ((rc = parse_args(argc, argv, s, &j)) >= 0)
         goto cleanup;
-    /* x under a temporary name first, renamed over out at commit */
-    if (cli_output_begin(&xout, out)) {
-        rc = EXIT_USAGE;
+    const char *spec = j.files[0] ? NULL : (j.spec ? j.spec : DEFAULT_PROBLEM);
+#ifdef HPLS_HAVE_MPI
+    if (cli_mpi_active()) { /* mpirun: every rank parsed the same arguments */
+        cli_dist_job job = {.matrix = j.files[0],
+                            .bfile = j.files[1],
+                            .x0 = j.x0,
+                            .hist = j.hist,
+                            .spec = spec,
+                            .out = j.out,
+                            .read = j.read,
+                            .json = j.json,
+                            .quiet = j.quiet};
+        rc = cli_solve_dist(&s, &job);
         goto cleanup;
     }
-    if ((st = hpls_mm_write_vec(xout.file, x)) != HPLS_OK) {
-        rc = cli_fail(st, "cannot write x", hpls_last_error());
+#endif
+    /* one process reads A itself: --read is for mpirun */
+    if ((rc = check_paths(&j)) != 0 || (rc = cli_load(j.files[0], spec, 1, &pb)) != 0)
+        goto cleanup;
+    if (cli_interrupted()) { /* a read cannot be stopped midway: look after each phase */
+        rc = cli_interrupt_exit(j.files[0] ? "while reading the matrix"
+                                           : "while generating the matrix");
         goto cleanup;
     }
-    int committed = cli_output_commit(&xout, 1, "while writing the output");
-    if (committed)
-        rc = committed;
+    if ((rc = load_rhs(s, &j, &pb, &b, &many)) != 0 || many)
+        goto cleanup;
+    if (cli_interrupted()) {
+        rc = cli_interrupt_exit(j.files[1] ? "while reading the right-hand side"
+                                           : "before the setup");
+        goto cleanup;
+    }
+    if ((rc = load_x0(s, &j, pb.A ? pb.A->ncols : pb.Ad->ncols, &x)) != 0)
+        goto cleanup;
+    if (cli_interrupted()) {
+        rc = cli_interrupt_exit(j.x0 ? "while reading the initial guess" : "before the setup");
+        goto cleanup;
+    }
+    rc = run(s, &j, &pb, b, x, &mon, &xout);
 cleanup:
     if (mon.hist.file)
         fclose(mon.hist.file);

@@ -239,7 +239,8 @@ static void check_gspike(const char *name, const hpls_tridiag *T, const hpls_rea
                   lapack_rcond(T));
         else
             CHECK(r.st == HPLS_OK, "%s: %s", name, r.msg);
-        double rc = -1; /* one process's test: the same bits on the ranks (dominance bound or dgtcon) */
+        double rc =
+            -1; /* one process's test: the same bits on the ranks (dominance bound or dgtcon) */
         if (r.st == HPLS_OK)
             CHECK(hpls_tridiag_rcond(T, &rc) == HPLS_OK && r.rcond == rc,
                   "%s: rcond %.17g on the ranks, %.17g in one process", name, r.rcond, rc);

@@ -36,8 +36,9 @@ static hpls_status syncfree_override(hpls_dev *dev)
     char *end;
     long long g = strtoll(e, &end, 10);
     if (end == e || *end || g < 1 || g > (1ll << 24))
-        return hpls_fail(HPLS_ERR_OPTION, "HPLS_SYNCFREE_GROUPS=%s: a whole number of work-groups "
-                                          "from 1 to 16777216",
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "HPLS_SYNCFREE_GROUPS=%s: a whole number of work-groups "
+                         "from 1 to 16777216",
                          e);
     dev->syncfree_groups = (size_t)g;
     return HPLS_OK;

@@ -265,7 +265,8 @@ enum { HPLS_DEV_SYNCFREE_GROUPS = 64 };
  * none of libhpls's internals, calls it too. */
 static inline size_t hpls_dev_gpu_syncfree_groups(int units, int blocks_per_unit)
 {
-    size_t g = (size_t)(units > 0 ? units : 1) * (size_t)(blocks_per_unit > 0 ? blocks_per_unit : 1);
+    size_t g =
+        (size_t)(units > 0 ? units : 1) * (size_t)(blocks_per_unit > 0 ? blocks_per_unit : 1);
     return g > HPLS_DEV_SYNCFREE_GROUPS ? g : HPLS_DEV_SYNCFREE_GROUPS;
 }
 

@@ -250,8 +250,7 @@ static void hpls_devop_sweep(hpls_backend *be, hpls_dsweep *W, int strategy, con
         }
         return;
     }
-    hpls_dev_syncfree(be, &W->ready, HPLS_K_sweep_syncfree,
-                      strategy != HPLS_TRI_SYNCFREE,
+    hpls_dev_syncfree(be, &W->ready, HPLS_K_sweep_syncfree, strategy != HPLS_TRI_SYNCFREE,
                       HPLS_KARGS(HPLS_KL(W->n), HPLS_KI(W->upper), HPLS_KI(has_row), HPLS_KG(row),
                                  HPLS_KG(W->lo), HPLS_KG(W->hi), HPLS_KG(W->col), HPLS_KG(W->val),
                                  HPLS_KG(bscale), HPLS_KG(dinv), HPLS_KI(W->scaled), HPLS_KV(b),
