@@ -96,6 +96,12 @@ void cli_json_condition(const hpls_info *info);
 void cli_warn_condition(const hpls_info *info);
 /* The exit code of a solve's reason: 0 converged, 1 not converged, 3 numerical. */
 int cli_exit_code(hpls_reason r);
+/* After a solve with exit code rc: the ill-conditioning warning, and when rc
+ * is not 0 the reason and s's message on stderr.  Returns 1 when x is to be
+ * written to out: not after a breakdown, NaN or divergence (rc 3; exit 1,
+ * stopped at maxiter or stagnating, still writes the last iterate). */
+int cli_outcome(const hpls_solver *s, const hpls_info *info, int rc, const char *out,
+                const char *hist);
 /* `hpls solve` with an n x k right-hand side Bd (k > 1): sets s up on pb, solves
  * every column, reports, writes X to out (may be NULL).  Returns the exit code. */
 int cli_solve_many(hpls_solver *s, const cli_problem *pb, const hpls_dense *Bd, const char *out,

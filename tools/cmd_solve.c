@@ -208,6 +208,20 @@ void cli_warn_condition(const hpls_info *info)
                 info->rcond);
 }
 
+int cli_outcome(const hpls_solver *s, const hpls_info *info, int rc, const char *out,
+                const char *hist)
+{
+    cli_warn_condition(info);
+    int keep = rc != EXIT_NUMERICAL;
+    if (rc != 0) {
+        const char *why = hpls_solver_message(s);
+        fprintf(stderr, "hpls: %s%s%s%s%s%s\n", hpls_reason_str(info->reason), *why ? ": " : "",
+                why, !keep && out ? "; no output written" : "",
+                !keep && hist ? "; the history is in " : "", !keep && hist ? hist : "");
+    }
+    return keep;
+}
+
 int cli_exit_code(hpls_reason r)
 {
     switch (r) {
@@ -562,16 +576,7 @@ static int run(hpls_solver *s, const solve_job *j, const cli_problem *pb, hpls_v
     }
     rc = cli_exit_code(info.reason);
     report(s, j, pb, &info, rc, known_x, err);
-    cli_warn_condition(&info);
-    /* x after a breakdown, NaN or divergence is no answer: write nothing (exit 1,
-     * stopped at maxiter or stagnating, still writes the last iterate) */
-    int keep = rc != EXIT_NUMERICAL;
-    if (rc != 0) {
-        const char *why = hpls_solver_message(s);
-        fprintf(stderr, "hpls: %s%s%s%s%s%s\n", hpls_reason_str(info.reason), *why ? ": " : "", why,
-                !keep && j->out ? "; no output written" : "",
-                !keep && j->hist ? "; the history is in " : "", !keep && j->hist ? j->hist : "");
-    }
+    int keep = cli_outcome(s, &info, rc, j->out, j->hist);
     return keep && j->out ? write_x(j, x, xout, rc) : rc;
 }
 

@@ -299,6 +299,68 @@ done:
     return rc;
 }
 
+/* The outcome on rank 0's stdout: one JSON object (with the ranks' message
+ * and byte counts), or the summary and what ran. */
+static void report_dist(hpls_solver *s, const cli_dist_job *job, const hpls_dcsr *D,
+                        const char *label, const char *how, const hpls_info *info, int rc,
+                        double err)
+{
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    long long reductions = 0, messages = 0;
+    hpls_solver_mpi_counts(s, &reductions, &messages);
+    if (!job->json) {
+        cli_summary(info, job->quiet, !job->bfile, err);
+        if (!job->quiet)
+            printf("setup %.4f s, solve %.4f s, %d ranks x %d threads; %lld reductions, "
+                   "%lld halo messages\n",
+                   info->setup_s, info->solve_s, size, info->threads, reductions, messages);
+        if (!job->quiet && hpls_solver_format(s))
+            printf("format: %s\n", hpls_solver_format(s));
+        return;
+    }
+    hpls_mpi_vol vol = {0};
+    hpls_solver_mpi_volume(s, &vol);
+    const char *note = hpls_solver_dist_note(s);
+    double its = info->iterations > 0 ? (double)info->iterations : 1.0;
+    printf("{\"problem\":");
+    cli_json_string(label);
+    printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
+           "\"backend\":\"mpi\",\"ranks\":%d,\"threads\":%d,\"iterations\":%lld,"
+           "\"converged\":%s,\"relres\":",
+           hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
+           (long long)D->n, (long long)D->nnz, size, info->threads, (long long)info->iterations,
+           rc == 0 ? "true" : "false");
+    cli_json_number(info->relres);
+    printf(",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f,\"reductions\":%lld,"
+           "\"halo_messages\":%lld,\"reductions_per_iteration\":%.2f,"
+           "\"halo_messages_per_iteration\":%.2f",
+           hpls_reason_str(info->reason), info->setup_s, info->solve_s, reductions, messages,
+           reductions / its, messages / its);
+    printf(",\"reduction_bytes\":%lld,\"halo_exchanges\":%lld,\"halo_bytes\":%lld,"
+           "\"halo_neighbours_max\":%lld,\"halo_exchange_bytes_max\":%lld",
+           vol.reduction_bytes, vol.halo_exchanges, vol.halo_bytes, vol.neighbours_max,
+           vol.exchange_bytes_max);
+    if (how)
+        printf(",\"read\":\"%s\"", how);
+    if (!job->bfile) {
+        printf(",\"error\":");
+        cli_json_number(err);
+    }
+    cli_json_condition(info);
+    if (hpls_solver_gspike_singular(s) >= 0)
+        printf(",\"singular_blocks\":%lld", (long long)hpls_solver_gspike_singular(s));
+    if (note) {
+        printf(",\"distributed\":");
+        cli_json_string(note);
+    }
+    if (hpls_solver_format(s)) { /* how hisa, bhisa, pjg cut their blocks over the ranks */
+        printf(",\"format\":");
+        cli_json_string(hpls_solver_format(s));
+    }
+    printf("}\n");
+}
+
 int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
 {
     hpls_solver *s = *sp;
@@ -363,10 +425,6 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
         goto done;
     }
     hpls_solver_get_info(s, &info);
-    long long reductions = 0, messages = 0;
-    hpls_solver_mpi_counts(s, &reductions, &messages);
-    hpls_mpi_vol vol = {0};
-    hpls_solver_mpi_volume(s, &vol);
     double err = 0; /* max |x - 1| when b = A 1; NaN stays NaN (fmax would skip it) */
     for (hpls_int i = 0; !job->bfile && i < D->nlocal && !isnan(err); i++) {
         double d = fabs(x[i] - 1.0);
@@ -377,63 +435,8 @@ int cli_solve_dist(hpls_solver **sp, const cli_dist_job *job)
     MPI_Allreduce(MPI_IN_PLACE, e, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     err = e[1] > 0 ? NAN : e[0];
     rc = cli_exit_code(info.reason);
-    double its = info.iterations > 0 ? (double)info.iterations : 1.0;
-    if (job->json) {
-        printf("{\"problem\":");
-        cli_json_string(label);
-        printf(",\"solver\":\"%s\",\"precond\":\"%s\",\"n\":%lld,\"nnz\":%lld,"
-               "\"backend\":\"mpi\",\"ranks\":%d,\"threads\":%d,\"iterations\":%lld,"
-               "\"converged\":%s,\"relres\":",
-               hpls_solver_get_option(s, "solver"), hpls_solver_get_option(s, "precond"),
-               (long long)D->n, (long long)D->nnz, size, info.threads, (long long)info.iterations,
-               rc == 0 ? "true" : "false");
-        cli_json_number(info.relres);
-        printf(",\"status\":\"%s\",\"setup_s\":%.6f,\"solve_s\":%.6f,\"reductions\":%lld,"
-               "\"halo_messages\":%lld,\"reductions_per_iteration\":%.2f,"
-               "\"halo_messages_per_iteration\":%.2f",
-               hpls_reason_str(info.reason), info.setup_s, info.solve_s, reductions, messages,
-               reductions / its, messages / its);
-        printf(",\"reduction_bytes\":%lld,\"halo_exchanges\":%lld,\"halo_bytes\":%lld,"
-               "\"halo_neighbours_max\":%lld,\"halo_exchange_bytes_max\":%lld",
-               vol.reduction_bytes, vol.halo_exchanges, vol.halo_bytes, vol.neighbours_max,
-               vol.exchange_bytes_max);
-        if (how)
-            printf(",\"read\":\"%s\"", how);
-        if (!job->bfile) {
-            printf(",\"error\":");
-            cli_json_number(err);
-        }
-        cli_json_condition(&info);
-        if (hpls_solver_gspike_singular(s) >= 0)
-            printf(",\"singular_blocks\":%lld", (long long)hpls_solver_gspike_singular(s));
-        if (note) {
-            printf(",\"distributed\":");
-            cli_json_string(note);
-        }
-        if (hpls_solver_format(s)) { /* how hisa, bhisa, pjg cut their blocks over the ranks */
-            printf(",\"format\":");
-            cli_json_string(hpls_solver_format(s));
-        }
-        printf("}\n");
-    } else {
-        cli_summary(&info, job->quiet, !job->bfile, err);
-        if (!job->quiet)
-            printf("setup %.4f s, solve %.4f s, %d ranks x %d threads; %lld reductions, "
-                   "%lld halo messages\n",
-                   info.setup_s, info.solve_s, size, info.threads, reductions, messages);
-        if (!job->quiet && hpls_solver_format(s))
-            printf("format: %s\n", hpls_solver_format(s));
-    }
-    cli_warn_condition(&info);
-    /* x after a breakdown, NaN or divergence is no answer: write nothing */
-    int keep = rc != EXIT_NUMERICAL;
-    if (rc != 0) {
-        const char *why = hpls_solver_message(s);
-        fprintf(stderr, "hpls: %s%s%s%s%s%s\n", hpls_reason_str(info.reason), *why ? ": " : "", why,
-                !keep && out ? "; no output written" : "",
-                !keep && hist ? "; the history is in " : "", !keep && hist ? hist : "");
-    }
-    if (out && keep) {
+    report_dist(s, job, D, label, how, &info, rc, err);
+    if (cli_outcome(s, &info, rc, out, hist) && out) {
         int wrc = write_out(D, x, 1, out);
         if (wrc)
             rc = wrc;
