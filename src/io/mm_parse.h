@@ -100,4 +100,13 @@ hpls_status hpls_mm_ends_early(const char *path, long line, const hpls_mm_header
  * file's matrix) whose duplicates summed to an infinity. */
 hpls_status hpls_mm_check_sums(const char *path, const hpls_csr *A, hpls_int first);
 
+/* Shared with mm_write.c.  An allocation failure's message with the file's
+ * name added (allocation failures are recorded without context). */
+hpls_status hpls_mm_restate(hpls_status st, const char *path);
+/* strtod and printf follow LC_NUMERIC; a program running in a locale with a
+ * decimal comma must still read and write "1.5", so this thread switches to
+ * C (0: it could not) and back. */
+int hpls_mm_c_locale(locale_t *c, locale_t *saved);
+void hpls_mm_restore_locale(locale_t c, locale_t saved);
+
 #endif /* HPLS_IO_MM_PARSE_H */

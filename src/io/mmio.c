@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* mmio.c: Matrix Market reading and writing
- * (format: https://math.nist.gov/MatrixMarket/formats.html).
+/* mmio.c: Matrix Market reading (format:
+ * https://math.nist.gov/MatrixMarket/formats.html); writing is mm_write.c.
+ * The tokenizer, the header and the entries stay in one file: the entry loop
+ * calls the tokenizer's small functions for every value, and they inline.
  *
  * Reading goes through zlib, which reads gzip and plain files alike, in 1 MiB
  * chunks (or, for a byte range of a plain file, pread: mm_parse.h, the parser
@@ -10,11 +12,7 @@
  * actually read.  Indices are parsed by hand, values by strtod in the C
  * locale.  A fault in the content is reported as "FILE:LINE: what is wrong
  * (token)"; sizes are checked against memory before anything is allocated
- * for them.
- *
- * Writing goes to "<path>.tmp.XXXXXX" in the target's directory, and rename()
- * replaces the target only once every byte is written: a reader never sees a
- * half-written file. */
+ * for them. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "io/mm_parse.h"
@@ -36,17 +34,14 @@
 enum { CH_END = -1, CH_ERR = -2 };            /* what peekc returns besides a byte */
 enum { TOK_WORD, TOK_EOL, TOK_END, TOK_ERR }; /* what next_token returns */
 
-/* Allocation failures are recorded without context: add the file's name. */
-static hpls_status restate(hpls_status st, const char *path)
+hpls_status hpls_mm_restate(hpls_status st, const char *path)
 {
     char why[400];
     snprintf(why, sizeof why, "%s", hpls_last_error());
     return hpls_fail(st, "%s: %s", path, why);
 }
 
-/* strtod and printf follow LC_NUMERIC; a program running in a locale with a
- * decimal comma must still read and write "1.5", so switch this thread to C. */
-static int use_c_locale(locale_t *c, locale_t *saved)
+int hpls_mm_c_locale(locale_t *c, locale_t *saved)
 {
     *c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
     if (*c == (locale_t)0)
@@ -55,7 +50,7 @@ static int use_c_locale(locale_t *c, locale_t *saved)
     return 1;
 }
 
-static void restore_locale(locale_t c, locale_t saved)
+void hpls_mm_restore_locale(locale_t c, locale_t saved)
 {
     if (c == (locale_t)0)
         return;
@@ -72,7 +67,7 @@ static hpls_status reader_init(hpls_mm_reader *r, const char *path, long line)
     r->path = path;
     r->fd = -1;
     r->line = line;
-    if (!use_c_locale(&r->c_locale, &r->saved_locale))
+    if (!hpls_mm_c_locale(&r->c_locale, &r->saved_locale))
         return hpls_fail(HPLS_ERR_NOMEM, "%s: cannot create the C locale", path);
     return HPLS_OK;
 }
@@ -92,7 +87,7 @@ hpls_status hpls_mm_open(hpls_mm_reader *r, const char *path)
     gzbuffer(r->gz, 1 << 17); /* fewer read calls on compressed input */
     r->buf = hpls_malloc(CHUNK, 1);
     if (!r->buf)
-        return restate(HPLS_ERR_NOMEM, path);
+        return hpls_mm_restate(HPLS_ERR_NOMEM, path);
     return HPLS_OK;
 }
 
@@ -109,7 +104,7 @@ hpls_status hpls_mm_open_range(hpls_mm_reader *r, const char *path, int64_t begi
     r->end = end;
     r->buf = hpls_malloc(CHUNK, 1);
     if (!r->buf)
-        return restate(HPLS_ERR_NOMEM, path);
+        return hpls_mm_restate(HPLS_ERR_NOMEM, path);
     return HPLS_OK;
 }
 
@@ -120,7 +115,7 @@ void hpls_mm_close(hpls_mm_reader *r)
     if (r->fd >= 0)
         close(r->fd);
     hpls_free(r->buf);
-    restore_locale(r->c_locale, r->saved_locale);
+    hpls_mm_restore_locale(r->c_locale, r->saved_locale);
 }
 
 int64_t hpls_mm_offset(const hpls_mm_reader *r)
@@ -740,7 +735,7 @@ static hpls_status csr_from_coordinate(hpls_mm_reader *r, const hpls_mm_header *
     s.cols = hpls_malloc(cap, sizeof *s.cols);
     s.vals = hpls_malloc(cap, sizeof *s.vals);
     if (!s.rows || !s.cols || !s.vals) {
-        st = restate(HPLS_ERR_NOMEM, r->path);
+        st = hpls_mm_restate(HPLS_ERR_NOMEM, r->path);
         goto free_coo;
     }
     st = read_coordinate(r, h, &s);
@@ -748,7 +743,7 @@ static hpls_status csr_from_coordinate(hpls_mm_reader *r, const hpls_mm_header *
         goto free_coo;
     st = hpls_csr_from_coo(h->nrows, h->ncols, s.n, s.rows, s.cols, s.vals, A);
     if (st != HPLS_OK)
-        st = restate(st, r->path);
+        st = hpls_mm_restate(st, r->path);
     else
         st = check_sums(r, A);
 free_coo:
@@ -769,7 +764,7 @@ static hpls_status csr_from_array(hpls_mm_reader *r, const hpls_mm_header *h, hp
         return st;
     hpls_dense *D;
     if ((st = hpls_dense_create(h->nrows, h->ncols, &D)) != HPLS_OK)
-        return restate(st, r->path);
+        return hpls_mm_restate(st, r->path);
     if ((st = read_into_dense(r, h, D->data)) != HPLS_OK)
         goto free_dense;
     hpls_int nnz = 0;
@@ -777,7 +772,7 @@ static hpls_status csr_from_array(hpls_mm_reader *r, const hpls_mm_header *h, hp
         nnz += D->data[p] != 0.0;
     hpls_csr *M;
     if ((st = hpls_csr_create(h->nrows, h->ncols, nnz, &M)) != HPLS_OK) {
-        st = restate(st, r->path);
+        st = hpls_mm_restate(st, r->path);
         goto free_dense;
     }
     hpls_int out = 0;
@@ -830,7 +825,7 @@ hpls_status hpls_mm_read_dense(const char *path, hpls_dense **A)
         st = hpls_mm_check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
     hpls_dense *D = NULL;
     if (st == HPLS_OK && (st = hpls_dense_create(h.nrows, h.ncols, &D)) != HPLS_OK)
-        st = restate(st, path);
+        st = hpls_mm_restate(st, path);
     if (st == HPLS_OK)
         st = read_into_dense(&r, &h, D->data);
     hpls_mm_close(&r);
@@ -859,7 +854,7 @@ hpls_status hpls_mm_read_vec(const char *path, hpls_vec **v)
         st = hpls_mm_check_memory(&r, &h, (double)h.nrows * (double)h.ncols * sizeof(hpls_real));
     hpls_vec *w = NULL;
     if (st == HPLS_OK && (st = hpls_vec_create(h.nrows * h.ncols, &w)) != HPLS_OK)
-        st = restate(st, path);
+        st = hpls_mm_restate(st, path);
     if (st == HPLS_OK) /* n x 1 and 1 x n alike: row-major index i*ncols + j is the position */
         st = read_into_dense(&r, &h, w->data);
     hpls_mm_close(&r);
@@ -884,150 +879,4 @@ hpls_status hpls_mm_is_array(const char *path, int *is_array)
     if (st == HPLS_OK)
         *is_array = h.array;
     return st;
-}
-
-/* ---- writing ------------------------------------------------------------- */
-
-typedef struct writer {
-    const char *path;
-    char *tmp; /* "<path>.tmp.XXXXXX", created by mkstemp */
-    gzFile gz; /* zlib writes gzip, or plain bytes ("T" mode) */
-    locale_t c_locale, saved_locale;
-} writer;
-
-static hpls_status io_error(const char *path, const char *what, int err)
-{
-    return hpls_fail(HPLS_ERR_IO, "%s: %s: %s", path, what, strerror(err));
-}
-
-/* The message of a failed gzprintf or gzclose (errno is only meaningful for Z_ERRNO). */
-static hpls_status write_error(const writer *w, int zerr, int saved_errno)
-{
-    return io_error(w->path, "cannot write", zerr == Z_ERRNO ? saved_errno : EIO);
-}
-
-static hpls_status writer_open(writer *w, const char *path)
-{
-    static const char suffix[] = ".tmp.XXXXXX";
-    memset(w, 0, sizeof *w);
-    w->path = path;
-    size_t n = strlen(path);
-    w->tmp = hpls_malloc((hpls_int)(n + sizeof suffix), 1);
-    if (!w->tmp)
-        return restate(HPLS_ERR_NOMEM, path);
-    memcpy(w->tmp, path, n);
-    memcpy(w->tmp + n, suffix, sizeof suffix);
-    int fd = mkstemp(w->tmp);
-    if (fd < 0) {
-        hpls_status st = io_error(path, "cannot create a temporary file beside it", errno);
-        hpls_free(w->tmp);
-        w->tmp = NULL;
-        return st;
-    }
-    /* mkstemp makes the file private (0600): give it the target's mode, or rw-r--r-- */
-    struct stat sb;
-    mode_t mode = stat(path, &sb) == 0 ? (sb.st_mode & 07777) : 0644;
-    if (fchmod(fd, mode) != 0) {
-        hpls_status st = io_error(path, "cannot set the mode of the temporary file", errno);
-        close(fd);
-        return st;
-    }
-    int gzip = n >= 3 && strcmp(path + n - 3, ".gz") == 0;
-    w->gz = gzdopen(fd, gzip ? "wb" : "wbT");
-    if (!w->gz) {
-        close(fd);
-        return hpls_fail(HPLS_ERR_NOMEM, "%s: out of memory opening the file", path);
-    }
-    gzbuffer(w->gz, 1 << 17);
-    if (!use_c_locale(&w->c_locale, &w->saved_locale))
-        return hpls_fail(HPLS_ERR_NOMEM, "%s: cannot create the C locale", path);
-    return HPLS_OK;
-}
-
-/* Finishes a write begun by writer_open (even a failed one): if everything
- * succeeded, the temporary file replaces the target; otherwise it is removed. */
-static hpls_status writer_close(writer *w, hpls_status st)
-{
-    if (w->gz) {
-        int zerr = gzclose(w->gz);
-        int saved_errno = errno;
-        if (zerr != Z_OK && st == HPLS_OK)
-            st = write_error(w, zerr, saved_errno);
-    }
-    if (w->tmp && st == HPLS_OK && rename(w->tmp, w->path) != 0)
-        st = io_error(w->path, "cannot rename the temporary file over it", errno);
-    if (w->tmp && st != HPLS_OK)
-        unlink(w->tmp);
-    hpls_free(w->tmp);
-    restore_locale(w->c_locale, w->saved_locale);
-    return st;
-}
-
-/* Status of the last gzprintf, which returns <= 0 on failure. */
-static hpls_status printed(const writer *w, int ret)
-{
-    if (ret > 0)
-        return HPLS_OK;
-    int saved_errno = errno, zerr;
-    gzerror(w->gz, &zerr);
-    return write_error(w, zerr, saved_errno);
-}
-
-hpls_status hpls_mm_write_csr(const char *path, const hpls_csr *A)
-{
-    if (!path || !A)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_write_csr: NULL argument");
-    hpls_status st = hpls_csr_check(A); /* a NaN written would not read back */
-    if (st != HPLS_OK)
-        return restate(st, path);
-    writer w;
-    st = writer_open(&w, path);
-    if (st == HPLS_OK)
-        st = printed(&w, gzprintf(w.gz,
-                                  "%%%%MatrixMarket matrix coordinate real general\n"
-                                  "%lld %lld %lld\n",
-                                  (long long)A->nrows, (long long)A->ncols, (long long)A->nnz));
-    for (hpls_int i = 0; i < A->nrows && st == HPLS_OK; i++)
-        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1] && st == HPLS_OK; p++)
-            st = printed(&w, gzprintf(w.gz, "%lld %ld %.17g\n", (long long)i + 1,
-                                      (long)A->colind[p] + 1, A->val[p]));
-    return writer_close(&w, st);
-}
-
-hpls_status hpls_mm_write_dense(const char *path, const hpls_dense *A)
-{
-    if (!path || !A || A->nrows < 0 || A->ncols < 0 || (A->nrows * A->ncols > 0 && !A->data))
-        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_write_dense: NULL or negative-size matrix");
-    hpls_int m = A->nrows, n = A->ncols;
-    for (hpls_int k = 0; k < m * n; k++)
-        if (!isfinite(A->data[k]))
-            return hpls_fail(HPLS_ERR_VALUE, "%s: cannot write value %g at row %lld, column %lld",
-                             path, A->data[k], (long long)(k / n) + 1, (long long)(k % n) + 1);
-    writer w;
-    hpls_status st = writer_open(&w, path);
-    if (st == HPLS_OK)
-        st = printed(&w, gzprintf(w.gz, "%%%%MatrixMarket matrix array real general\n%lld %lld\n",
-                                  (long long)m, (long long)n));
-    for (hpls_int j = 0; j < n && st == HPLS_OK; j++) /* the format is column by column */
-        for (hpls_int i = 0; i < m && st == HPLS_OK; i++)
-            st = printed(&w, gzprintf(w.gz, "%.17g\n", A->data[i * n + j]));
-    return writer_close(&w, st);
-}
-
-hpls_status hpls_mm_write_vec(const char *path, const hpls_vec *v)
-{
-    if (!path || !v || (v->n > 0 && !v->data) || v->n < 0)
-        return hpls_fail(HPLS_ERR_ARG, "hpls_mm_write_vec: NULL or negative-length vector");
-    for (hpls_int i = 0; i < v->n; i++)
-        if (!isfinite(v->data[i]))
-            return hpls_fail(HPLS_ERR_VALUE, "%s: cannot write value %g at row %lld", path,
-                             v->data[i], (long long)i + 1);
-    writer w;
-    hpls_status st = writer_open(&w, path);
-    if (st == HPLS_OK)
-        st = printed(&w, gzprintf(w.gz, "%%%%MatrixMarket matrix array real general\n%lld 1\n",
-                                  (long long)v->n));
-    for (hpls_int i = 0; i < v->n && st == HPLS_OK; i++)
-        st = printed(&w, gzprintf(w.gz, "%.17g\n", v->data[i]));
-    return writer_close(&w, st);
 }
