@@ -100,9 +100,6 @@ void hpls_gspike_equilibrate(hpls_int n, const hpls_real *dl, const hpls_real *d
  * estimate of 1/cond_1(T), below DBL_EPSILON for an ill-conditioned T that
  * is still solved (a small backward error, with a warning). */
 hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, double *rcond);
-/* Partitions gspike found singular in a solver's direct method (its mdata:
- * factors on the host or on a device; 0 for the other methods). */
-hpls_int hpls_tridiag_solver_singular(const void *mdata);
 /* HPLS_ERR_VALUE naming the first row of T that holds NaN or Inf (who: the caller). */
 hpls_status hpls_tridiag_check_finite(const hpls_tridiag *T, const char *who);
 
