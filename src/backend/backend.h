@@ -39,6 +39,7 @@
 
 #include "core/internal.h"
 #include "kernels/device/sizes.h"
+#include "la/tri.h"
 
 #include <stdio.h>
 
@@ -142,8 +143,7 @@ typedef struct hpls_kernels {
 /* A CSR matrix in a device backend's memory (opaque). */
 typedef struct hpls_dmat hpls_dmat;
 
-/* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
-struct hpls_sweep;
+/* A triangular sweep's copy on a device (opaque; the sweep: la/tri.h). */
 typedef struct hpls_dsweep hpls_dsweep;
 /* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
  * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
