@@ -295,16 +295,8 @@ struct hpls_solver {
     char msg[512];
 };
 
-/* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]. */
-typedef struct hpls_pjg_partition {
-    hpls_int nblocks, psize; /* psize: 0 for a user partition */
-    hpls_int *ptr, *idx;
-    hpls_int *blockof; /* block of each unknown */
-    hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
-    hpls_backend *be;  /* the device backend of dev, or NULL */
-    hpls_dpjg *dev;    /* the partition on a device backend (hpls_pjg_partition_upload) */
-} hpls_pjg_partition;
-/* The partition of n unknowns (nnz stored entries) from o's psize or user
+/* The partition of n unknowns (nnz stored entries) into the blocks of a PJG
+ * sweep (hpls_pjg_partition, backend/backend.h) from o's psize or user
  * partition; the default psize depends on the thread count nthreads. */
 hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o, int nthreads,
                                      hpls_pjg_partition **P);

@@ -175,8 +175,17 @@ typedef struct hpls_drelax hpls_drelax;
  * 1), SSOR's (D + wL) y = r and (D + wU) z = D y. */
 enum { HPLS_RELAX_SOR_FWD, HPLS_RELAX_SOR_BWD, HPLS_RELAX_SSOR_FWD, HPLS_RELAX_SSOR_BWD };
 /* A PJG partition on a device (kernels/device/pjg.c, opaque). */
-struct hpls_pjg_partition;
 typedef struct hpls_dpjg hpls_dpjg;
+/* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]
+ * (built by iter/pjg.c; here because pjg_upload takes it). */
+typedef struct hpls_pjg_partition {
+    hpls_int nblocks, psize; /* psize: 0 for a user partition */
+    hpls_int *ptr, *idx;
+    hpls_int *blockof; /* block of each unknown */
+    hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
+    hpls_backend *be;  /* the device backend of dev, or NULL */
+    hpls_dpjg *dev;    /* the partition on a device backend (hpls_pjg_partition_upload) */
+} hpls_pjg_partition;
 /* A dense square matrix on a device (kernels/device/dense.c, opaque). */
 typedef struct hpls_ddense hpls_ddense;
 /* Work-items that sum one dense row (kernels/device/dense.cl's DENSE_LANES:
