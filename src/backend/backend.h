@@ -145,6 +145,11 @@ typedef struct hpls_dmat hpls_dmat;
 
 /* A triangular sweep's copy on a device (opaque; the sweep: la/tri.h). */
 typedef struct hpls_dsweep hpls_dsweep;
+/* The strategies of a triangular sweep, in the order of the trisolve option's
+ * choices (precond/trisolve.h).  block is another M: that of the
+ * block-diagonal part of A, a block per thread (PETSc's block Jacobi inside
+ * one process), built and swept by each thread alone. */
+enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
 /* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
  * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
 typedef struct hpls_dfac hpls_dfac;
@@ -214,7 +219,7 @@ typedef struct hpls_devops {
     void (*tri_release)(hpls_backend *be, hpls_dtri *dT); /* accepts NULL */
     void (*tri_solve)(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, hpls_dvec *x);
     /* a sweep of dilu/dic/ilu0 (its level sets if built) on the device, and
-     * x = the sweep of b (x may be b) by strategy, precond/trisolve.h's order:
+     * x = the sweep of b (x may be b) by strategy (HPLS_TRI_*):
      * 0 serial (one work-group takes the rows in order), 1 levels (a launch
      * per level), 2 syncfree (rows from an atomic ticket, ready flags); the
      * device's x has the host's bits */
