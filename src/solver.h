@@ -295,16 +295,8 @@ struct hpls_solver {
     char msg[512];
 };
 
-/* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]. */
-typedef struct hpls_pjg_partition {
-    hpls_int nblocks, psize; /* psize: 0 for a user partition */
-    hpls_int *ptr, *idx;
-    hpls_int *blockof; /* block of each unknown */
-    hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
-    hpls_backend *be;  /* the device backend of dev, or NULL */
-    hpls_dpjg *dev;    /* the partition on a device backend (hpls_pjg_partition_upload) */
-} hpls_pjg_partition;
-/* The partition of n unknowns (nnz stored entries) from o's psize or user
+/* The partition of n unknowns (nnz stored entries) into the blocks of a PJG
+ * sweep (hpls_pjg_partition, backend/backend.h) from o's psize or user
  * partition; the default psize depends on the thread count nthreads. */
 hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o, int nthreads,
                                      hpls_pjg_partition **P);
@@ -477,12 +469,15 @@ hpls_status hpls_pc_setup_pjg(hpls_backend *be, const hpls_csr *A, const hpls_cs
 /* Strategy of the triangular sweeps of dilu, dic or ilu0 ("levels", or for
  * trisolve=auto "auto: levels" once decided); NULL for other preconditioners. */
 const char *hpls_pc_strategy(const hpls_pc *pc);
-/* Tridiagonal direct methods (src/direct/tridiag_methods.c): thomas, cr, gspike,
+/* Tridiagonal direct methods (src/iter/direct.c): thomas, cr, gspike,
  * lapack; setup extracts and factors T, solve uses the factors. */
 hpls_status hpls_setup_tridiag(hpls_solver *s);
 hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
                                      hpls_info *col);
 void hpls_destroy_tridiag(void *mdata);
+/* Partitions gspike found singular in a solver's direct method (its mdata:
+ * factors on the host or on a device; 0 for the other methods). */
+hpls_int hpls_tridiag_solver_singular(const void *mdata);
 
 #endif /* HPLS_SOLVER_H */

@@ -5,7 +5,6 @@
 #include "kernels/device/devhost.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,17 +78,6 @@ hpls_status hpls_backend_devices(FILE *out)
                  "headers and loader: scripts/deps.sh --opencl)\n");
 #endif
     return hpls_cuda_devices(out);
-}
-
-int hpls_default_threads(void)
-{
-    int p = omp_get_max_threads();
-    return p > HPLS_MAX_THREADS ? HPLS_MAX_THREADS : p;
-}
-
-int hpls_auto_threads(double nnz)
-{
-    return nnz >= 0 && nnz < HPLS_ONE_THREAD_NNZ ? 1 : hpls_default_threads();
 }
 
 hpls_status hpls_be_fail(hpls_backend *be, hpls_status st, const char *fmt, ...)

@@ -39,6 +39,7 @@
 
 #include "core/internal.h"
 #include "kernels/device/sizes.h"
+#include "la/tri.h"
 
 #include <stdio.h>
 
@@ -142,9 +143,13 @@ typedef struct hpls_kernels {
 /* A CSR matrix in a device backend's memory (opaque). */
 typedef struct hpls_dmat hpls_dmat;
 
-/* A triangular sweep (kernels/cpu/sptrsv.h) and its copy on a device (opaque). */
-struct hpls_sweep;
+/* A triangular sweep's copy on a device (opaque; the sweep: la/tri.h). */
 typedef struct hpls_dsweep hpls_dsweep;
+/* The strategies of a triangular sweep, in the order of the trisolve option's
+ * choices (precond/trisolve.h).  block is another M: that of the
+ * block-diagonal part of A, a block per thread (PETSc's block Jacobi inside
+ * one process), built and swept by each thread alone. */
+enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
 /* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
  * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
 typedef struct hpls_dfac hpls_dfac;
@@ -175,8 +180,17 @@ typedef struct hpls_drelax hpls_drelax;
  * 1), SSOR's (D + wL) y = r and (D + wU) z = D y. */
 enum { HPLS_RELAX_SOR_FWD, HPLS_RELAX_SOR_BWD, HPLS_RELAX_SSOR_FWD, HPLS_RELAX_SSOR_BWD };
 /* A PJG partition on a device (kernels/device/pjg.c, opaque). */
-struct hpls_pjg_partition;
 typedef struct hpls_dpjg hpls_dpjg;
+/* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]
+ * (built by iter/pjg.c; here because pjg_upload takes it). */
+typedef struct hpls_pjg_partition {
+    hpls_int nblocks, psize; /* psize: 0 for a user partition */
+    hpls_int *ptr, *idx;
+    hpls_int *blockof; /* block of each unknown */
+    hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
+    hpls_backend *be;  /* the device backend of dev, or NULL */
+    hpls_dpjg *dev;    /* the partition on a device backend (hpls_pjg_partition_upload) */
+} hpls_pjg_partition;
 /* A dense square matrix on a device (kernels/device/dense.c, opaque). */
 typedef struct hpls_ddense hpls_ddense;
 /* Work-items that sum one dense row (kernels/device/dense.cl's DENSE_LANES:
@@ -205,7 +219,7 @@ typedef struct hpls_devops {
     void (*tri_release)(hpls_backend *be, hpls_dtri *dT); /* accepts NULL */
     void (*tri_solve)(hpls_backend *be, const hpls_dtri *T, const hpls_dvec *b, hpls_dvec *x);
     /* a sweep of dilu/dic/ilu0 (its level sets if built) on the device, and
-     * x = the sweep of b (x may be b) by strategy, precond/trisolve.h's order:
+     * x = the sweep of b (x may be b) by strategy (HPLS_TRI_*):
      * 0 serial (one work-group takes the rows in order), 1 levels (a launch
      * per level), 2 syncfree (rows from an atomic ticket, ready flags); the
      * device's x has the host's bits */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* internal.h: what every part of hpls shares but users do not see:
- * error recording, checked memory, timers, and the CPU kernel interface. */
+ * error recording, checked memory, timers, threads, and the CPU kernel interface. */
 #ifndef HPLS_INTERNAL_H
 #define HPLS_INTERNAL_H
 
@@ -40,8 +40,23 @@ long hpls_alloc_fail_at(long k);
 /* ---- time (src/core/timer.c) ------------------------------------------- */
 double hpls_wtime(void); /* seconds, monotonic */
 
+/* ---- threads (src/core/threads.c) -------------------------------------- */
 /* Threads a backend (and so every parallel region of hpls) may use. */
 #define HPLS_MAX_THREADS 1024
+/* OpenMP's default thread count: what object-less public calls run on. */
+int hpls_default_threads(void);
+/* Below this many stored entries a solve runs on one thread when its threads
+ * option is 0: an iteration's few microseconds of work no longer pay for
+ * waking a second thread at each of its parallel loops.  bench/results/
+ * threads_crossover.md (BiCGSTAB, 5 quiet runs): 2 threads take 1.75-3.96x
+ * one thread's time at 2.2e4-2.2e5 entries, about the same at 4.0e5 (gas,
+ * 0.94x) and 6.7e5 (poisson3d, 1.08x), 0.57-0.63x from 1.2e6: the line is
+ * drawn at 1e6, where the table turns (at 5e5 it gave 6.7e5 two threads). */
+#define HPLS_ONE_THREAD_NNZ 1000000
+/* The threads of a solver or preconditioner whose threads option is 0, for a
+ * matrix of nnz stored entries (negative: not known, e.g. a shell operator):
+ * one below HPLS_ONE_THREAD_NNZ, else OpenMP's default. */
+int hpls_auto_threads(double nnz);
 
 /* ---- CPU kernels on host arrays (src/kernels/cpu, OpenMP) ----------------
  * nt: the threads of the region (the backend's count; object-less public
@@ -133,20 +148,6 @@ void hpls_k_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, c
 /* First row of thread t's block when nrows rows are split into p blocks of about
  * equal nonzeros (+ rows, so empty rows still count). */
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);
-/* OpenMP's default thread count: what object-less public calls run on. */
-int hpls_default_threads(void);
-/* Below this many stored entries a solve runs on one thread when its threads
- * option is 0: an iteration's few microseconds of work no longer pay for
- * waking a second thread at each of its parallel loops.  bench/results/
- * threads_crossover.md (BiCGSTAB, 5 quiet runs): 2 threads take 1.75-3.96x
- * one thread's time at 2.2e4-2.2e5 entries, about the same at 4.0e5 (gas,
- * 0.94x) and 6.7e5 (poisson3d, 1.08x), 0.57-0.63x from 1.2e6: the line is
- * drawn at 1e6, where the table turns (at 5e5 it gave 6.7e5 two threads). */
-#define HPLS_ONE_THREAD_NNZ 1000000
-/* The threads of a solver or preconditioner whose threads option is 0, for a
- * matrix of nnz stored entries (negative: not known, e.g. a shell operator):
- * one below HPLS_ONE_THREAD_NNZ, else OpenMP's default. */
-int hpls_auto_threads(double nnz);
 
 /* ---- CSR helpers (src/la/csr.c) ----------------------------------------- */
 /* pos[i] = position of A_ii in row i; a missing or zero diagonal entry is an

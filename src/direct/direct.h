@@ -125,9 +125,6 @@ double hpls_tridiag_dominance_bound(const hpls_tridiag_dom *s, hpls_int n);
  * DBL_EPSILON for an ill-conditioned T that is still solved (a small backward
  * error, with a warning).  nt: threads for the bound. */
 hpls_status hpls_tridiag_condition(const hpls_tridiag *T, const char *who, int nt, double *rcond);
-/* Partitions gspike found singular in a solver's direct method (its mdata:
- * factors on the host or on a device; 0 for the other methods). */
-hpls_int hpls_tridiag_solver_singular(const void *mdata);
 /* HPLS_ERR_VALUE naming the first row of T that holds NaN or Inf (who: the caller). */
 hpls_status hpls_tridiag_check_finite(const hpls_tridiag *T, const char *who);
 

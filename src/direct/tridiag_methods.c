@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tridiag_methods.c: the public hpls_tridiag_* API over the direct solvers
- * (factor, solve with the factors, one-shot, from CSR, T x), and their glue to
- * the solver framework: `--solver thomas|cr|gspike|lapack` factors T at setup
- * and solves with the factors, iterations 0, the true residual deciding the reason. */
+ * (factor, solve with the factors, one-shot, from CSR, T x).  Their use as
+ * solver methods, `--solver thomas|cr|gspike|lapack`, is iter/direct.c's. */
 #include "direct/direct.h"
-#include "solver.h"
-#ifdef HPLS_HAVE_MPI
-#include "mpi/dcsr.h"
-#endif
 
 #include <math.h>
 #include <omp.h>
-#include <stdio.h>
 #include <string.h>
 
 struct hpls_tridiag_factors {
@@ -232,131 +226,4 @@ hpls_status hpls_tridiag_from_csr(const hpls_csr *A, hpls_tridiag **out)
         }
     *out = T;
     return HPLS_OK;
-}
-
-/* ---- the solver framework's methods ------------------------------------- */
-
-/* A direct method's data: the factors on the host, or on a device backend
- * (be->d: thomas, cr and gspike there, kernels/device/tridiag_direct.c). */
-typedef struct tridiag_solver {
-    hpls_tridiag_factors *F;
-    hpls_backend *be; /* a device backend, whose factors D are */
-    hpls_dtfac *D;
-} tridiag_solver;
-
-/* Extracts T from s->A and factors it with the method named like the solver. */
-hpls_status hpls_setup_tridiag(hpls_solver *s)
-{
-#ifdef HPLS_HAVE_MPI
-    if (s->dist && s->dist->size > 1) /* T on several ranks: src/mpi/dist_tridiag.c */
-        return hpls_setup_tridiag_dist(s);
-#endif
-    const char *name = s->opt.method->name;
-    hpls_tridiag_method m;
-    hpls_status st = hpls_tridiag_method_from_name(name, &m);
-    if (st != HPLS_OK)
-        return st;
-    hpls_tridiag *T = NULL;
-    st = hpls_tridiag_from_csr(s->A, &T);
-    if (st != HPLS_OK) {
-        char what[256]; /* hpls_fail writes over hpls_last_error() */
-        snprintf(what, sizeof what, "%s", hpls_last_error());
-        return hpls_fail(st, "%s: %s needs a tridiagonal matrix", what, name);
-    }
-    tridiag_solver *M = hpls_calloc(1, sizeof *M);
-    const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta,
-                                 .threads = s->be->nthreads};
-    hpls_backend *be = s->be;
-    if (!M)
-        st = HPLS_ERR_NOMEM;
-    else if ((st = hpls_tridiag_check_finite(T, name)) == HPLS_OK &&
-             (st = hpls_tridiag_condition(T, name, be->nthreads, &s->rcond)) == HPLS_OK) {
-        if (be->d) {
-            M->be = be;
-            st = be->d->tfac_factor(be, T, T->n, m, &o, 0, &M->D);
-        } else {
-            st = hpls_tridiag_factor(T, m, &o, &M->F);
-        }
-    }
-    hpls_tridiag_destroy(T);
-    if (st != HPLS_OK) {
-        hpls_destroy_tridiag(M);
-        return st;
-    }
-    s->mdata = M;
-    return HPLS_OK;
-}
-
-hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
-{
-#ifdef HPLS_HAVE_MPI
-    if (s->dist && s->dist->size > 1)
-        return hpls_solve_tridiag_dist(s, b, x);
-#endif
-    const tridiag_solver *M = s->mdata;
-    if (M->D) {
-        s->be->d->tfac_solve(s->be, M->D, b, x);
-        if (s->be->err != HPLS_OK)
-            return s->be->err;
-    } else {
-        const hpls_real *bp = hpls_v_host(s->be, b); /* a host kernel: the arrays themselves */
-        hpls_real *xp = hpls_v_host(s->be, x);
-        if (!bp || !xp)
-            return s->be->err;
-        hpls_status st = hpls_tridiag_solve_factored(M->F, 1, bp, xp);
-        if (st != HPLS_OK)
-            return st;
-    }
-    /* a direct solve is one step: its true residual decides the reason
-     * (an ill-conditioned T may miss tol; that is a reason, not an error) */
-    if (hpls_conv_start(s, hpls_op_residual(s, b, x, s->work[0])) == HPLS_NOT_RUN)
-        s->info.reason = HPLS_DIVERGED_STAGNATION; /* nothing more a direct solve can do */
-    return HPLS_OK;
-}
-
-/* k right-hand sides through the factors at once, each column judged by its
- * true residual like a single solve (host backends: solver/many_rhs.c calls it there). */
-hpls_status hpls_solve_tridiag_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
-                                     hpls_info *col)
-{
-    const tridiag_solver *M = s->mdata;
-    hpls_int n = s->op.n;
-    hpls_real *R = hpls_malloc(n * k, sizeof *R);
-    double *bn = hpls_malloc(k, sizeof *bn), *rn = hpls_malloc(k, sizeof *rn);
-    hpls_status st = R && bn && rn ? hpls_tridiag_solve_factored(M->F, k, B, X) : HPLS_ERR_NOMEM;
-    if (st == HPLS_OK) {
-        hpls_block_norms(s, k, B, bn);
-        hpls_block_residual(s, k, B, X, R, rn);
-        for (hpls_int j = 0; j < k; j++) {
-            hpls_colconv c;
-            hpls_reason r = hpls_conv_column_start(s, &c, bn[j], rn[j]);
-            col[j].reason = r == HPLS_NOT_RUN ? HPLS_DIVERGED_STAGNATION : r;
-        }
-    }
-    hpls_free(R);
-    hpls_free(bn);
-    hpls_free(rn);
-    return st;
-}
-
-hpls_int hpls_tridiag_solver_singular(const void *mdata)
-{
-    const tridiag_solver *M = mdata;
-    if (M->F)
-        return hpls_tridiag_factors_singular(M->F);
-    hpls_int sing = 0;
-    double rcond;
-    M->be->d->tfac_stats(M->D, &sing, &rcond);
-    return sing;
-}
-
-void hpls_destroy_tridiag(void *mdata)
-{
-    tridiag_solver *M = mdata;
-    if (!M)
-        return;
-    hpls_tridiag_factors_destroy(M->F);
-    if (M->be)
-        M->be->d->tfac_release(M->be, M->D);
-    hpls_free(M);
 }

@@ -11,10 +11,8 @@
 
 #include <math.h>
 
-/* The order of the trisolve option's choices.  block is another M: that of
- * the block-diagonal part of A, a block per thread (PETSc's block Jacobi
- * inside one process), built and swept by each thread alone. */
-enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
+/* The trisolve option's choices, HPLS_TRI_*, are backend/backend.h's (a
+ * device's sweeps take them). */
 /* auto on the host with p >= 2 threads takes block when every block has at
  * least this many rows and A with its factor copies (24 bytes an entry)
  * outgrows the last-level cache: a serial sweep from memory runs at one

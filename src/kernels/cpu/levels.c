@@ -5,7 +5,7 @@
  * the same recurrence with every row waiting only for the rows it reads,
  * through the ready flags of hpls_sync (no global synchronization).  Both are
  * followed by the stable counting sort of Alg. 2 lines 14-20 (order, off). */
-#include "kernels/cpu/sptrsv.h"
+#include "kernels/cpu/levels.h"
 
 #include <omp.h>
 #include <stdlib.h>

@@ -6,7 +6,6 @@
  * (tridiag.cl), the triangular sweeps of dilu, dic and ilu0 (sweep.cl). */
 #include "kernels/cpu/sptrsv.h"
 #include "kernels/device/devhost.h"
-#include "precond/trisolve.h"
 
 #include <math.h>
 

@@ -7,7 +7,6 @@
  * general one (hpls_solver_set_partition) its rows by block and the block of
  * every row.  The block offsets stay on the host, which launches. */
 #include "kernels/device/devhost.h"
-#include "solver.h"
 
 struct hpls_dpjg {
     hpls_dbuf *idx, *blockof; /* a general partition's (NULL: contiguous blocks) */

@@ -5,7 +5,7 @@
  * schedule, the level sets of A's strictly lower part (forward sweeps) and
  * strictly upper part (backward), built once on the host (kernels/cpu/
  * levels.c); the sweeps read the caller's device copy of A.  A sweep is, by
- * strategy (precond/trisolve.h's numbering): a launch per level set; one
+ * strategy (HPLS_TRI_*, backend.h): a launch per level set; one
  * launch of the device's sync-free work-groups of one item taking rows from an atomic
  * ticket (syncfree); or that launch with one group (serial).  Every strategy
  * gives the host's bits (relax.cl).  auto: serial when the level sets hold
@@ -13,7 +13,6 @@
  * the dilu sweeps (levels on a CPU device, syncfree on a GPU). */
 #include "kernels/cpu/sptrsv.h"
 #include "kernels/device/devhost.h"
-#include "precond/trisolve.h"
 
 #include <math.h>
 

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""check_layers.py [SRC]: the layers of DESIGN.md ("data flows down, never up")
+and the size of a file, checked on every file under SRC (default: src/).
+
+  layers  a file may include a header of its own layer or of a lower one:
+          core < la (io, gen) < direct < backend (kernels) < precond
+          < methods (iter) < solver < mpi; include/'s public headers from anywhere.
+          A violation that issue 30 is still to remove is in ALLOWED with its
+          reason, so that only a new one fails; an entry that matches nothing
+          any more is reported, to be deleted.
+  size    a file over MAX_LINES lines fails, over WARN_LINES is a warning.
+
+Exit 1 naming file:line and the rule broken, else 0."""
+import fnmatch
+import os
+import re
+import sys
+
+MAX_LINES, WARN_LINES = 1100, 800
+ORDER = ["core", "la", "direct", "backend", "precond", "methods", "solver", "mpi"]
+
+# The layer of each directory of src/, and of the driver's files that still sit
+# at src/'s top (solver.h is what methods see of the solver: the driver's header).
+LAYER_OF = {
+    "core": "core",
+    "la": "la",
+    "io": "la",
+    "gen": "la",
+    "direct": "direct",
+    "backend": "backend",
+    "kernels": "backend",  # the backends' implementations (DESIGN.md: src/backend/cpu, ...)
+    "precond": "precond",
+    "iter": "methods",
+    "solver": "solver",
+    "mpi": "mpi",
+    "solver.h": "solver",
+    "registry.c": "solver",
+    "options.c": "solver",
+    "options.h": "solver",
+    "operator.c": "solver",
+    "advice.c": "solver",
+    "advice.h": "solver",
+}
+
+# (including files, a glob; the header; why it is still allowed)
+ALLOWED = [
+    ("iter/*.c", "solver.h", "methods receive the whole solver until they get a method context"),
+    ("iter/hisa.c", "options.h", "HISA reads the option table until the method context carries it"),
+    ("iter/direct.c", "mpi/dcsr.h", "a distributed T goes to mpi/dist_tridiag.c until the MPI seam"),
+    ("precond/*.c", "solver.h", "preconditioners see hpls_pc and hpls_options in the solver's header"),
+    ("precond/*.c", "options.h", "preconditioners read the driver's option table"),
+    ("precond/trisolve.h", "solver.h", "the factored preconditioners' header takes the solver's"),
+    ("kernels/device/factor.c", "precond/trisolve.h", "fac_build fills the preconditioner's hpls_trifac"),
+    ("la/analyze.c", "direct/direct.h", "advice's power method on T^-1 S belongs beside advice.c"),
+    ("solver/*.c", "mpi/*.h", "the driver's MPI branches, until the one seam of hooks"),
+]
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+PUBLIC = "include/"
+
+
+def layer(rel):
+    """The layer of a path relative to src/, or None when LAYER_OF has none."""
+    return LAYER_OF.get(rel.split("/")[0])
+
+
+def resolve(src, rel_dir, name):
+    """Where the compiler finds "name" from a file in rel_dir: the including
+    file's directory, then src/ (relative to src/), then include/ (PUBLIC + name)."""
+    for cand in (os.path.join(rel_dir, name), name):
+        if os.path.isfile(os.path.join(src, cand)):
+            return os.path.normpath(cand)
+    if os.path.isfile(os.path.join(os.path.dirname(src), PUBLIC, name)):
+        return PUBLIC + name
+    return None
+
+
+def allowed(rel, header, used):
+    for k, (files, hdr, _) in enumerate(ALLOWED):
+        if fnmatch.fnmatch(rel, files) and fnmatch.fnmatch(header, hdr):
+            used.add(k)
+            return True
+    return False
+
+
+def check_file(src, rel, shown, errors, warnings, used):
+    with open(os.path.join(src, rel), encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) > MAX_LINES:
+        errors.append(f"{shown}: {len(lines)} lines, over {MAX_LINES} (split it)")
+    elif len(lines) > WARN_LINES:
+        warnings.append(f"{shown}: {len(lines)} lines, over {WARN_LINES}")
+    mine = layer(rel)
+    if mine is None:
+        errors.append(f"{shown}: in no layer (add its directory to LAYER_OF)")
+        return
+    for no, line in enumerate(lines, 1):
+        m = INCLUDE.match(line)
+        if not m:
+            continue
+        header = resolve(src, os.path.dirname(rel), m.group(1))
+        if header is None:
+            errors.append(f'{shown}:{no}: "{m.group(1)}" is not a header of src/ or include/')
+        elif header.startswith(PUBLIC) or layer(header) is None:
+            continue  # the public API, or a header that is itself reported as in no layer
+        elif ORDER.index(layer(header)) > ORDER.index(mine) and not allowed(rel, header, used):
+            errors.append(f"{shown}:{no}: includes {header}: layer {mine} may not include "
+                          f"layer {layer(header)} (DESIGN.md, Layers: data flows down)")
+
+
+def main():
+    src = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                          os.path.join(os.path.dirname(__file__), "..", "src"))
+    errors, warnings, used = [], [], set()
+    for top, dirs, names in os.walk(src):
+        dirs.sort()
+        for name in sorted(names):
+            rel = os.path.relpath(os.path.join(top, name), src)
+            shown = os.path.join(os.path.basename(src), rel)
+            check_file(src, rel, shown, errors, warnings, used)
+    for k, (files, hdr, why) in enumerate(ALLOWED):
+        if k not in used:
+            warnings.append(f"ALLOWED ({files}, {hdr}) matches nothing now: delete it ({why})")
+    for w in warnings:
+        print("warning:", w)
+    for e in errors:
+        print("error:", e)
+    print(f"check_layers: {len(errors)} error(s), {len(warnings)} warning(s)")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
