@@ -8,47 +8,82 @@
 #include <stdio.h>
 #include <string.h>
 
+/* ---- the backends, by name --------------------------------------------------
+ * Each kind fills in *be and starts it (make) and frees what make started
+ * (fini); its index is its place in HPLS_BACKEND_NAMES (the backend option). */
+static hpls_status cpu_make(hpls_backend *be, int nthreads)
+{
+    *be = (hpls_backend){.name = "cpu",
+                         .v = &hpls_cpu_vops,
+                         .k = &hpls_cpu_kernels,
+                         .nthreads = nthreads > 0 ? nthreads : hpls_default_threads(),
+                         .host_arrays = 1};
+    if (be->nthreads > HPLS_MAX_THREADS)
+        be->nthreads = HPLS_MAX_THREADS;
+    return hpls_cpu_init(be);
+}
+
+static hpls_status ref_make(hpls_backend *be, int nthreads)
+{
+    (void)nthreads; /* the sequential oracle */
+    *be = (hpls_backend){.name = "ref", .v = &hpls_ref_vops, .k = &hpls_ref_kernels, .nthreads = 1};
+    return hpls_ref_init(be);
+}
+
+/* host kernels (be->k) only ever see host arrays */
+static hpls_status opencl_make(hpls_backend *be, int nthreads)
+{
+    (void)nthreads;
+#ifdef HPLS_HAVE_OPENCL
+    *be = (hpls_backend){.name = "opencl", .k = &hpls_cpu_kernels, .nthreads = 1};
+    return hpls_dev_create(be, &hpls_opencl_tab);
+#else
+    (void)be;
+    return hpls_fail(HPLS_ERR_NOT_COMPILED, "backend opencl is not built into this library "
+                                            "(cmake -DHPLS_OPENCL=ON, with OpenCL headers and "
+                                            "loader)");
+#endif
+}
+
+/* the device layer on the module's primitives (backend/cuda_loader.c) */
+static hpls_status cuda_make(hpls_backend *be, int nthreads)
+{
+    (void)nthreads;
+    *be = (hpls_backend){.name = "cuda", .k = &hpls_cpu_kernels, .nthreads = 1};
+    return hpls_cuda_init(be);
+}
+
+static const struct backend_kind {
+    const char *name;
+    hpls_status (*make)(hpls_backend *be, int nthreads);
+    void (*fini)(hpls_backend *be);
+} kinds[] = {
+    [HPLS_BACKEND_CPU] = {"cpu", cpu_make, hpls_cpu_fini},
+    [HPLS_BACKEND_REF] = {"ref", ref_make, hpls_ref_fini},
+    [HPLS_BACKEND_OPENCL] = {"opencl", opencl_make, hpls_dev_destroy},
+    [HPLS_BACKEND_CUDA] = {"cuda", cuda_make, hpls_dev_destroy},
+};
+_Static_assert(sizeof kinds / sizeof *kinds == HPLS_BACKEND_COUNT, "a backend kind is missing");
+
+const char *hpls_backend_kind_name(int which)
+{
+    return which >= 0 && which < HPLS_BACKEND_COUNT ? kinds[which].name : NULL;
+}
+
 hpls_status hpls_backend_create(int which, int nthreads, hpls_backend **out)
 {
     *out = NULL;
+    if (which < 0 || which >= HPLS_BACKEND_COUNT)
+        return hpls_fail(HPLS_ERR_ARG, "backend %d: not one of %s", which, HPLS_BACKEND_NAMES);
     hpls_backend *be = hpls_calloc(1, sizeof *be);
     if (!be)
         return HPLS_ERR_NOMEM;
-    hpls_status st = HPLS_OK;
-    if (which == 0) {
-        *be = (hpls_backend){.name = "cpu",
-                             .v = &hpls_cpu_vops,
-                             .k = &hpls_cpu_kernels,
-                             .nthreads = nthreads > 0 ? nthreads : hpls_default_threads(),
-                             .host_arrays = 1};
-        if (be->nthreads > HPLS_MAX_THREADS)
-            be->nthreads = HPLS_MAX_THREADS;
-        st = hpls_cpu_init(be);
-    } else if (which == 1) {
-        *be = (hpls_backend){
-            .name = "ref", .v = &hpls_ref_vops, .k = &hpls_ref_kernels, .nthreads = 1};
-        st = hpls_ref_init(be);
-#ifdef HPLS_HAVE_OPENCL
-    } else if (which == 2) { /* host kernels (be->k) only ever see host arrays */
-        *be = (hpls_backend){.name = "opencl", .k = &hpls_cpu_kernels, .nthreads = 1};
-        st = hpls_dev_create(be, &hpls_opencl_tab);
-#else
-    } else if (which == 2) {
-        st = hpls_fail(HPLS_ERR_NOT_COMPILED,
-                       "backend opencl is not built into this library "
-                       "(cmake -DHPLS_OPENCL=ON, with OpenCL headers and loader)");
-#endif
-    } else if (which == HPLS_BACKEND_CUDA) { /* the layer on the module's primitives */
-        *be = (hpls_backend){.name = "cuda", .k = &hpls_cpu_kernels, .nthreads = 1};
-        st = hpls_cuda_init(be);
-    } else {
-        st = hpls_fail(HPLS_ERR_NOT_COMPILED, "backend %d is not built into this library (%s)",
-                       which, HPLS_BACKEND_NAMES);
-    }
-    if (st != HPLS_OK) {
+    hpls_status st = kinds[which].make(be, nthreads);
+    if (st != HPLS_OK) { /* make cleaned up after itself */
         hpls_free(be);
         return st;
     }
+    be->fini = kinds[which].fini;
     hpls_k_llc_bytes(); /* read once here, before any of the backend's parallel regions */
     *out = be;
     return HPLS_OK;
@@ -60,12 +95,7 @@ void hpls_backend_destroy(hpls_backend *be)
         return;
     if (be->reduce_free)
         be->reduce_free(be->reduce_ctx);
-    if (be->v == &hpls_ref_vops)
-        hpls_ref_fini(be);
-    else if (be->v == &hpls_dev_vops)
-        hpls_dev_destroy(be);
-    else
-        hpls_cpu_fini(be);
+    be->fini(be);
     hpls_free(be);
 }
 

@@ -371,6 +371,7 @@ struct hpls_backend {
     hpls_status (*reduce)(hpls_backend *be, double *vals, int k, hpls_red_op op);
     void *reduce_ctx;
     void (*reduce_free)(void *ctx); /* frees reduce_ctx at destroy (NULL: nothing to free) */
+    void (*fini)(hpls_backend *be); /* undoes the kind's start (hpls_backend_destroy) */
     hpls_status err;                /* the first failure (sticky), HPLS_OK if none */
     char msg[256];                  /* its message */
     void *impl;                     /* the backend's own state (ref: its vector registry) */
@@ -390,9 +391,18 @@ const char *hpls_be_pf_name(int pf);
 const char *hpls_be_prefetch(const hpls_backend *be, char *buf, size_t len);
 
 /* Names of the backends, for --help and errors (opencl answers
- * HPLS_ERR_NOT_COMPILED in a library built without it). */
+ * HPLS_ERR_NOT_COMPILED in a library built without it), in the order of
+ * their indices (backend.c's table checks the count; test_backend the names). */
 #define HPLS_BACKEND_NAMES "cpu,ref,opencl,cuda"
-#define HPLS_BACKEND_CUDA 3 /* cuda's index there */
+enum {
+    HPLS_BACKEND_CPU,
+    HPLS_BACKEND_REF,
+    HPLS_BACKEND_OPENCL,
+    HPLS_BACKEND_CUDA,
+    HPLS_BACKEND_COUNT
+};
+/* The name of backend index which (NULL: none). */
+const char *hpls_backend_kind_name(int which);
 
 /* A backend by index into HPLS_BACKEND_NAMES, running on nthreads threads
  * (cpu; 0: OpenMP's default now; ref always runs on one). */

@@ -117,7 +117,7 @@ hpls_status hpls_backend_create_mpi(const hpls_dcsr *D, int nthreads, int exact,
                          "reproducible=1 adds the ranks' sums exactly on at most %d ranks, not %d",
                          EXACT_MAX_RANKS, D->size);
     hpls_backend *be = NULL;
-    hpls_status st = hpls_backend_create(0, nthreads, &be);
+    hpls_status st = hpls_backend_create(HPLS_BACKEND_CPU, nthreads, &be);
     if (st == HPLS_OK && exact)
         st = hpls_cpu_set_exact(be);
     if (st != HPLS_OK) {

@@ -148,7 +148,8 @@ hpls_status hpls_precond_create_shell(hpls_int n, hpls_apply_fn apply, hpls_appl
     hpls_status st = hpls_precond_create(out);
     hpls_precond *P = *out;
     if (st == HPLS_OK)
-        st = hpls_backend_create(0, 1, &P->be); /* cpu: the user's function gets host arrays */
+        st = hpls_backend_create(HPLS_BACKEND_CPU, 1,
+                                 &P->be); /* cpu: the user's function gets host arrays */
     if (st != HPLS_OK) {
         hpls_precond_destroy(P);
         *out = NULL;

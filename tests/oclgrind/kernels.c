@@ -99,7 +99,7 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
 int main(void)
 {
     hpls_backend *be;
-    hpls_status st = hpls_backend_create(2, 1, &be);
+    hpls_status st = hpls_backend_create(HPLS_BACKEND_OPENCL, 1, &be);
     if (st != HPLS_OK) {
         printf("skipped: %s\n", hpls_last_error());
         return st == HPLS_ERR_NOT_COMPILED || st == HPLS_ERR_UNSUPPORTED ? 77 : 1;

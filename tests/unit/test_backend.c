@@ -179,7 +179,7 @@ static double orthogonality_loss(hpls_backend *be, hpls_int n, int k, hpls_dvec 
 static double cgs1_loss(const hpls_csr *A, const hpls_vec *b, int m)
 {
     hpls_backend *be;
-    assert_int_equal(hpls_backend_create(0, 2, &be), HPLS_OK);
+    assert_int_equal(hpls_backend_create(HPLS_BACKEND_CPU, 2, &be), HPLS_OK);
     hpls_int n = A->nrows;
     hpls_dvec *V[128];
     double h[130], c[130];
@@ -446,6 +446,34 @@ static void threads_0_runs_small_systems_on_one_thread(void **state)
     omp_set_num_threads(before);
 }
 
+/* The backends by name: HPLS_BACKEND_NAMES (the option's choices) lists
+ * backend.c's kinds in index order; an index past them is an argument error,
+ * and a kind not built in says so by name. */
+static void backends_are_registered_by_name(void **state)
+{
+    (void)state;
+    char names[64] = "";
+    for (int k = 0; k < HPLS_BACKEND_COUNT; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? "," : "",
+                 hpls_backend_kind_name(k));
+    assert_string_equal(names, HPLS_BACKEND_NAMES);
+    assert_null(hpls_backend_kind_name(HPLS_BACKEND_COUNT));
+    hpls_backend *be = (hpls_backend *)1;
+    assert_int_equal(hpls_backend_create(HPLS_BACKEND_COUNT, 1, &be), HPLS_ERR_ARG);
+    assert_null(be);
+    assert_non_null(strstr(hpls_last_error(), "not one of cpu,ref,opencl,cuda"));
+    for (int k = 0; k < HPLS_BACKEND_COUNT; k++) {
+        hpls_status st = hpls_backend_create(k, 1, &be);
+        if (st == HPLS_OK) {
+            assert_string_equal(be->name, hpls_backend_kind_name(k));
+            hpls_backend_destroy(be);
+        } else if (!strstr(hpls_last_error(), hpls_backend_kind_name(k))) {
+            fail_msg("backend %s: status %d, message without its name: %s",
+                     hpls_backend_kind_name(k), (int)st, hpls_last_error());
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -457,6 +485,7 @@ int main(void)
         cmocka_unit_test(the_thread_count_belongs_to_the_solver),
         cmocka_unit_test(threads_0_runs_small_systems_on_one_thread),
         cmocka_unit_test(hpls_options_sets_defaults),
+        cmocka_unit_test(backends_are_registered_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

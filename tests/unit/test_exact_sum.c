@@ -194,7 +194,7 @@ static void full_batches_of_huge_terms_do_not_overflow(void **state)
 static hpls_backend *exact_backend(int nt)
 {
     hpls_backend *be;
-    assert_int_equal(hpls_backend_create(0, nt, &be), HPLS_OK);
+    assert_int_equal(hpls_backend_create(HPLS_BACKEND_CPU, nt, &be), HPLS_OK);
     assert_int_equal(hpls_cpu_set_exact(be), HPLS_OK);
     assert_true(be->exact);
     return be;
@@ -307,7 +307,7 @@ static void exact_operations_write_the_cpu_bits(void **state)
     hpls_vec *out[2][3];
     for (int e = 0; e < 2; e++) {
         hpls_backend *be;
-        assert_int_equal(hpls_backend_create(0, 2, &be), HPLS_OK);
+        assert_int_equal(hpls_backend_create(HPLS_BACKEND_CPU, 2, &be), HPLS_OK);
         if (e)
             assert_int_equal(hpls_cpu_set_exact(be), HPLS_OK);
         hpls_dvec *x = up(be, hx), *y = up(be, hy), *z = up(be, hy), *r, *bp;

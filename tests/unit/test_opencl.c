@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BACKEND_OPENCL = 2 }; /* index in HPLS_BACKEND_NAMES */
+enum { BACKEND_OPENCL = HPLS_BACKEND_OPENCL };
 
 static hpls_backend *ocl, *ref;
 
@@ -1494,7 +1494,7 @@ int main(void)
         printf("skipped: %s\n", hpls_last_error());
         return 77;
     }
-    if (st != HPLS_OK || hpls_backend_create(1, 1, &ref) != HPLS_OK) {
+    if (st != HPLS_OK || hpls_backend_create(HPLS_BACKEND_REF, 1, &ref) != HPLS_OK) {
         printf("backend creation failed: %s\n", hpls_last_error());
         return 1;
     }
