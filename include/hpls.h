@@ -202,7 +202,10 @@ HPLS_API void hpls_solver_destroy(hpls_solver *s);
 /* One "key=value" option (same names as the command line flags).  Method,
  * preconditioner and choice names are case-insensitive ("solver=BiCGSTAB"), and
  * precond=ilu is ilu0 (Lis's name); hpls_solver_get_option returns the names in
- * lower case as the help lists them. */
+ * lower case as the help lists them.  The options only the solve reads (tol,
+ * atol, rtol_ref, maxiter, divtol, stag_window, initial_guess) may be set
+ * between solves and keep the setup (not with solver=auto); any other option
+ * takes effect at the next hpls_solver_setup, which solve then requires. */
 HPLS_API hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue);
 /* Several options separated by spaces or commas: "solver=cg precond=jacobi tol=1e-10". */
 HPLS_API hpls_status hpls_solver_set_options(hpls_solver *s, const char *options);

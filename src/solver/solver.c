@@ -35,12 +35,23 @@ hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ..
     return hpls_fail(st, "%s", text);
 }
 
+/* Options that change M (the method, the preconditioner, how it runs) need a
+ * new setup; those the solve alone reads (the stop test, the initial guess:
+ * OpenFOAM's tolerance changes at every call) keep the setup.  solver=auto's
+ * options are the advice's: any change there makes it choose afresh. */
+static void options_changing(hpls_solver *s, const char *options)
+{
+    if (s->ready && !s->auto_on && hpls_optset_solve_only(options))
+        return;
+    s->ready = 0;
+    hpls_solver_auto_restore(s);
+}
+
 hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue)
 {
     if (!s || !keyvalue)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_option: NULL argument");
-    s->ready = 0;
-    hpls_solver_auto_restore(s);
+    options_changing(s, keyvalue);
     return hpls_optset_set(&s->os, keyvalue);
 }
 
@@ -48,8 +59,7 @@ hpls_status hpls_solver_set_options(hpls_solver *s, const char *options)
 {
     if (!s || !options)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_options: NULL argument");
-    s->ready = 0;
-    hpls_solver_auto_restore(s);
+    options_changing(s, options);
     return hpls_optset_set_list(&s->os, options);
 }
 
