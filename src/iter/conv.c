@@ -273,5 +273,5 @@ hpls_status hpls_indefinite(hpls_solver *s, double value, const char *what, hpls
     s->info.iterations = it - 1;
     return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld: %s", what, value, (long long)it,
                             isnan(value) ? "NaN in the iteration"
-                                         : "A or M is not positive definite");
+                                         : "A or M is not definite");
 }
