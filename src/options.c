@@ -45,6 +45,8 @@ static const opt_def opts[] = {
      .help = "what tol is relative to: b (||b||) or r0 (||b-Ax0||)"},
     {"maxiter", OPT_INT, "10000", OFF(maxiter), .lo = 1, .hi = 1e15, .solve = 1,
      .help = "maximum iterations"},
+    {"miniter", OPT_INT, "0", OFF(miniter), .lo = 0, .hi = 1e15, .solve = 1,
+     .help = "minimum iterations: no convergence before (OpenFOAM's minIter)"},
     {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), .lo = 1, .hi = 1e6,
      .help = "Krylov subspace size before a restart (GMRES family)"},
     {"ell", OPT_INT, "2", HPLS_M_ELL, OFF(ell), .lo = 1, .hi = 10,

@@ -22,6 +22,7 @@ hpls_status hpls_solve_cg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     hpls_int n = s->op.n;
     hpls_dvec *r = s->work[0], *zbuf = s->work[1], *p = s->work[2], *q = s->work[3];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
+    s->conv.r = r; /* what a user's convergence test sees */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     int restart = 1;

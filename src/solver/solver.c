@@ -159,6 +159,36 @@ hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ct
     return HPLS_OK;
 }
 
+hpls_status hpls_solver_set_convergence_test(hpls_solver *s, hpls_converged_fn fn, void *ctx)
+{
+    if (!s)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_convergence_test: NULL solver");
+    s->conv_fn = fn;
+    s->conv_ctx = ctx;
+    return HPLS_OK;
+}
+
+/* A user's convergence test is shown the residual vector in host memory, of
+ * A's own system: the methods that hold one, host backends, no transform. */
+static hpls_status check_convergence_test(const hpls_solver *s)
+{
+    const hpls_method *m = s->opt.method;
+    if (!s->conv_fn)
+        return HPLS_OK;
+    if (!(m->flags & HPLS_M_CONVTEST))
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "solver %s shows no residual vector to a convergence test "
+                         "(hpls_solver_set_convergence_test): use cg or bicgstab",
+                         m->name);
+    if (s->be->d || s->opt.reorder || s->opt.scale)
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "a convergence test (hpls_solver_set_convergence_test) sees the "
+                         "residual in host memory of A's own system: not on backend %s, nor "
+                         "with reorder or scale",
+                         s->be->name);
+    return HPLS_OK;
+}
+
 /* Options set that neither the method nor its preconditioner uses are errors. */
 /* reproducible=1 promises the same bits for any number of ranks and threads:
  * jacobi and the Krylov methods keep it (their sums exact, A x row by row),
@@ -315,6 +345,8 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
     hpls_backend *be = s->be;
     hpls_be_set_prefetch(be, o->prefetch);
     if (be->d && (st = device_check(s)) != HPLS_OK)
+        goto fail;
+    if ((st = check_convergence_test(s)) != HPLS_OK)
         goto fail;
 #ifdef HPLS_HAVE_MPI
     if (s->dist) {

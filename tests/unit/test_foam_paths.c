@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_foam_paths.c: what a CFD code (OpenFOAM, integrations/openfoam) needs of
  * the library, issue 31: the stop test changed between solves without a new
- * setup; negative definite matrices (OpenFOAM's pressure equation) solved by
+ * setup; its own stop test on the residual vector (OpenFOAM's sum|r|), miniter; negative definite matrices (OpenFOAM's pressure equation) solved by
  * cg + dic as their negation is; and the paths OpenFOAM uses run with
  * floating-point traps on, as OpenFOAM runs (trapFpe: FE_DIVBYZERO |
  * FE_INVALID | FE_OVERFLOW), where any such exception kills the test. */
@@ -128,6 +128,90 @@ static void mixed_signs_are_still_indefinite(void **state)
     hpls_csr_destroy(A);
 }
 
+/* A user's test: sum|r_i| <= target, OpenFOAM's norm; every call's iteration
+ * and value recorded. */
+typedef struct l1_test {
+    double target;
+    hpls_int last_it;
+    double last;
+} l1_test;
+
+static int l1_converged(void *ctx, hpls_int it, hpls_int n, const hpls_real *r, double rnorm)
+{
+    l1_test *t = ctx;
+    double sum = 0, ss = 0;
+    for (hpls_int i = 0; i < n; i++) {
+        sum += fabs(r[i]);
+        ss += r[i] * r[i];
+    }
+    assert_true(fabs(sqrt(ss) - rnorm) <= 1e-6 * rnorm + 1e-300); /* rnorm is r's 2-norm */
+    t->last_it = it;
+    t->last = sum;
+    return sum <= t->target;
+}
+
+/* cg and bicgstab stop at the first iteration where the user's test says so,
+ * reason HPLS_CONVERGED_USER, not before miniter; methods that hold no
+ * residual vector are refused at setup. */
+static void user_test_stops_on_the_residual_vector(void **state)
+{
+    (void)state;
+    static const char *const opts[] = {"solver=cg precond=dic", "solver=bicgstab precond=dilu"};
+    static const char *const gens[] = {"poisson2d:nx=50", "convdiff3d:nx=12"};
+    for (int k = 0; k < 2; k++) {
+        hpls_csr *A = tu_gen(gens[k]);
+        hpls_vec *xt = tu_vec_random(A->nrows, 3), *b = tu_rhs(A, xt), *x;
+        hpls_vec_create(A->nrows, &x);
+        double b1 = 0;
+        for (hpls_int i = 0; i < b->n; i++)
+            b1 += fabs(b->data[i]);
+        hpls_solver *s = tu_setup(A, opts[k]);
+        l1_test t = {.target = 1e-7 * b1};
+        assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged, &t), HPLS_OK);
+        hpls_info info = tu_run(s, b, x);
+        assert_int_equal(info.reason, HPLS_CONVERGED_USER);
+        assert_true(t.last <= t.target);
+        assert_int_equal(t.last_it, info.iterations);
+        hpls_vec *r;
+        hpls_vec_create(A->nrows, &r);
+        hpls_csr_residual(A, b, x, r);
+        double r1 = 0;
+        for (hpls_int i = 0; i < r->n; i++)
+            r1 += fabs(r->data[i]);
+        assert_true(r1 <= 1.01 * t.target); /* confirmed on b - A x */
+        /* one iteration fewer: the test not yet met */
+        hpls_int its = info.iterations;
+        char fewer[64];
+        snprintf(fewer, sizeof fewer, "maxiter=%lld", (long long)its - 1);
+        assert_int_equal(hpls_solver_set_options(s, fewer), HPLS_OK);
+        info = tu_run(s, b, x);
+        assert_int_equal(info.reason, HPLS_DIVERGED_MAXIT);
+        assert_true(t.last > t.target);
+        /* a loose target met early: miniter holds the solve */
+        assert_int_equal(hpls_solver_set_options(s, "maxiter=1000 miniter=6"), HPLS_OK);
+        t.target = 0.5 * b1;
+        info = tu_run(s, b, x);
+        assert_int_equal(info.reason, HPLS_CONVERGED_USER);
+        assert_int_equal(info.iterations, 6);
+        hpls_solver_destroy(s);
+        hpls_vec_destroy(r);
+        hpls_vec_destroy(x);
+        hpls_vec_destroy(b);
+        hpls_vec_destroy(xt);
+        hpls_csr_destroy(A);
+    }
+    hpls_csr *A = tu_gen("poisson2d:nx=10");
+    hpls_solver *s;
+    l1_test t = {0};
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, "solver=gmres"), HPLS_OK);
+    assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged, &t), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    assert_non_null(strstr(hpls_solver_message(s), "use cg or bicgstab"));
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
 /* With the traps of OpenFOAM's trapFpe on (set in main, before any thread):
  * cg + dic on -A, bicgstab + dilu / ilu0 on a convection-diffusion matrix,
  * each from x0 = 0, from the exact solution (r0 = 0), with b = 0, and with
@@ -183,6 +267,7 @@ int main(void)
     feenableexcept(FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW); /* OpenFOAM's sigFpe.C */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(solve_time_options_keep_the_setup),
+        cmocka_unit_test(user_test_stops_on_the_residual_vector),
         cmocka_unit_test(negative_definite_solves_as_its_negation),
         cmocka_unit_test(mixed_signs_are_still_indefinite),
         cmocka_unit_test(openfoam_paths_raise_no_fp_exception),
