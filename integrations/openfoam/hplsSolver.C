@@ -4,19 +4,19 @@
 // upperAddr[f], lower[f] at the transposed place) becomes a CSR matrix once per
 // mesh; at every solve only its values are written (through a map kept with the
 // pattern) and hpls_solver_update_values redoes the numeric setup.  psi and
-// source are handed to hpls in place.  The stop test is OpenFOAM's residual
-// (lduMatrixSolver.C): |r|_1 / normFactor, normFactor = sum(|A psi - sumA
-// xRef| + |source - sumA xRef|) + 1e-20, xRef the mean of psi, sumA A's row
-// sums, against tolerance or relTol times its initial value; hpls stops on the
-// 2-norm, so it is asked for ||r||_2 <= target normFactor / sqrt(n), which
-// implies |r|_1 <= target normFactor (Cauchy-Schwarz).
+// source are handed to hpls in place.  The stop test is OpenFOAM's own, given
+// to hpls as its convergence test (hpls_solver_set_convergence_test): the
+// residual |r|_1 / normFactor, normFactor = sum(|A psi - sumA xRef| + |source
+// - sumA xRef|) + 1e-20 of the initial psi, xRef its mean, sumA A's row sums
+// (lduMatrixSolver.C), below tolerance or relTol times its initial value
+// (SolverPerformance.C), tested where PCG.C and PBiCGStab.C test it; the
+// initial residual and normFactor by OpenFOAM's own Amul and normFactor.
 #include "hplsSolver.H"
 #include "addToRunTimeSelectionTable.H"
 
 #include "hpls.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -202,8 +202,31 @@ std::vector<std::string> hplsOptions(const dictionary& dict)
     return kv;
 }
 
+// OpenFOAM's test of a solve (the context of hplsFoamConverged)
+struct hplsFoamTest
+{
+    solverPerformance* perf;
+    scalar normFactor, tolerance, relTol;
+};
+
 } // End anonymous namespace
 } // End namespace Foam
+
+// hpls's convergence test: PCG.C's, finalResidual = sum|r| / normFactor
+extern "C" int hplsFoamConverged
+(
+    void* ctx, hpls_int, hpls_int n, const hpls_real* r, double
+)
+{
+    Foam::hplsFoamTest& t = *static_cast<Foam::hplsFoamTest*>(ctx);
+    Foam::scalar sumR = 0;
+    for (hpls_int i = 0; i < n; i++)
+    {
+        sumR += Foam::mag(r[i]);
+    }
+    t.perf->finalResidual() = sumR/t.normFactor;
+    return t.perf->checkConvergence(t.tolerance, t.relTol);
+}
 
 
 Foam::hplsSolver::hplsSolver
@@ -232,7 +255,7 @@ Foam::solverPerformance Foam::hplsSolver::solve
 (
     scalarField& psi,
     const scalarField& source,
-    const direction
+    const direction cmpt
 ) const
 {
     solverPerformance solverPerf(typeName, fieldName_);
@@ -250,19 +273,13 @@ Foam::solverPerformance Foam::hplsSolver::solve
                 << " for this field" << exit(FatalError);
         }
     }
-    if (minIter_ > 0)
-    {
-        FatalIOErrorInFunction(controlDict_)
-            << "field " << fieldName_ << ": minIter " << minIter_
-            << " is not supported by solver hpls yet" << exit(FatalIOError);
-    }
 
     const dictionary hplsDict(controlDict_.subOrEmptyDict("hpls"));
     const std::vector<std::string> kv = hplsOptions(hplsDict);
     std::string options;
     for (const std::string& o : kv)
     {
-        options += o + " ";
+        options += (options.empty() ? "" : " ") + o;
     }
 
     const lduAddressing& addr = matrix_.lduAddr();
@@ -276,54 +293,19 @@ Foam::solverPerformance Foam::hplsSolver::solve
     const hpls_int n = psi.size();
     hpls_vec x{n, psi.begin()};
     hpls_vec b{n, const_cast<scalar*>(source.begin())}; // hpls only reads b
-    std::vector<hpls_real> r(n);
-    hpls_vec rv{n, r.data()};
 
-    // r = source - A psi, and its 1-norm
-    auto residual = [&]() -> scalar
-    {
-        hpls_csr_residual(c->A, &b, &x, &rv);
-        scalar sumR = 0;
-        for (hpls_int i = 0; i < n; i++)
-        {
-            sumR += mag(r[i]);
-        }
-        return sumR;
-    };
-
-    // OpenFOAM's normalisation, of the initial psi (lduMatrixSolver.C)
-    auto normalisation = [&]() -> scalar
-    {
-        scalar xRef = 0;
-        for (hpls_int i = 0; i < n; i++)
-        {
-            xRef += psi[i];
-        }
-        xRef /= scalar(n > 0 ? n : 1);
-        scalar nf = 0;
-        const hpls_csr* A = c->A;
-        for (hpls_int i = 0; i < n; i++)
-        {
-            scalar sumA = 0;
-            for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-            {
-                sumA += A->val[p];
-            }
-            const scalar Apsi = source[i] - r[i];
-            nf += mag(Apsi - sumA*xRef) + mag(source[i] - sumA*xRef);
-        }
-        return nf + solverPerformance::small_;
-    };
-
-    const scalar sumR0 = residual();
-    const scalar normFactor = normalisation();
-    solverPerf.initialResidual() = sumR0/normFactor;
+    // OpenFOAM's initial residual, by its own A psi and normFactor (PCG.C)
+    scalarField wA(n), tmpField(n);
+    matrix_.Amul(wA, psi, interfaceBouCoeffs_, interfaces_, cmpt);
+    const scalar normFactor = this->normFactor(psi, source, wA, tmpField);
+    solverPerf.initialResidual() =
+        gSumMag(scalarField(source - wA), matrix().mesh().comm())/normFactor;
     solverPerf.finalResidual() = solverPerf.initialResidual();
     if (lduMatrix::debug >= 2)
     {
         Info<< "   Normalisation factor = " << normFactor << endl;
     }
-    if (solverPerf.checkConvergence(tolerance_, relTol_))
+    if (minIter_ <= 0 && solverPerf.checkConvergence(tolerance_, relTol_))
     {
         return solverPerf;
     }
@@ -352,16 +334,13 @@ Foam::solverPerformance Foam::hplsSolver::solve
         c->options = options;
     }
 
-    scalar target = tolerance_;
-    if (relTol_ > solverPerformance::small_)
-    {
-        target = max(target, relTol_*solverPerf.initialResidual());
-    }
+    hplsFoamTest test{&solverPerf, normFactor, tolerance_, relTol_};
+    hpls_solver_set_convergence_test(c->solver, hplsFoamConverged, &test);
     char stop[128];
     std::snprintf
     (
-        stop, sizeof stop, "tol=0 atol=%.17g maxiter=%lld",
-        double(target*normFactor/std::sqrt(scalar(n))), (long long)max(maxIter_, 1)
+        stop, sizeof stop, "maxiter=%lld miniter=%lld",
+        (long long)max(maxIter_, 1), (long long)max(minIter_, 0)
     );
     hpls_solver_set_options(c->solver, stop); // solve-time options: the setup stays
 
@@ -382,11 +361,10 @@ Foam::solverPerformance Foam::hplsSolver::solve
             << "field " << fieldName_ << ": hpls solve (" << options << "): "
             << hpls_solver_message(c->solver) << exit(FatalError);
     }
+    hpls_solver_set_convergence_test(c->solver, nullptr, nullptr); // test dies here
     hpls_info info;
     hpls_solver_get_info(c->solver, &info);
-    solverPerf.nIterations() = label(info.iterations);
-    solverPerf.finalResidual() = residual()/normFactor;
-    solverPerf.checkConvergence(tolerance_, relTol_);
+    solverPerf.nIterations() = label(info.iterations); // finalResidual: the test's last
     if (info.reason != HPLS_DIVERGED_MAXIT && !hpls_reason_converged(info.reason))
     {
         WarningInFunction
