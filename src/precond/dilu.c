@@ -120,7 +120,7 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
         hpls_int q = serial ? mirror_cursor(t, c->cur, j, i) : mirror_search(t, j, i);
         if (q >= 0) {
             if (c->faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
-                e -= v[q] * v[p] / c->E[j];
+                e -= c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0; /* E_j = 0: reported */
             else
                 sum += v[p] * v[q] * c->rD[j];
             r->pairs++;
@@ -130,7 +130,7 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
     }
     e -= sum;
     c->E[i] = e;
-    c->rD[i] = 1.0 / e;
+    c->rD[i] = e != 0.0 ? 1.0 / e : 0.0; /* a zero pivot is reported (check_e), not trapped */
     hpls_trifac_copy_row(c->F, i, v, c->rD[i], c->rD[i]);
     if (c->faces)
         reverse_upper_row(c->F, i);

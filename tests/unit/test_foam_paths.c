@@ -15,15 +15,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* -A, same pattern */
-static hpls_csr *negated(const hpls_csr *A)
+/* f A, same pattern */
+static hpls_csr *scaled(const hpls_csr *A, double f)
 {
     hpls_csr *N;
     assert_int_equal(hpls_csr_create(A->nrows, A->ncols, A->nnz, &N), HPLS_OK);
     memcpy(N->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof *N->rowptr);
     memcpy(N->colind, A->colind, (size_t)A->nnz * sizeof *N->colind);
     for (hpls_int k = 0; k < A->nnz; k++)
-        N->val[k] = -A->val[k];
+        N->val[k] = f * A->val[k];
     return N;
 }
 
@@ -71,7 +71,7 @@ static void negative_definite_solves_as_its_negation(void **state)
                                        "solver=cg precond=dic dilu_order=faces tol=1e-10",
                                        "solver=cg precond=jacobi tol=1e-10",
                                        "solver=cg tol=1e-10"};
-    hpls_csr *A = tu_gen("poisson3d:nx=14"), *N = negated(A);
+    hpls_csr *A = tu_gen("poisson3d:nx=14"), *N = scaled(A, -1.0);
     hpls_vec *xt = tu_vec_random(A->nrows, 7), *b = tu_rhs(A, xt), *nb = tu_rhs(N, xt), *x, *y;
     hpls_vec_create(A->nrows, &x);
     hpls_vec_create(A->nrows, &y);
@@ -229,7 +229,7 @@ static void openfoam_paths_raise_no_fp_exception(void **state)
         {"convdiff3d:nx=12", "solver=bicgstab precond=ilu0", 0},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        hpls_csr *G = tu_gen(cases[k].gen), *A = cases[k].negate ? negated(G) : G;
+        hpls_csr *G = tu_gen(cases[k].gen), *A = cases[k].negate ? scaled(G, -1.0) : G;
         hpls_vec *xt = tu_vec_random(A->nrows, 11), *b = tu_rhs(A, xt);
         hpls_vec *zero = tu_vec_const(A->nrows, 0.0), *x;
         hpls_vec_create(A->nrows, &x);
@@ -262,6 +262,38 @@ static void openfoam_paths_raise_no_fp_exception(void **state)
     }
 }
 
+/* Under the traps, a zero pivot or diagonal entry is reported, never divided
+ * by: dic, dilu (both orders), ilu0 at setup and update, solver jacobi's 1/A_ii. */
+static void zero_pivots_are_reported_not_trapped(void **state) /* Z: A, A_11 = 0 */
+{
+    (void)state;
+    static const struct {
+        const char *opts;
+        hpls_status st;
+    } cases[] = {
+        {"solver=cg precond=dic", HPLS_ERR_SINGULAR},
+        {"solver=bicgstab precond=dilu", HPLS_ERR_SINGULAR},
+        {"solver=bicgstab precond=dilu dilu_order=faces", HPLS_ERR_SINGULAR},
+        {"solver=bicgstab precond=ilu0", HPLS_ERR_SINGULAR},
+        {"solver=jacobi", HPLS_ERR_ZERO_DIAG},
+    };
+    hpls_csr *A = tu_gen("poisson2d:nx=8"), *Z = scaled(A, 1.0);
+    for (hpls_int p = Z->rowptr[0]; p < Z->rowptr[1]; p++)
+        if (Z->colind[p] == 0)
+            Z->val[p] = 0.0;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        hpls_solver *s;
+        assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+        assert_int_equal(hpls_solver_set_options(s, cases[k].opts), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, Z), cases[k].st);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+        assert_int_equal(hpls_solver_update_values(s, Z), cases[k].st);
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(Z);
+    hpls_csr_destroy(A);
+}
+
 int main(void)
 {
     feenableexcept(FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW); /* OpenFOAM's sigFpe.C */
@@ -271,6 +303,7 @@ int main(void)
         cmocka_unit_test(negative_definite_solves_as_its_negation),
         cmocka_unit_test(mixed_signs_are_still_indefinite),
         cmocka_unit_test(openfoam_paths_raise_no_fp_exception),
+        cmocka_unit_test(zero_pivots_are_reported_not_trapped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
