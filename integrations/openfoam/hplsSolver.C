@@ -50,6 +50,7 @@ struct hplsFoamCache
     std::vector<hpls_int> lowerSlot; // of lower[f]: row upperAddr[f], column lowerAddr[f]
     hpls_solver* solver = nullptr;
     std::string options;             // the hpls options the solver was set up with
+    std::string stop;                // the maxiter and miniter last set
     bool setUp = false;              // solver set up on A (else the next solve sets it up)
 
     ~hplsFoamCache()
@@ -332,6 +333,7 @@ Foam::solverPerformance Foam::hplsSolver::solve
             }
         }
         c->options = options;
+        c->stop.clear();
     }
 
     hplsFoamTest test{&solverPerf, normFactor, tolerance_, relTol_};
@@ -342,7 +344,16 @@ Foam::solverPerformance Foam::hplsSolver::solve
         stop, sizeof stop, "maxiter=%lld miniter=%lld",
         (long long)max(maxIter_, 1), (long long)max(minIter_, 0)
     );
-    hpls_solver_set_options(c->solver, stop); // solve-time options: the setup stays
+    if (c->stop != stop)
+    {
+        // solve-time options keep the setup, but solver=auto chooses afresh
+        if (hpls_solver_auto(c->solver))
+        {
+            c->setUp = false;
+        }
+        hpls_solver_set_options(c->solver, stop);
+        c->stop = stop;
+    }
 
     const hpls_status st = c->setUp
         ? hpls_solver_update_values(c->solver, c->A)
