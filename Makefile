@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich install bench bench-quick bench-gpu clean
+.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich openfoam install bench bench-quick bench-gpu clean
 
 all: build
 
@@ -54,6 +54,16 @@ oclgrind:
 mpich:
 	scripts/mpich_tests.sh build-mpich
 
+# hpls as OpenFOAM's linear solver (issue 31): Debian's openfoam and the headers of its
+# source package (scripts/openfoam_deps.sh, cached outside the repository),
+# build-openfoam/libhplsFoam.so (integrations/openfoam), the tutorials against
+# OpenFOAM's own solvers (tests/e2e/openfoam.sh).
+openfoam: build
+	@scripts/openfoam_deps.sh >/dev/null
+	$(MAKE) -C integrations/openfoam FOAM_SRC="$$(scripts/openfoam_deps.sh 2>/dev/null | tail -n 1)" \
+	    HPLS_BUILD=$(abspath $(BUILD)) OUT=$(abspath build-openfoam)
+	HPLS_FOAM_LIB=$(abspath build-openfoam)/libhplsFoam.so tests/e2e/openfoam.sh $(BUILD)/bin/hpls
+
 # make install PREFIX=$HOME/.local: under a prefix of your own (default: CMake's, /usr/local)
 install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
@@ -74,4 +84,4 @@ bench-gpu: build
 	bench/run_all.sh $(BUILD) gpu_measured
 
 clean:
-	rm -rf build build-asan build-vg build-tsan build-fuzz
+	rm -rf build build-asan build-vg build-tsan build-fuzz build-openfoam

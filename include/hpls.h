@@ -164,8 +164,9 @@ typedef enum hpls_reason {
     HPLS_DIVERGED_INDEFINITE, /* CG met (p, A p) <= 0 */
     HPLS_CONVERGED_STEP,      /* ||x_m - x_{m-1}|| <= xtol ||x_m|| (hisa, bhisa) */
     HPLS_STOPPED_USER,        /* the monitor returned nonzero */
-    HPLS_DIVERGED_ACCURACY    /* tol below what rounding allows: the residual stopped at
+    HPLS_DIVERGED_ACCURACY,   /* tol below what rounding allows: the residual stopped at
                                  about eps ||A|| ||x|| (the message gives the figures) */
+    HPLS_CONVERGED_USER       /* the convergence test of hpls_solver_set_convergence_test */
 } hpls_reason;
 
 HPLS_API const char *hpls_reason_str(hpls_reason r);
@@ -203,11 +204,32 @@ HPLS_API void hpls_solver_destroy(hpls_solver *s);
 /* One "key=value" option (same names as the command line flags).  Method,
  * preconditioner and choice names are case-insensitive ("solver=BiCGSTAB"), and
  * precond=ilu is ilu0 (Lis's name); hpls_solver_get_option returns the names in
- * lower case as the help lists them. */
+ * lower case as the help lists them.  The options only the solve reads (tol,
+ * atol, rtol_ref, maxiter, miniter, divtol, stag_window, initial_guess) may be set
+ * between solves and keep the setup (not with solver=auto); any other option
+ * takes effect at the next hpls_solver_setup, which solve then requires. */
 HPLS_API hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue);
 /* Several options separated by spaces or commas: "solver=cg precond=jacobi tol=1e-10". */
 HPLS_API hpls_status hpls_solver_set_options(hpls_solver *s, const char *options);
 HPLS_API hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ctx);
+
+/* A convergence test of the caller's in place of tol and atol (PETSc's
+ * KSPSetConvergenceTest), for tests on the residual vector such as OpenFOAM's
+ * sum|b - A x| / normFactor: called with the residual r the method holds (its
+ * recursive one after each iteration, b - A x at iteration 0 and when hpls
+ * confirms a "converged" on the true residual, as it does tol's), n values in
+ * host memory (under MPI this rank's rows: the test reduces over the ranks
+ * itself and answers alike on all), and ||r||_2.  Return 1 for converged
+ * (HPLS_CONVERGED_USER), 0 to go on; it may be called more than once per
+ * iteration.  miniter, maxiter, NaN, growth and stagnation still apply.  For
+ * the methods that hold r: cg and bicgstab (bicgstab also tests s = r - alpha
+ * A M^-1 p at its half step, as OpenFOAM's PBiCGStab does), on the host
+ * backends (cpu, ref, mpi), without reorder or scale; setup refuses the others.
+ * fn NULL: tol and atol again.  Takes effect at the next solve. */
+typedef int (*hpls_converged_fn)(void *ctx, hpls_int iteration, hpls_int n, const hpls_real *r,
+                                 double rnorm);
+HPLS_API hpls_status hpls_solver_set_convergence_test(hpls_solver *s, hpls_converged_fn fn,
+                                                      void *ctx);
 /* Builds the method and preconditioner for A (A must outlive the solver's use). */
 HPLS_API hpls_status hpls_solver_setup(hpls_solver *s, const hpls_csr *A);
 /* Solves A x = b; x holds the initial guess on entry (use_x0=1) or is zeroed first. */

@@ -29,6 +29,8 @@ typedef struct opt_def {
     const char *help;
     const char *choices; /* OPT_CHOICE */
     int exec;            /* 1: how it runs (threads, backend): a preconditioner object's too */
+    int solve;           /* 1: read by the solve only (the stop test, the initial guess): may
+                            change between solves without a new setup (DESIGN.md) */
 } opt_def;
 
 #define OFF(f) .off = offsetof(hpls_options, f)
@@ -36,12 +38,15 @@ static const opt_def opts[] = {
     {"solver", OPT_METHOD, "bicgstab", .help = "iterative method (see the list below)"},
     {"precond", OPT_PC, "none", HPLS_M_PRECOND, .help = "preconditioner (see the list below)"},
     {"tol", OPT_REAL, "1e-8", OFF(tol), .lo = 0, .hi = 0.999999,
-     .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b|| (0: run to maxiter)"},
-    {"atol", OPT_REAL, "0", OFF(atol), .lo = 0, .hi = HUGE_VAL,
+     .solve = 1, .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b|| (0: run to maxiter)"},
+    {"atol", OPT_REAL, "0", OFF(atol), .lo = 0, .hi = HUGE_VAL, .solve = 1,
      .help = "absolute tolerance: stop when ||b-Ax|| <= atol"},
-    {"rtol_ref", OPT_CHOICE, "b", OFF(ref), .choices = "b,r0",
+    {"rtol_ref", OPT_CHOICE, "b", OFF(ref), .choices = "b,r0", .solve = 1,
      .help = "what tol is relative to: b (||b||) or r0 (||b-Ax0||)"},
-    {"maxiter", OPT_INT, "10000", OFF(maxiter), .lo = 1, .hi = 1e15, .help = "maximum iterations"},
+    {"maxiter", OPT_INT, "10000", OFF(maxiter), .lo = 1, .hi = 1e15, .solve = 1,
+     .help = "maximum iterations"},
+    {"miniter", OPT_INT, "0", OFF(miniter), .lo = 0, .hi = 1e15, .solve = 1,
+     .help = "minimum iterations: no convergence before (OpenFOAM's minIter)"},
     {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), .lo = 1, .hi = 1e6,
      .help = "Krylov subspace size before a restart (GMRES family)"},
     {"ell", OPT_INT, "2", HPLS_M_ELL, OFF(ell), .lo = 1, .hi = 10,
@@ -86,12 +91,12 @@ static const opt_def opts[] = {
      .help = "pjg block size: 1 is Gauss-Seidel, n is Jacobi (0: from n and the threads)"},
     {"sweeps", OPT_INT, "1", HPLS_M_PSIZE, OFF(sweeps), .lo = 1, .hi = 1000,
      .help = "precond pjg: PJG sweeps per application"},
-    {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1,
+    {"divtol", OPT_REAL, "1e8", OFF(divtol), .lo = 1, .hi = HUGE_VAL, .open = 1, .solve = 1,
      .help = "diverged when ||r|| > divtol*||r0||"},
-    {"stag_window", OPT_INT, "1000", OFF(stag_window), .lo = 0, .hi = 1e15,
+    {"stag_window", OPT_INT, "1000", OFF(stag_window), .lo = 0, .hi = 1e15, .solve = 1,
      .help = "stagnation when the residual has stayed within 0.01% of one value for this many "
              "iterations (0: off)"},
-    {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given",
+    {"initial_guess", OPT_CHOICE, "zero", OFF(initial_guess), .choices = "zero,given", .solve = 1,
      .help = "zero, or given (x on entry is the guess)"},
     {"threads", OPT_INT, "0", OFF(threads), .lo = 0, .hi = HPLS_MAX_THREADS, .exec = 1,
      .help = "threads of this solver or preconditioner (0: automatic, one thread below "
@@ -372,6 +377,27 @@ int hpls_optset_is_set(const hpls_optset *os, const char *key)
 {
     int k = find_key(key);
     return k >= 0 && (os->set_mask >> k & 1u);
+}
+
+int hpls_optset_solve_only(const char *options)
+{
+    int any = 0;
+    for (const char *p = options; *p;) {
+        p += strspn(p, " ,\t\n");
+        size_t len = strcspn(p, " ,\t\n");
+        if (len == 0)
+            break;
+        size_t klen = strcspn(p, "=");
+        int k = 0;
+        while (k < NOPTS && (klen >= len || strlen(opts[k].key) != klen ||
+                             strncmp(opts[k].key, p, klen) != 0))
+            k++;
+        if (k == NOPTS || !opts[k].solve)
+            return 0;
+        any = 1;
+        p += len;
+    }
+    return any;
 }
 
 const char *hpls_optset_unused(const hpls_optset *os, unsigned uses, int generic)

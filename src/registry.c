@@ -38,13 +38,15 @@ const hpls_method hpls_methods[] = {
      .solve = hpls_solve_ssor,
      .destroy = hpls_destroy_relax},
     {.name = "cg",
-     .help = "conjugate gradients (symmetric positive definite A and M)",
-     .flags = HPLS_M_PRECOND | HPLS_M_DENSE | HPLS_M_FORMAT | HPLS_M_DEVICE | HPLS_M_DIST,
+     .help = "conjugate gradients (symmetric definite A and M, positive or negative)",
+     .flags = HPLS_M_PRECOND | HPLS_M_DENSE | HPLS_M_FORMAT | HPLS_M_DEVICE | HPLS_M_DIST |
+              HPLS_M_CONVTEST,
      .nwork = 4,
      .solve = hpls_solve_cg},
     {.name = "bicgstab",
      .help = "BiCGSTAB (van der Vorst 1992), right preconditioned",
-     .flags = HPLS_M_PRECOND | HPLS_M_FORMAT | HPLS_M_DENSE | HPLS_M_DEVICE | HPLS_M_DIST,
+     .flags = HPLS_M_PRECOND | HPLS_M_FORMAT | HPLS_M_DENSE | HPLS_M_DEVICE | HPLS_M_DIST |
+              HPLS_M_CONVTEST,
      .nwork = 8,
      .solve = hpls_solve_bicgstab},
     {.name = "qtbicgstab",

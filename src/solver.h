@@ -101,7 +101,9 @@ enum {
     HPLS_M_DIST = 1048576u,  /* runs on a matrix distributed over MPI ranks (src/mpi) */
     HPLS_M_RELAX = 2097152u, /* relaxation sweeps scheduled by trisolve on a device (gs, sor,
                                 ssor, precond ssor) */
-    HPLS_M_BLKDEV = 4194304u /* its solve_block (solve_many) runs on a device too */
+    HPLS_M_BLKDEV = 4194304u, /* its solve_block (solve_many) runs on a device too */
+    HPLS_M_CONVTEST = 8388608u /* hands its residual vector to a user convergence test
+                                  (hpls_conv.r, hpls_conv_met) */
 };
 
 typedef struct hpls_solver hpls_solver;
@@ -136,6 +138,7 @@ typedef struct hpls_options {
     double tol, atol, divtol, omega;
     int ref; /* hpls_ref */
     hpls_int maxiter, stag_window, restart;
+    hpls_int miniter;      /* no convergence before this many iterations */
     hpls_int ell;          /* bicgstabl: BiCG steps per minimal-residual step */
     hpls_int gspike_p;     /* g-Spike partitions (0: automatic) */
     double gspike_delta;   /* g-Spike singularity threshold, relative to the block norm */
@@ -210,6 +213,7 @@ typedef struct hpls_conv {
     hpls_int band_it;  /* band * (1 + HPLS_STAG_BAND), entered at iteration band_it */
     double t0;         /* solve start, for the history */
     int confirms;      /* true-residual confirmations that failed */
+    const hpls_dvec *r; /* HPLS_M_CONVTEST methods: the vector whose norm is tested */
 } hpls_conv;
 
 /* Stagnation (conv.c): the residual stayed within a factor 1 + HPLS_STAG_BAND of
@@ -267,6 +271,8 @@ struct hpls_solver {
     hpls_info info;
     hpls_monitor_fn monitor;
     void *monitor_ctx;
+    hpls_converged_fn conv_fn; /* the user's convergence test, or NULL: tol and atol */
+    void *conv_ctx;
     int monitor_stop;
     hpls_int hist_len, hist_cap;
     hpls_int *hist_it;
@@ -343,6 +349,10 @@ hpls_reason hpls_conv_start(hpls_solver *s, double r0norm);
  * tests use ||M^-1 r|| relative to pbnorm = ||M^-1 b||, and info says so.
  * Call before hpls_conv_start. */
 void hpls_conv_use_precond_norm(hpls_solver *s, double pbnorm);
+/* Whether rnorm = ||r|| after iteration it meets the stop test: the user's
+ * (hpls_solver_set_convergence_test, shown r) or rnorm <= target; never
+ * before miniter iterations. */
+int hpls_conv_met(hpls_solver *s, hpls_int it, const hpls_dvec *r, double rnorm);
 /* Tests the residual norm after iteration it; records history, calls the
  * monitor.  Returns HPLS_NOT_RUN to go on, else the reason to stop (a failure
  * recorded in the backend stops too: hpls_solver_solve then returns it). */

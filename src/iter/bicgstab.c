@@ -28,6 +28,7 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
     hpls_dvec *r = s->work[0], *rhat = s->work[1], *p = s->work[2], *v = s->work[3];
     hpls_dvec *sv = s->work[4], *t = s->work[5], *phatbuf = s->work[6], *shatbuf = s->work[7];
     double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
+    s->conv.r = r; /* what a user's convergence test sees (s is copied there at a half step) */
     if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     double rho = 1.0, alpha = 1.0, omega = 1.0;
@@ -82,7 +83,7 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
         double tt, ts, ss;
         hpls_v_dot3(be, n, t, sv, &tt, &ts, &ss); /* (t, t), (t, s), (s, s) */
         double snorm = hpls_be_norm(be, n, ss, sv);
-        if (snorm <= s->conv.target) { /* converged at the half step */
+        if (hpls_conv_met(s, it, sv, snorm)) { /* converged at the half step */
             hpls_v_axpy(be, n, alpha, phat, x);
             hpls_v_copy(be, n, sv, r);
             hpls_reason why = hpls_conv_check(s, it, snorm);

@@ -23,13 +23,15 @@ const char *hpls_reason_str(hpls_reason r)
     case HPLS_CONVERGED_STEP: return "converged (step below xtol)";
     case HPLS_STOPPED_USER: return "stopped by the monitor";
     case HPLS_DIVERGED_ACCURACY: return "tolerance below attainable accuracy";
+    case HPLS_CONVERGED_USER: return "converged (the user's test)";
     }
     return "unknown reason";
 }
 
 int hpls_reason_converged(hpls_reason r)
 {
-    return r == HPLS_CONVERGED_RTOL || r == HPLS_CONVERGED_ATOL || r == HPLS_CONVERGED_STEP;
+    return r == HPLS_CONVERGED_RTOL || r == HPLS_CONVERGED_ATOL || r == HPLS_CONVERGED_STEP ||
+           r == HPLS_CONVERGED_USER;
 }
 
 /* Appends to the history, growing it geometrically. */
@@ -112,6 +114,15 @@ static double attainable(const hpls_solver *s, const hpls_real *x)
     return eps * (sqrt(ss) + s->conv.bnorm);
 }
 
+int hpls_conv_met(hpls_solver *s, hpls_int it, const hpls_dvec *r, double rnorm)
+{
+    if (it < s->opt.miniter)
+        return 0;
+    if (!s->conv_fn)
+        return rnorm <= s->conv.target;
+    return s->conv_fn(s->conv_ctx, it, s->op.n, hpls_v_host(s->be, r), rnorm) != 0;
+}
+
 /* The stopping decision for residual norm rnorm after iteration it.  notify:
  * record it in the history and tell the monitor (once per iteration). */
 static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm, int notify)
@@ -131,8 +142,9 @@ static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm, int notify)
         return HPLS_DIVERGED_BREAKDOWN;
     if (!isfinite(rnorm))
         return HPLS_DIVERGED_NAN;
-    if (rnorm <= c->target)
-        return rnorm <= o->tol * (o->ref == HPLS_REF_R0 ? c->r0norm : c->test_bnorm)
+    if (hpls_conv_met(s, it, c->r, rnorm))
+        return s->conv_fn ? HPLS_CONVERGED_USER
+               : rnorm <= o->tol * (o->ref == HPLS_REF_R0 ? c->r0norm : c->test_bnorm)
                    ? HPLS_CONVERGED_RTOL
                    : HPLS_CONVERGED_ATOL;
     if (c->r0norm > 0 && rnorm > o->divtol * c->r0norm)
@@ -153,8 +165,8 @@ static hpls_reason test(hpls_solver *s, hpls_int it, double rnorm, int notify)
 void hpls_conv_finish(hpls_solver *s, const hpls_real *x)
 {
     hpls_reason r = s->info.reason;
-    if (r != HPLS_DIVERGED_STAGNATION && r != HPLS_DIVERGED_MAXIT)
-        return;
+    if ((r != HPLS_DIVERGED_STAGNATION && r != HPLS_DIVERGED_MAXIT) || s->conv_fn)
+        return; /* (a user's test has no target to compare with) */
     double level = attainable(s, x), rn = s->info.resnorm;
     if (level > 0 && rn <= HPLS_ACC_FACTOR * level && rn > s->conv.target) {
         s->info.reason = HPLS_DIVERGED_ACCURACY;
@@ -170,7 +182,7 @@ hpls_reason hpls_conv_column(const hpls_solver *s, hpls_colconv *c, hpls_int it,
     const hpls_options *o = &s->opt;
     if (!isfinite(rnorm))
         return HPLS_DIVERGED_NAN;
-    if (rnorm <= c->target)
+    if (rnorm <= c->target && it >= o->miniter)
         return rnorm <= o->tol * (o->ref == HPLS_REF_R0 ? c->r0norm : c->bnorm)
                    ? HPLS_CONVERGED_RTOL
                    : HPLS_CONVERGED_ATOL;
@@ -228,7 +240,8 @@ hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_dvec *b, const hpls_dve
 {
     double rnorm = hpls_op_residual(s, b, x, r);
     hpls_conv *c = &s->conv;
-    if (rnorm <= c->target || !isfinite(rnorm) || it >= s->opt.maxiter || s->be->err) {
+    if (hpls_conv_met(s, it, r, rnorm) || !isfinite(rnorm) || it >= s->opt.maxiter ||
+        s->be->err) {
         s->info.reason = test(s, it, rnorm, 0);
         return s->info.reason;
     }
@@ -273,5 +286,5 @@ hpls_status hpls_indefinite(hpls_solver *s, double value, const char *what, hpls
     s->info.iterations = it - 1;
     return hpls_solver_fail(s, HPLS_OK, "%s = %g at iteration %lld: %s", what, value, (long long)it,
                             isnan(value) ? "NaN in the iteration"
-                                         : "A or M is not positive definite");
+                                         : "A or M is not definite");
 }

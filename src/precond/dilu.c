@@ -17,7 +17,10 @@
  *     (E + U) z = E y:    z_i = y_i - sum_{j>i} (rD_i A_ij) z_j.
  * M^T = (E + U^T) E^-1 (E + L^T) is the DILU of A^T with the same E, so M^-T
  * is the same two sweeps over A^T.  DIC: A symmetric, U = L^T, K_ij = A_ij^2,
- * and M is positive definite iff every E_ii > 0, which is checked at setup.
+ * and M is positive definite iff every E_ii > 0, negative definite iff every
+ * E_ii < 0 (OpenFOAM's pressure matrices, whose diagonal is negative: its DIC
+ * takes them as they are), which is checked at setup: every E_ii must have
+ * the sign of E_11 = A_11.
  *
  * dilu_order=faces does the arithmetic in OpenFOAM's order (lduMatrix's
  * DILUPreconditioner and DICPreconditioner), so that E and z = M^-1 r equal an
@@ -40,7 +43,8 @@
 typedef struct dilu_ctx {
     hpls_trifac *F;
     double shift;
-    int symmetric;  /* dic: check that A is symmetric and E positive */
+    int symmetric;  /* dic: check that A is symmetric and E definite */
+    int sign;       /* dic: the sign every E_ii must have, E_11's (0: dilu, not checked) */
     hpls_real *E, *rD;
     hpls_idx *cur;  /* serial: per row j, the offset in j's upper part to match next */
     int faces;      /* dilu_order=faces */
@@ -116,7 +120,7 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
         hpls_int q = serial ? mirror_cursor(t, c->cur, j, i) : mirror_search(t, j, i);
         if (q >= 0) {
             if (c->faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
-                e -= v[q] * v[p] / c->E[j];
+                e -= c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0; /* E_j = 0: reported */
             else
                 sum += v[p] * v[q] * c->rD[j];
             r->pairs++;
@@ -126,11 +130,11 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
     }
     e -= sum;
     c->E[i] = e;
-    c->rD[i] = 1.0 / e;
+    c->rD[i] = e != 0.0 ? 1.0 / e : 0.0; /* a zero pivot is reported (check_e), not trapped */
     hpls_trifac_copy_row(c->F, i, v, c->rD[i], c->rD[i]);
     if (c->faces)
         reverse_upper_row(c->F, i);
-    if (hpls_trifac_bad_pivot(e, big, c->symmetric) && i < r->bad)
+    if (hpls_trifac_bad_pivot(e, big, c->sign) && i < r->bad)
         r->bad = i;
     if (asym && i < r->asym)
         r->asym = i;
@@ -202,7 +206,8 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
 
 /* dic's symmetry and the pivots, from the first rows that failed them (n:
  * none) and the count of lower entries with a mirror */
-static hpls_status check_e(hpls_trifac *F, hpls_int bad, hpls_int asym, hpls_int pairs)
+static hpls_status check_e(hpls_trifac *F, hpls_int bad, hpls_int asym, hpls_int pairs,
+                           int sign)
 {
     hpls_int n = F->n;
     /* every lower entry mirrored by an equal one and as many upper entries: symmetric */
@@ -211,20 +216,22 @@ static hpls_status check_e(hpls_trifac *F, hpls_int bad, hpls_int asym, hpls_int
                          "dic: A is not symmetric (row %lld differs from its column): use dilu",
                          (long long)(asym < n ? asym + 1 : n));
     if (bad < n)
-        return hpls_trifac_pivot_error(F, bad, F->vec[0][bad], "E_ii", F->symmetric);
+        return hpls_trifac_pivot_error(F, bad, F->vec[0][bad], "E_ii", sign);
     return HPLS_OK;
 }
 
 /* The same on the device (after the sweeps' upload: trisolve.c).  Its rows
  * report no mirror count: with every lower entry mirrored (asym n) the count
- * is the lower copy's size. */
+ * is the lower copy's size.  Its kernel (factor.cl) wants dic's E positive: a
+ * negative definite A is refused there. */
 static hpls_status device_dilu(hpls_trifac *F)
 {
     hpls_int bad, asym;
     double pivot;
     hpls_status st =
         F->be->d->fac_build(F->be, F, HPLS_FAC_DILU, F->chosen, &bad, &asym, &pivot);
-    return st != HPLS_OK ? st : check_e(F, bad, asym, asym < F->n ? 0 : F->low.ptr[F->n]);
+    return st != HPLS_OK ? st
+                         : check_e(F, bad, asym, asym < F->n ? 0 : F->low.ptr[F->n], F->symmetric);
 }
 
 /* E from A's values (and its checks), the copies, the M^-T sweeps' values:
@@ -234,11 +241,20 @@ static hpls_status numeric_dilu(hpls_trifac *F)
 {
     dilu_ctx c = {.F = F, .shift = F->shift, .symmetric = F->symmetric, .E = F->vec[0],
                   .rD = F->vec[1], .faces = F->faces};
+    if (F->symmetric && F->n > 0) { /* E_11 = A_11, shifted: row 1 has no lower part */
+        const hpls_trisplit *t = &F->a;
+        hpls_int p0 = t->A->rowptr[0], end = t->A->rowptr[1];
+        double big = 0;
+        for (hpls_int p = p0; p < end; p++)
+            big = fmax(big, fabs(t->A->val[p]));
+        double a11 = t->upbeg[0] > t->lowend[0] ? t->A->val[t->lowend[0]] : 0.0;
+        c.sign = hpls_trifac_shifted(a11, big, F->shift) < 0 ? -1 : 1;
+    }
     if (!F->dev_numeric) {
         dilu_report r;
         hpls_status st = build_e(&c, &r);
         if (st == HPLS_OK)
-            st = check_e(F, r.bad, r.asym, r.pairs);
+            st = check_e(F, r.bad, r.asym, r.pairs, c.sign);
         if (st != HPLS_OK)
             return st;
     }

@@ -63,7 +63,7 @@ static double ilu_row(const ilu_ctx *c, hpls_idx *iw, hpls_real *w, hpls_int i, 
     for (hpls_int p = p0; p < end; p++)
         iw[A->colind[p]] = -1;
     double d = w[nl];
-    c->uinv[i] = 1.0 / d;
+    c->uinv[i] = d != 0.0 ? 1.0 / d : 0.0; /* a zero pivot is reported, not trapped */
     hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)];
     hpls_real *uv = F->up.val + U->ptr[hpls_tricopy_slot(U, i)];
     for (hpls_int o = 0; o < nl; o++)

@@ -336,18 +336,19 @@ void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
 }
 
 hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv, const char *what,
-                                    int positive)
+                                    int sign)
 {
     const hpls_csr *A = F->a.A;
     double big = 0;
     for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
         big = fmax(big, fabs(A->val[p]));
-    if (positive && !(piv > 0))
+    if (sign && !(sign * piv > 0))
         return hpls_fail(HPLS_ERR_SINGULAR,
-                         "%s: %s = %g <= 0 at row %lld: M is not positive definite "
-                         "(A is not an M-matrix?), cg would diverge; retry with a diagonal "
-                         "shift (shift=1 or more) or use dilu with bicgstab",
-                         F->name, what, piv, (long long)i + 1);
+                         "%s: %s = %g %s 0 at row %lld: M is not %s definite (the sign of "
+                         "row 1's; A is not an M-matrix?), cg would diverge; retry with a "
+                         "diagonal shift (shift=1 or more) or use dilu with bicgstab",
+                         F->name, what, piv, sign > 0 ? "<=" : ">=", (long long)i + 1,
+                         sign > 0 ? "positive" : "negative");
     return hpls_fail(HPLS_ERR_SINGULAR,
                      "%s: %s = %g at row %lld is zero or tiny against the row's largest "
                      "entry %g: M is singular; retry with a diagonal shift "

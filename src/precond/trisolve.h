@@ -139,15 +139,16 @@ static inline double hpls_trifac_shifted(double d, double big, double shift)
 }
 
 /* Whether pivot piv is unusable: not finite, tiny against the row's largest
- * entry big, or (positive = 1) not positive. */
-static inline int hpls_trifac_bad_pivot(double piv, double big, int positive)
+ * entry big, or (sign = 1 or -1: M must be definite, every pivot of that sign)
+ * of the other sign. */
+static inline int hpls_trifac_bad_pivot(double piv, double big, int sign)
 {
-    return !isfinite(piv) || fabs(piv) <= 1e-14 * big || (positive && !(piv > 0));
+    return !isfinite(piv) || fabs(piv) <= 1e-14 * big || (sign && !(sign * piv > 0));
 }
 
 /* The HPLS_ERR_SINGULAR of the bad pivot piv of (0-based) row i: names the
- * 1-based row and the remedy. */
+ * 1-based row and the remedy (sign as hpls_trifac_bad_pivot's). */
 hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv, const char *what,
-                                    int positive);
+                                    int sign);
 
 #endif /* HPLS_TRISOLVE_H */

@@ -35,12 +35,23 @@ hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ..
     return hpls_fail(st, "%s", text);
 }
 
+/* Options that change M (the method, the preconditioner, how it runs) need a
+ * new setup; those the solve alone reads (the stop test, the initial guess:
+ * OpenFOAM's tolerance changes at every call) keep the setup.  solver=auto's
+ * options are the advice's: any change there makes it choose afresh. */
+static void options_changing(hpls_solver *s, const char *options)
+{
+    if (s->ready && !s->auto_on && hpls_optset_solve_only(options))
+        return;
+    s->ready = 0;
+    hpls_solver_auto_restore(s);
+}
+
 hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue)
 {
     if (!s || !keyvalue)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_option: NULL argument");
-    s->ready = 0;
-    hpls_solver_auto_restore(s);
+    options_changing(s, keyvalue);
     return hpls_optset_set(&s->os, keyvalue);
 }
 
@@ -48,8 +59,7 @@ hpls_status hpls_solver_set_options(hpls_solver *s, const char *options)
 {
     if (!s || !options)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_options: NULL argument");
-    s->ready = 0;
-    hpls_solver_auto_restore(s);
+    options_changing(s, options);
     return hpls_optset_set_list(&s->os, options);
 }
 
@@ -146,6 +156,36 @@ hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn, void *ct
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_monitor: NULL solver");
     s->monitor = fn;
     s->monitor_ctx = ctx;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_set_convergence_test(hpls_solver *s, hpls_converged_fn fn, void *ctx)
+{
+    if (!s)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_convergence_test: NULL solver");
+    s->conv_fn = fn;
+    s->conv_ctx = ctx;
+    return HPLS_OK;
+}
+
+/* A user's convergence test is shown the residual vector in host memory, of
+ * A's own system: the methods that hold one, host backends, no transform. */
+static hpls_status check_convergence_test(const hpls_solver *s)
+{
+    const hpls_method *m = s->opt.method;
+    if (!s->conv_fn)
+        return HPLS_OK;
+    if (!(m->flags & HPLS_M_CONVTEST))
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "solver %s shows no residual vector to a convergence test "
+                         "(hpls_solver_set_convergence_test): use cg or bicgstab",
+                         m->name);
+    if (s->be->d || s->opt.reorder || s->opt.scale)
+        return hpls_fail(HPLS_ERR_OPTION,
+                         "a convergence test (hpls_solver_set_convergence_test) sees the "
+                         "residual in host memory of A's own system: not on backend %s, nor "
+                         "with reorder or scale",
+                         s->be->name);
     return HPLS_OK;
 }
 
@@ -306,6 +346,8 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
     hpls_be_set_prefetch(be, o->prefetch);
     if (be->d && (st = device_check(s)) != HPLS_OK)
         goto fail;
+    if ((st = check_convergence_test(s)) != HPLS_OK)
+        goto fail;
 #ifdef HPLS_HAVE_MPI
     if (s->dist) {
         s->op = hpls_op_dcsr(be, s->dist);
@@ -340,10 +382,11 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
             st = hpls_csr_diag_positions(s->A, s->diagpos);
         for (hpls_int i = 0; st == HPLS_OK && i < n; i++) {
             double a = s->A ? s->A->val[s->diagpos[i]] : s->Ad->data[i * n + i];
-            if (a == 0.0)
+            if (a == 0.0) /* reported, never divided by: no trap under feenableexcept */
                 st = hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has a zero diagonal entry",
                                (long long)i + 1);
-            d[i] = 1.0 / a;
+            else
+                d[i] = 1.0 / a;
         }
         if (st == HPLS_OK)
             st = hpls_be_vector(be, n, d, &s->invdiag);
@@ -465,10 +508,11 @@ hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A)
             return HPLS_ERR_NOMEM;
         for (hpls_int i = 0; i < n && st == HPLS_OK; i++) {
             double a = s->A->val[s->diagpos[i]];
-            if (a == 0.0)
+            if (a == 0.0) /* reported, never divided by: no trap under feenableexcept */
                 st = hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has a zero diagonal entry",
                                (long long)i + 1);
-            d[i] = 1.0 / a;
+            else
+                d[i] = 1.0 / a;
         }
         if (st == HPLS_OK)
             s->be->v->upload(s->be, n, d, s->invdiag);
