@@ -21,7 +21,7 @@ if grep -qE '^  device [0-9]+: .*usable \(the one' <<<"$devices"; then
   expect runs_on_cuda 0 '"backend":"cuda".*"converged":true' -- "$HPLS" solve --gen $gen --solver cg --tol 1e-10 --json
 else
   if grep -q '^cuda: module ' <<<"$devices"; then # built here: the driver or device is missing
-    expect devices_say_why 0 '^cuda: runtime [0-9.]+, kernels for CUDA architectures [0-9a-z,-]+; no usable driver|driver .*0 device' -- "$HPLS" info --devices
+    expect devices_say_why 0 '^cuda: kernels for CUDA architectures [0-9a-z,-]+; (no driver|driver [0-9.]+) found, the module \(runtime [0-9.]+\) needs >= [0-9.]+; (no usable driver|0 device)' -- "$HPLS" info --devices
     why='cuda backend: (no usable CUDA driver|the CUDA driver lists no device|device 0 .* cannot run)'
   else
     expect devices_say_why 0 '^cuda: not usable: cuda backend: no libhpls_cuda.so' -- "$HPLS" info --devices

@@ -14,24 +14,153 @@
  * one): HPLS_CUDA_SPMV=cusparse (cusparseSpMV, CSR_ALG2: deterministic) and
  * HPLS_CUDA_DOT=cublas (cublasDdot for dot and mdot), as the layer's
  * hpls_devlib.  The default, ours, rounds as ref does where nothing is summed
- * and sums as the opencl backend.
+ * and sums as the opencl backend.  The module does not link either library
+ * (cuBLAS pulls in cuBLASLt, half a gigabyte, which a host with only the
+ * driver lacks): each is opened with dlopen when its switch asks for it, and
+ * the few functions used are called through pointers (issue 33, finding 1).
  *
  * Each backend has its own stream (its launches run in order), its cuSPARSE
  * and cuBLAS handles bound to it, on device 0 (CUDA_VISIBLE_DEVICES picks
  * another). */
+#define _POSIX_C_SOURCE 200809L /* dlopen */
 #include "kernels/cuda/module.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
+#include <dlfcn.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 extern const void *const hpls_cuda_kernel[]; /* table.cuh: the host stubs, by HPLS_K_* */
 
 #define K_NAME(name, sig) #name,
 static const char *const kernel_names[] = {HPLS_DEVICE_KERNELS(K_NAME)};
+
+#define STR_(x) #x
+#define STR(x) STR_(x) /* after expansion: cublasCreate is a macro for cublasCreate_v2 */
+
+/* The module's runtime version, and the driver it needs: one of the same
+ * major version or later (CUDA's minor version compatibility). */
+enum { RUNTIME_MAJOR = CUDART_VERSION / 1000, RUNTIME_MINOR = CUDART_VERSION % 1000 / 10 };
+
+/* "driver 12.2 found, the module (runtime 13.0) needs >= 13.0": the versions
+ * a failure to start may come from, in every init failure's message */
+static const char *versions(char *buf, size_t size)
+{
+    int driver = 0; /* stays 0 without a driver */
+    cudaDriverGetVersion(&driver);
+    char found[32] = "no driver";
+    if (driver > 0)
+        snprintf(found, sizeof found, "driver %d.%d", driver / 1000, driver % 1000 / 10);
+    snprintf(buf, size, "%s found, the module (runtime %d.%d) needs >= %d.0", found, RUNTIME_MAJOR,
+             RUNTIME_MINOR, RUNTIME_MAJOR);
+    return buf;
+}
+
+/* st with "cuda backend: <fmt...>; <versions>": init's failures */
+static hpls_status init_fail(hpls_status st, const char *fmt, ...) HPLS_PRINTF(2, 3);
+static hpls_status init_fail(hpls_status st, const char *fmt, ...)
+{
+    char what[1024], v[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return hpls_fail(st, "cuda backend: %s; %s", what, versions(v, sizeof v));
+}
+
+/* ---- cuSPARSE and cuBLAS, opened when a switch asks ------------------------ */
+/* The entry points the switches call, by their headers' names (tests/cuda/
+ * libs.c calls each, so their prototypes are checked by a link too); the
+ * pointers have the headers' types. */
+#define SPARSE_CALLS(X)                                                                            \
+    X(cusparseCreate)                                                                              \
+    X(cusparseDestroy)                                                                             \
+    X(cusparseSetStream)                                                                           \
+    X(cusparseGetErrorString)                                                                      \
+    X(cusparseCreateCsr) X(cusparseDestroySpMat) X(cusparseCreateDnVec) X(cusparseDestroyDnVec)    \
+        X(cusparseDnVecSetValues) X(cusparseSpMV_bufferSize) X(cusparseSpMV)
+#define BLAS_CALLS(X)                                                                              \
+    X(cublasCreate) X(cublasDestroy) X(cublasSetStream) X(cublasGetStatusString) X(cublasDdot_64)
+#define FN_MEMBER(f) __typeof__(&f) f;
+static struct {
+    SPARSE_CALLS(FN_MEMBER)
+} sp_fn;
+static struct {
+    BLAS_CALLS(FN_MEMBER)
+} blas_fn;
+
+/* A library: its file (the soname, from its header's major version), the
+ * switch that asks for it, its symbols, and the outcome of the one attempt
+ * to open it. */
+typedef struct cu_sym {
+    const char *name;
+    void **slot;
+} cu_sym;
+typedef struct cu_library {
+    const char *file, *env;
+    const cu_sym *sym;
+    int nsym;
+    int ok;
+    char why[768]; /* dlerror's words, when not ok */
+} cu_library;
+#define FN_SYM(f) {STR(f), (void **)&sp_fn.f},
+static const cu_sym sp_syms[] = {SPARSE_CALLS(FN_SYM)};
+#undef FN_SYM
+#define FN_SYM(f) {STR(f), (void **)&blas_fn.f},
+static const cu_sym blas_syms[] = {BLAS_CALLS(FN_SYM)};
+#undef FN_SYM
+#define LIBRARY(name, major, env_, syms)                                                           \
+    {                                                                                              \
+        .file = "lib" name ".so." STR(major), .env = env_, .sym = syms,                            \
+        .nsym = (int)(sizeof syms / sizeof *syms)                                                  \
+    }
+static cu_library sp_lib =
+    LIBRARY("cusparse", CUSPARSE_VER_MAJOR, "HPLS_CUDA_SPMV=cusparse", sp_syms);
+static cu_library blas_lib = LIBRARY("cublas", CUBLAS_VER_MAJOR, "HPLS_CUDA_DOT=cublas", blas_syms);
+
+/* Opens L and resolves its symbols; never closed (the process keeps a
+ * library whose handles may outlive a backend, as libhpls keeps the module). */
+static void open_library(cu_library *L)
+{
+    void *so = dlopen(L->file, RTLD_NOW | RTLD_LOCAL);
+    const char *why = so ? NULL : dlerror();
+    for (int i = 0; so && i < L->nsym && !why; i++) {
+        *L->sym[i].slot = dlsym(so, L->sym[i].name); /* POSIX's way to a function pointer */
+        if (!*L->sym[i].slot)
+            why = dlerror();
+    }
+    L->ok = so && !why;
+    if (!L->ok)
+        snprintf(L->why, sizeof L->why, "%.700s", why ? why : "dlopen failed");
+}
+static void open_sparse(void)
+{
+    open_library(&sp_lib);
+}
+static void open_blas(void)
+{
+    open_library(&blas_lib);
+}
+
+/* L, opened once per process; a failure is init's error every time, naming
+ * the switch, the file and the loader's reason. */
+static hpls_status library(cu_library *L)
+{
+    static once_flag sp_once = ONCE_FLAG_INIT, blas_once = ONCE_FLAG_INIT;
+    if (L == &sp_lib)
+        call_once(&sp_once, open_sparse);
+    else
+        call_once(&blas_once, open_blas);
+    if (L->ok)
+        return HPLS_OK;
+    return init_fail(HPLS_ERR_UNSUPPORTED, "%s needs %s, which cannot be loaded: %s", L->env,
+                     L->file, L->why);
+}
 
 /* A backend's own: its stream, the libraries' handles (NULL unless switched
  * on) and the routines it lends the layer. */
@@ -58,7 +187,7 @@ static hpls_status sparse_status(cusparseStatus_t e, const char *what)
     if (e == CUSPARSE_STATUS_SUCCESS)
         return HPLS_OK;
     return hpls_fail(e == CUSPARSE_STATUS_ALLOC_FAILED ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL,
-                     "%s: %s", what, cusparseGetErrorString(e));
+                     "%s: %s", what, sp_fn.cusparseGetErrorString(e));
 }
 
 static hpls_status blas_status(cublasStatus_t e, const char *what)
@@ -66,7 +195,7 @@ static hpls_status blas_status(cublasStatus_t e, const char *what)
     if (e == CUBLAS_STATUS_SUCCESS)
         return HPLS_OK;
     return hpls_fail(e == CUBLAS_STATUS_ALLOC_FAILED ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL, "%s: %s",
-                     what, cublasGetStatusString(e));
+                     what, blas_fn.cublasGetStatusString(e));
 }
 
 /* "own" (or unset) or the library's name */
@@ -97,11 +226,11 @@ static void cu_csr_unview(hpls_backend *be, void *view)
     if (!V)
         return;
     if (V->mat)
-        cusparseDestroySpMat(V->mat);
+        sp_fn.cusparseDestroySpMat(V->mat);
     if (V->dx)
-        cusparseDestroyDnVec(V->dx);
+        sp_fn.cusparseDestroyDnVec(V->dx);
     if (V->dy)
-        cusparseDestroyDnVec(V->dy);
+        sp_fn.cusparseDestroyDnVec(V->dy);
     cudaFree(V->buf);
     cudaFree(V->rp32);
     hpls_free(V);
@@ -136,20 +265,21 @@ static hpls_status cu_csr_view(hpls_backend *be, const hpls_csr *A, hpls_dbuf *c
     double one = 1.0, zero = 0.0;
     hpls_status st = CU_STATUS(e, "cuSPARSE's row offsets");
     if (st == HPLS_OK)
-        st = sparse_status(cusparseCreateCsr(&V->mat, A->nrows, A->ncols, A->nnz, V->rp32, PTR(ci),
-                                             PTR(val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                             CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+        st = sparse_status(sp_fn.cusparseCreateCsr(&V->mat, A->nrows, A->ncols, A->nnz, V->rp32,
+                                                   PTR(ci), PTR(val), CUSPARSE_INDEX_32I,
+                                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                                   CUDA_R_64F),
                            "cusparseCreateCsr");
     if (st == HPLS_OK) /* values: placeholders */
-        st = sparse_status(cusparseCreateDnVec(&V->dx, A->ncols, PTR(val), CUDA_R_64F),
+        st = sparse_status(sp_fn.cusparseCreateDnVec(&V->dx, A->ncols, PTR(val), CUDA_R_64F),
                            "cusparseCreateDnVec");
     if (st == HPLS_OK)
-        st = sparse_status(cusparseCreateDnVec(&V->dy, A->nrows, PTR(val), CUDA_R_64F),
+        st = sparse_status(sp_fn.cusparseCreateDnVec(&V->dy, A->nrows, PTR(val), CUDA_R_64F),
                            "cusparseCreateDnVec");
     if (st == HPLS_OK)
-        st = sparse_status(cusparseSpMV_bufferSize(S->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                                   V->mat, V->dx, &zero, V->dy, CUDA_R_64F,
-                                                   CUSPARSE_SPMV_CSR_ALG2, &size),
+        st = sparse_status(sp_fn.cusparseSpMV_bufferSize(S->sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                         &one, V->mat, V->dx, &zero, V->dy,
+                                                         CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG2, &size),
                            "cusparseSpMV_bufferSize");
     if (st == HPLS_OK)
         st = CU_STATUS(cudaMalloc(&V->buf, size ? size : 1), "cuSPARSE's work buffer");
@@ -165,13 +295,14 @@ static hpls_status cu_spmv(hpls_backend *be, void *view, double alpha, const hpl
                            double beta, hpls_dbuf *y)
 {
     cu_view *V = view;
-    hpls_status st = sparse_status(cusparseDnVecSetValues(V->dx, PTR(x)), "cusparseDnVecSetValues");
+    hpls_status st =
+        sparse_status(sp_fn.cusparseDnVecSetValues(V->dx, PTR(x)), "cusparseDnVecSetValues");
     if (st == HPLS_OK)
-        st = sparse_status(cusparseDnVecSetValues(V->dy, PTR(y)), "cusparseDnVecSetValues");
+        st = sparse_status(sp_fn.cusparseDnVecSetValues(V->dy, PTR(y)), "cusparseDnVecSetValues");
     if (st == HPLS_OK)
-        st = sparse_status(cusparseSpMV(STATE(be)->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                        V->mat, V->dx, &beta, V->dy, CUDA_R_64F,
-                                        CUSPARSE_SPMV_CSR_ALG2, V->buf),
+        st = sparse_status(sp_fn.cusparseSpMV(STATE(be)->sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                              &alpha, V->mat, V->dx, &beta, V->dy, CUDA_R_64F,
+                                              CUSPARSE_SPMV_CSR_ALG2, V->buf),
                            "cusparseSpMV");
     return st;
 }
@@ -180,7 +311,8 @@ static hpls_status cu_spmv(hpls_backend *be, void *view, double alpha, const hpl
 static hpls_status cu_dot(hpls_backend *be, hpls_int n, const hpls_dbuf *x, const hpls_dbuf *y,
                           double *s)
 {
-    return blas_status(cublasDdot_64(STATE(be)->blas, n, PTR(x), 1, PTR(y), 1, s), "cublasDdot");
+    return blas_status(blas_fn.cublasDdot_64(STATE(be)->blas, n, PTR(x), 1, PTR(y), 1, s),
+                       "cublasDdot");
 }
 
 /* ---- the primitives ----------------------------------------------------- */
@@ -191,9 +323,9 @@ static void cu_fini(hpls_backend *be, hpls_dev *dev)
     if (!S)
         return;
     if (S->sp)
-        cusparseDestroy(S->sp);
+        sp_fn.cusparseDestroy(S->sp);
     if (S->blas)
-        cublasDestroy(S->blas);
+        blas_fn.cublasDestroy(S->blas);
     if (S->q)
         cudaStreamDestroy(S->q);
     hpls_free(S);
@@ -203,14 +335,19 @@ static void cu_fini(hpls_backend *be, hpls_dev *dev)
 static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
 {
     (void)be;
+    int sparse = 0, blas = 0;
+    hpls_status st = use_library("HPLS_CUDA_SPMV", "cusparse", &sparse);
+    if (st == HPLS_OK)
+        st = use_library("HPLS_CUDA_DOT", "cublas", &blas);
+    if (st != HPLS_OK)
+        return st;
     int count = 0; /* cudaGetDeviceCount leaves it unchanged when it fails (no driver) */
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess)
-        return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "cuda backend: no usable CUDA driver (cudaGetDeviceCount: %s, %s)",
+        return init_fail(HPLS_ERR_UNSUPPORTED, "no usable CUDA driver (cudaGetDeviceCount: %s, %s)",
                          cudaGetErrorName(e), cudaGetErrorString(e));
     if (count < 1)
-        return hpls_fail(HPLS_ERR_UNSUPPORTED, "cuda backend: the CUDA driver lists no device");
+        return init_fail(HPLS_ERR_UNSUPPORTED, "the CUDA driver lists no device");
     struct cudaFuncAttributes fa;
     e = cudaSetDevice(0);
     if (e == cudaSuccess) /* a kernel image (or PTX) this device can run */
@@ -219,15 +356,15 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
         int major = 0, minor = 0;
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
-        return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "cuda backend: device 0 (compute capability %d.%d) cannot run the "
-                         "module's kernels, built for CUDA architectures %s: %s",
+        return init_fail(HPLS_ERR_UNSUPPORTED,
+                         "device 0 (compute capability %d.%d) cannot run the module's kernels, "
+                         "built for CUDA architectures %s: %s",
                          major, minor, HPLS_CUDA_ARCHS, cudaGetErrorString(e));
     }
-    int sparse = 0, blas = 0;
-    hpls_status st = use_library("HPLS_CUDA_SPMV", "cusparse", &sparse);
-    if (st == HPLS_OK)
-        st = use_library("HPLS_CUDA_DOT", "cublas", &blas);
+    if (sparse)
+        st = library(&sp_lib);
+    if (st == HPLS_OK && blas)
+        st = library(&blas_lib);
     if (st != HPLS_OK)
         return st;
     cu_state *S = hpls_calloc(1, sizeof *S);
@@ -238,8 +375,8 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     const char *what = "cudaStreamCreate";
     if (e == cudaSuccess && sparse) {
         what = "cusparseCreate";
-        if (cusparseCreate(&S->sp) != CUSPARSE_STATUS_SUCCESS ||
-            cusparseSetStream(S->sp, S->q) != CUSPARSE_STATUS_SUCCESS)
+        if (sp_fn.cusparseCreate(&S->sp) != CUSPARSE_STATUS_SUCCESS ||
+            sp_fn.cusparseSetStream(S->sp, S->q) != CUSPARSE_STATUS_SUCCESS)
             e = cudaErrorUnknown;
         S->lib.csr_view = cu_csr_view;
         S->lib.csr_unview = cu_csr_unview;
@@ -247,14 +384,13 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     }
     if (e == cudaSuccess && blas) {
         what = "cublasCreate";
-        if (cublasCreate(&S->blas) != CUBLAS_STATUS_SUCCESS ||
-            cublasSetStream(S->blas, S->q) != CUBLAS_STATUS_SUCCESS)
+        if (blas_fn.cublasCreate(&S->blas) != CUBLAS_STATUS_SUCCESS ||
+            blas_fn.cublasSetStream(S->blas, S->q) != CUBLAS_STATUS_SUCCESS)
             e = cudaErrorUnknown;
         S->lib.dot = cu_dot;
     }
     if (e != cudaSuccess)
-        return hpls_fail(HPLS_ERR_INTERNAL, "cuda backend: %s failed (%s)", what,
-                         cudaGetErrorName(e));
+        return init_fail(HPLS_ERR_INTERNAL, "%s failed (%s)", what, cudaGetErrorName(e));
     dev->lib = sparse || blas ? &S->lib : NULL;
     return HPLS_OK;
 }
@@ -335,17 +471,16 @@ static hpls_status cu_launch(hpls_backend *be, int k, size_t groups, size_t loca
 /* ---- hpls info --devices -------------------------------------------------- */
 static void cu_devices(FILE *out)
 {
-    int runtime = 0, driver = 0, count = 0; /* left unchanged by a failing call */
-    cudaRuntimeGetVersion(&runtime);
-    cudaDriverGetVersion(&driver);
-    fprintf(out, "cuda: runtime %d.%d, kernels for CUDA architectures %s; ", runtime / 1000,
-            runtime % 1000 / 10, HPLS_CUDA_ARCHS);
+    int count = 0; /* left unchanged by a failing call */
+    char v[128];
+    fprintf(out, "cuda: kernels for CUDA architectures %s; %s; ", HPLS_CUDA_ARCHS,
+            versions(v, sizeof v));
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (driver == 0 || e != cudaSuccess) {
+    if (e != cudaSuccess) {
         fprintf(out, "no usable driver (cudaGetDeviceCount: %s)\n", cudaGetErrorName(e));
         return;
     }
-    fprintf(out, "driver %d.%d, %d device(s)\n", driver / 1000, driver % 1000 / 10, count);
+    fprintf(out, "%d device(s)\n", count);
     for (int d = 0; d < count; d++) {
         struct cudaDeviceProp p;
         struct cudaFuncAttributes fa;
