@@ -21,7 +21,10 @@
  *
  * Each backend has its own stream (its launches run in order), its cuSPARSE
  * and cuBLAS handles bound to it, on device 0 (CUDA_VISIBLE_DEVICES picks
- * another). */
+ * another).  The runtime's current device belongs to a thread, and a
+ * backend may be called from threads other than its creator's (OpenMP's, a
+ * user's): every primitive makes the backend's device current first
+ * (enter(); issue 33, finding 5). */
 #define _POSIX_C_SOURCE 200809L /* dlopen */
 #include "kernels/cuda/module.h"
 
@@ -82,8 +85,10 @@ static hpls_status init_fail(hpls_status st, const char *fmt, ...)
     X(cusparseDestroy)                                                                             \
     X(cusparseSetStream)                                                                           \
     X(cusparseGetErrorString)                                                                      \
-    X(cusparseCreateCsr) X(cusparseDestroySpMat) X(cusparseCreateDnVec) X(cusparseDestroyDnVec)    \
-        X(cusparseDnVecSetValues) X(cusparseSpMV_bufferSize) X(cusparseSpMV)
+    X(cusparseCreateCsr)                                                                           \
+    X(cusparseDestroySpMat)                                                                        \
+    X(cusparseCreateDnVec) X(cusparseDestroyDnVec) X(cusparseDnVecSetValues)                       \
+        X(cusparseSpMV_bufferSize) X(cusparseSpMV)
 #define BLAS_CALLS(X)                                                                              \
     X(cublasCreate) X(cublasDestroy) X(cublasSetStream) X(cublasGetStatusString) X(cublasDdot_64)
 #define FN_MEMBER(f) __typeof__(&f) f;
@@ -165,6 +170,7 @@ static hpls_status library(cu_library *L)
 /* A backend's own: its stream, the libraries' handles (NULL unless switched
  * on) and the routines it lends the layer. */
 typedef struct cu_state {
+    int device; /* the runtime's device number */
     cudaStream_t q;
     cusparseHandle_t sp; /* HPLS_CUDA_SPMV=cusparse */
     cublasHandle_t blas; /* HPLS_CUDA_DOT=cublas */
@@ -173,6 +179,16 @@ typedef struct cu_state {
 
 #define PTR(b) ((void *)(b))
 #define STATE(be) ((cu_state *)hpls_dev_native(be))
+
+/* The backend's device made current in the calling thread, before any call
+ * that allocates, copies, launches or waits: the functions of this file are
+ * the only code calling the runtime for a backend, and each starts here.  (A
+ * failed init leaves no state, and nothing of it on a device.) */
+static cudaError_t enter(hpls_backend *be)
+{
+    const cu_state *S = STATE(be);
+    return S ? cudaSetDevice(S->device) : cudaSuccess;
+}
 
 /* The status of a failed call, with "what: why (name)" as the message. */
 static hpls_status cu_fail(cudaError_t e, const char *what)
@@ -222,9 +238,9 @@ typedef struct cu_view {
 static void cu_csr_unview(hpls_backend *be, void *view)
 {
     cu_view *V = view;
-    (void)be;
     if (!V)
         return;
+    enter(be); /* a failure shows at the next call that reports */
     if (V->mat)
         sp_fn.cusparseDestroySpMat(V->mat);
     if (V->dx)
@@ -253,7 +269,9 @@ static hpls_status cu_csr_view(hpls_backend *be, const hpls_csr *A, hpls_dbuf *c
     for (hpls_int i = 0; i <= A->nrows; i++)
         rp[i] = (int)A->rowptr[i];
     size_t bytes = (size_t)(A->nrows + 1) * sizeof *rp, size = 0;
-    cudaError_t e = cudaMalloc((void **)&V->rp32, bytes);
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&V->rp32, bytes);
     /* on the backend's stream, waited for: a plain cudaMemcpy runs on the
      * legacy default stream, which a cudaStreamNonBlocking stream's SpMV does
      * not wait for (issue 33, finding 2) */
@@ -295,8 +313,9 @@ static hpls_status cu_spmv(hpls_backend *be, void *view, double alpha, const hpl
                            double beta, hpls_dbuf *y)
 {
     cu_view *V = view;
-    hpls_status st =
-        sparse_status(sp_fn.cusparseDnVecSetValues(V->dx, PTR(x)), "cusparseDnVecSetValues");
+    hpls_status st = CU_STATUS(enter(be), "cudaSetDevice");
+    if (st == HPLS_OK)
+        st = sparse_status(sp_fn.cusparseDnVecSetValues(V->dx, PTR(x)), "cusparseDnVecSetValues");
     if (st == HPLS_OK)
         st = sparse_status(sp_fn.cusparseDnVecSetValues(V->dy, PTR(y)), "cusparseDnVecSetValues");
     if (st == HPLS_OK)
@@ -311,17 +330,20 @@ static hpls_status cu_spmv(hpls_backend *be, void *view, double alpha, const hpl
 static hpls_status cu_dot(hpls_backend *be, hpls_int n, const hpls_dbuf *x, const hpls_dbuf *y,
                           double *s)
 {
-    return blas_status(blas_fn.cublasDdot_64(STATE(be)->blas, n, PTR(x), 1, PTR(y), 1, s),
-                       "cublasDdot");
+    hpls_status st = CU_STATUS(enter(be), "cudaSetDevice");
+    if (st == HPLS_OK)
+        st = blas_status(blas_fn.cublasDdot_64(STATE(be)->blas, n, PTR(x), 1, PTR(y), 1, s),
+                         "cublasDdot");
+    return st;
 }
 
 /* ---- the primitives ----------------------------------------------------- */
 static void cu_fini(hpls_backend *be, hpls_dev *dev)
 {
     cu_state *S = dev->native;
-    (void)be;
     if (!S)
         return;
+    enter(be);
     if (S->sp)
         sp_fn.cusparseDestroy(S->sp);
     if (S->blas)
@@ -371,6 +393,7 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     if (!S)
         return HPLS_ERR_NOMEM;
     dev->native = S;
+    S->device = 0;
     e = cudaStreamCreateWithFlags(&S->q, cudaStreamNonBlocking);
     const char *what = "cudaStreamCreate";
     if (e == cudaSuccess && sparse) {
@@ -398,49 +421,60 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
 static hpls_status cu_alloc(hpls_backend *be, size_t bytes, hpls_dbuf **b)
 {
     void *p = NULL;
-    (void)be;
-    cudaError_t e = cudaMalloc(&p, bytes);
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&p, bytes);
     *b = e == cudaSuccess ? (hpls_dbuf *)p : NULL;
     return CU_STATUS(e, "cudaMalloc");
 }
 
 static void cu_release(hpls_backend *be, hpls_dbuf *b)
 {
-    (void)be;
-    cudaFree(PTR(b));
+    if (b && enter(be) == cudaSuccess)
+        cudaFree(PTR(b));
 }
 
 /* Waits for the stream (an asynchronous failure shows here). */
 static hpls_status cu_sync(hpls_backend *be)
 {
-    return CU_STATUS(cudaStreamSynchronize(STATE(be)->q), "cudaStreamSynchronize");
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(STATE(be)->q);
+    return CU_STATUS(e, "cudaStreamSynchronize");
 }
 
 static hpls_status cu_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes)
 {
-    cudaError_t e =
-        cudaMemcpyAsync((char *)PTR(b) + off, h, bytes, cudaMemcpyHostToDevice, STATE(be)->q);
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync((char *)PTR(b) + off, h, bytes, cudaMemcpyHostToDevice, STATE(be)->q);
     return e == cudaSuccess ? cu_sync(be) : cu_fail(e, "cudaMemcpyAsync to the device");
 }
 
 static hpls_status cu_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes)
 {
-    cudaError_t e =
-        cudaMemcpyAsync(h, (const char *)PTR(b) + off, bytes, cudaMemcpyDeviceToHost, STATE(be)->q);
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(h, (const char *)PTR(b) + off, bytes, cudaMemcpyDeviceToHost,
+                            STATE(be)->q);
     return e == cudaSuccess ? cu_sync(be) : cu_fail(e, "cudaMemcpyAsync to the host");
 }
 
 static hpls_status cu_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst,
                            size_t doff, size_t bytes)
 {
-    cudaError_t e = cudaMemcpyAsync((char *)PTR(dst) + doff, (const char *)PTR(src) + soff, bytes,
-                                    cudaMemcpyDeviceToDevice, STATE(be)->q);
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync((char *)PTR(dst) + doff, (const char *)PTR(src) + soff, bytes,
+                            cudaMemcpyDeviceToDevice, STATE(be)->q);
     return CU_STATUS(e, "cudaMemcpyAsync on the device");
 }
 
 static hpls_status cu_zero(hpls_backend *be, hpls_dbuf *b, size_t off, size_t bytes)
 {
-    cudaError_t e = cudaMemsetAsync((char *)PTR(b) + off, 0, bytes, STATE(be)->q);
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync((char *)PTR(b) + off, 0, bytes, STATE(be)->q);
     return CU_STATUS(e, "cudaMemsetAsync");
 }
 
@@ -460,7 +494,9 @@ static hpls_status cu_launch(hpls_backend *be, int k, size_t groups, size_t loca
     for (int i = 0; i < na; i++)
         args[i] = (void *)&a[i].v;
     dim3 grid = {(unsigned)groups, 1, 1}, block = {(unsigned)local, 1, 1};
-    cudaError_t e = cudaLaunchKernel(hpls_cuda_kernel[k], grid, block, args, 0, STATE(be)->q);
+    cudaError_t e = enter(be);
+    if (e == cudaSuccess)
+        e = cudaLaunchKernel(hpls_cuda_kernel[k], grid, block, args, 0, STATE(be)->q);
     if (e == cudaSuccess)
         return HPLS_OK;
     char what[64];
@@ -481,6 +517,8 @@ static void cu_devices(FILE *out)
         return;
     }
     fprintf(out, "%d device(s)\n", count);
+    int current = 0; /* the caller's, given back: the checks below switch devices */
+    cudaGetDevice(&current);
     for (int d = 0; d < count; d++) {
         struct cudaDeviceProp p;
         struct cudaFuncAttributes fa;
@@ -494,7 +532,7 @@ static void cu_devices(FILE *out)
                 usable ? (d == 0 ? "usable (the one backend=cuda runs on)" : "usable")
                        : "not usable: no kernel image for it");
     }
-    cudaSetDevice(0);
+    cudaSetDevice(current);
 }
 
 #define CU(m) .m = cu_##m,
