@@ -24,7 +24,15 @@
  * another).  The runtime's current device belongs to a thread, and a
  * backend may be called from threads other than its creator's (OpenMP's, a
  * user's): every primitive makes the backend's device current first
- * (enter(); issue 33, finding 5). */
+ * (enter(); issue 33, finding 5).
+ *
+ * A kernel that faults (an illegal address, a trap) is seen by the runtime
+ * at the next call that waits, and the fault is sticky: the process's
+ * context is lost, every later call fails with it.  A failure after a launch
+ * names the last kernel launched on the stream; HPLS_CUDA_SYNC=1 waits after
+ * every launch so that the kernel named is the one that faulted.  The first
+ * sticky fault is kept, and a later init says the context is lost because
+ * of it instead of blaming the device (issue 33, finding 4). */
 #define _POSIX_C_SOURCE 200809L /* dlopen */
 #include "kernels/cuda/module.h"
 
@@ -34,6 +42,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -87,8 +96,8 @@ static hpls_status init_fail(hpls_status st, const char *fmt, ...)
     X(cusparseGetErrorString)                                                                      \
     X(cusparseCreateCsr)                                                                           \
     X(cusparseDestroySpMat)                                                                        \
-    X(cusparseCreateDnVec) X(cusparseDestroyDnVec) X(cusparseDnVecSetValues)                       \
-        X(cusparseSpMV_bufferSize) X(cusparseSpMV)
+    X(cusparseCreateDnVec)                                                                         \
+    X(cusparseDestroyDnVec) X(cusparseDnVecSetValues) X(cusparseSpMV_bufferSize) X(cusparseSpMV)
 #define BLAS_CALLS(X)                                                                              \
     X(cublasCreate) X(cublasDestroy) X(cublasSetStream) X(cublasGetStatusString) X(cublasDdot_64)
 #define FN_MEMBER(f) __typeof__(&f) f;
@@ -175,6 +184,8 @@ typedef struct cu_state {
     cusparseHandle_t sp; /* HPLS_CUDA_SPMV=cusparse */
     cublasHandle_t blas; /* HPLS_CUDA_DOT=cublas */
     hpls_devlib lib;
+    int last; /* the kernel launched last (HPLS_K_*), -1 before any */
+    int sync; /* HPLS_CUDA_SYNC=1: wait after every launch */
 } cu_state;
 
 #define PTR(b) ((void *)(b))
@@ -190,13 +201,65 @@ static cudaError_t enter(hpls_backend *be)
     return S ? cudaSetDevice(S->device) : cudaSuccess;
 }
 
-/* The status of a failed call, with "what: why (name)" as the message. */
-static hpls_status cu_fail(cudaError_t e, const char *what)
+/* 1 for the errors the runtime documents as leaving the process's context
+ * unusable ("any further CUDA work will return the same error"): a fault
+ * of a running kernel. */
+static int sticky(cudaError_t e)
 {
-    return hpls_fail(e == cudaErrorMemoryAllocation ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL,
-                     "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure: return 1;
+    default: return 0;
+    }
 }
-#define CU_STATUS(e, what) ((e) == cudaSuccess ? HPLS_OK : cu_fail(e, what))
+
+/* The process's first sticky fault, as its message, for every later init
+ * (state: 0 none, 1 being written, 2 written). */
+static struct {
+    atomic_int state;
+    char what[512];
+} lost;
+
+static void lost_record(const char *what)
+{
+    int none = 0;
+    if (!atomic_compare_exchange_strong(&lost.state, &none, 1))
+        return; /* an earlier fault is the one to tell */
+    snprintf(lost.what, sizeof lost.what, "%s", what);
+    atomic_store(&lost.state, 2);
+}
+
+/* The status of a failed call, with "what: why (name)" as the message; a
+ * kernel's fault also names the kernel launched last (asynchronous: it may
+ * be an earlier one, unless HPLS_CUDA_SYNC=1) and is kept for later inits. */
+static hpls_status cu_fail(hpls_backend *be, cudaError_t e, const char *what)
+{
+    const cu_state *S = be ? STATE(be) : NULL;
+    char msg[512], after[160] = "";
+    if (sticky(e) && S && S->last >= 0 && !S->sync)
+        snprintf(after, sizeof after,
+                 ", after kernel %s, the last launched (HPLS_CUDA_SYNC=1 names the one that "
+                 "faulted)",
+                 kernel_names[S->last]);
+    snprintf(msg, sizeof msg, "%s: %s (%s)%s", what, cudaGetErrorString(e), cudaGetErrorName(e),
+             after);
+    if (sticky(e))
+        lost_record(msg);
+    return hpls_fail(e == cudaErrorMemoryAllocation ? HPLS_ERR_NOMEM : HPLS_ERR_INTERNAL, "%s",
+                     msg);
+}
+/* (a function: a macro would make a failed call twice) */
+static hpls_status cu_status(hpls_backend *be, cudaError_t e, const char *what)
+{
+    return e == cudaSuccess ? HPLS_OK : cu_fail(be, e, what);
+}
 
 static hpls_status sparse_status(cusparseStatus_t e, const char *what)
 {
@@ -281,7 +344,7 @@ static hpls_status cu_csr_view(hpls_backend *be, const hpls_csr *A, hpls_dbuf *c
         e = cudaStreamSynchronize(S->q);
     hpls_free(rp);
     double one = 1.0, zero = 0.0;
-    hpls_status st = CU_STATUS(e, "cuSPARSE's row offsets");
+    hpls_status st = cu_status(be, e, "cuSPARSE's row offsets");
     if (st == HPLS_OK)
         st = sparse_status(sp_fn.cusparseCreateCsr(&V->mat, A->nrows, A->ncols, A->nnz, V->rp32,
                                                    PTR(ci), PTR(val), CUSPARSE_INDEX_32I,
@@ -300,7 +363,7 @@ static hpls_status cu_csr_view(hpls_backend *be, const hpls_csr *A, hpls_dbuf *c
                                                          CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG2, &size),
                            "cusparseSpMV_bufferSize");
     if (st == HPLS_OK)
-        st = CU_STATUS(cudaMalloc(&V->buf, size ? size : 1), "cuSPARSE's work buffer");
+        st = cu_status(be, cudaMalloc(&V->buf, size ? size : 1), "cuSPARSE's work buffer");
     if (st != HPLS_OK) {
         cu_csr_unview(be, V);
         return st;
@@ -313,7 +376,7 @@ static hpls_status cu_spmv(hpls_backend *be, void *view, double alpha, const hpl
                            double beta, hpls_dbuf *y)
 {
     cu_view *V = view;
-    hpls_status st = CU_STATUS(enter(be), "cudaSetDevice");
+    hpls_status st = cu_status(be, enter(be), "cudaSetDevice");
     if (st == HPLS_OK)
         st = sparse_status(sp_fn.cusparseDnVecSetValues(V->dx, PTR(x)), "cusparseDnVecSetValues");
     if (st == HPLS_OK)
@@ -330,7 +393,7 @@ static hpls_status cu_spmv(hpls_backend *be, void *view, double alpha, const hpl
 static hpls_status cu_dot(hpls_backend *be, hpls_int n, const hpls_dbuf *x, const hpls_dbuf *y,
                           double *s)
 {
-    hpls_status st = CU_STATUS(enter(be), "cudaSetDevice");
+    hpls_status st = cu_status(be, enter(be), "cudaSetDevice");
     if (st == HPLS_OK)
         st = blas_status(blas_fn.cublasDdot_64(STATE(be)->blas, n, PTR(x), 1, PTR(y), 1, s),
                          "cublasDdot");
@@ -361,8 +424,17 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     hpls_status st = use_library("HPLS_CUDA_SPMV", "cusparse", &sparse);
     if (st == HPLS_OK)
         st = use_library("HPLS_CUDA_DOT", "cublas", &blas);
+    const char *v = getenv("HPLS_CUDA_SYNC");
+    int sync = v && strcmp(v, "1") == 0;
+    if (st == HPLS_OK && v && *v && !sync && strcmp(v, "0") != 0)
+        st = hpls_fail(HPLS_ERR_OPTION, "cuda backend: HPLS_CUDA_SYNC=%s: expected 0 or 1", v);
     if (st != HPLS_OK)
         return st;
+    if (atomic_load(&lost.state) == 2)
+        return init_fail(HPLS_ERR_UNSUPPORTED,
+                         "the CUDA context is lost because of an earlier fault in this process "
+                         "(%s): only a new process can use the GPU",
+                         lost.what);
     int count = 0; /* cudaGetDeviceCount leaves it unchanged when it fails (no driver) */
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess)
@@ -374,6 +446,11 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     e = cudaSetDevice(0);
     if (e == cudaSuccess) /* a kernel image (or PTX) this device can run */
         e = cudaFuncGetAttributes(&fa, hpls_cuda_kernel[HPLS_K_red_final]);
+    if (sticky(e))
+        return init_fail(HPLS_ERR_UNSUPPORTED,
+                         "the CUDA context is lost because of an earlier fault in this process, "
+                         "outside hpls (%s, %s): only a new process can use the GPU",
+                         cudaGetErrorName(e), cudaGetErrorString(e));
     if (e != cudaSuccess) {
         int major = 0, minor = 0;
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
@@ -394,6 +471,8 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
         return HPLS_ERR_NOMEM;
     dev->native = S;
     S->device = 0;
+    S->last = -1;
+    S->sync = sync;
     e = cudaStreamCreateWithFlags(&S->q, cudaStreamNonBlocking);
     const char *what = "cudaStreamCreate";
     if (e == cudaSuccess && sparse) {
@@ -425,7 +504,7 @@ static hpls_status cu_alloc(hpls_backend *be, size_t bytes, hpls_dbuf **b)
     if (e == cudaSuccess)
         e = cudaMalloc(&p, bytes);
     *b = e == cudaSuccess ? (hpls_dbuf *)p : NULL;
-    return CU_STATUS(e, "cudaMalloc");
+    return cu_status(be, e, "cudaMalloc");
 }
 
 static void cu_release(hpls_backend *be, hpls_dbuf *b)
@@ -440,7 +519,7 @@ static hpls_status cu_sync(hpls_backend *be)
     cudaError_t e = enter(be);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(STATE(be)->q);
-    return CU_STATUS(e, "cudaStreamSynchronize");
+    return cu_status(be, e, "cudaStreamSynchronize");
 }
 
 static hpls_status cu_write(hpls_backend *be, hpls_dbuf *b, size_t off, const void *h, size_t bytes)
@@ -448,7 +527,7 @@ static hpls_status cu_write(hpls_backend *be, hpls_dbuf *b, size_t off, const vo
     cudaError_t e = enter(be);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync((char *)PTR(b) + off, h, bytes, cudaMemcpyHostToDevice, STATE(be)->q);
-    return e == cudaSuccess ? cu_sync(be) : cu_fail(e, "cudaMemcpyAsync to the device");
+    return e == cudaSuccess ? cu_sync(be) : cu_fail(be, e, "cudaMemcpyAsync to the device");
 }
 
 static hpls_status cu_read(hpls_backend *be, const hpls_dbuf *b, size_t off, void *h, size_t bytes)
@@ -457,7 +536,7 @@ static hpls_status cu_read(hpls_backend *be, const hpls_dbuf *b, size_t off, voi
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(h, (const char *)PTR(b) + off, bytes, cudaMemcpyDeviceToHost,
                             STATE(be)->q);
-    return e == cudaSuccess ? cu_sync(be) : cu_fail(e, "cudaMemcpyAsync to the host");
+    return e == cudaSuccess ? cu_sync(be) : cu_fail(be, e, "cudaMemcpyAsync to the host");
 }
 
 static hpls_status cu_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, hpls_dbuf *dst,
@@ -467,7 +546,7 @@ static hpls_status cu_copy(hpls_backend *be, const hpls_dbuf *src, size_t soff, 
     if (e == cudaSuccess)
         e = cudaMemcpyAsync((char *)PTR(dst) + doff, (const char *)PTR(src) + soff, bytes,
                             cudaMemcpyDeviceToDevice, STATE(be)->q);
-    return CU_STATUS(e, "cudaMemcpyAsync on the device");
+    return cu_status(be, e, "cudaMemcpyAsync on the device");
 }
 
 static hpls_status cu_zero(hpls_backend *be, hpls_dbuf *b, size_t off, size_t bytes)
@@ -475,7 +554,7 @@ static hpls_status cu_zero(hpls_backend *be, hpls_dbuf *b, size_t off, size_t by
     cudaError_t e = enter(be);
     if (e == cudaSuccess)
         e = cudaMemsetAsync((char *)PTR(b) + off, 0, bytes, STATE(be)->q);
-    return CU_STATUS(e, "cudaMemsetAsync");
+    return cu_status(be, e, "cudaMemsetAsync");
 }
 
 /* Most parameters a kernel has (kernels.h's longest signature is shorter). */
@@ -495,13 +574,23 @@ static hpls_status cu_launch(hpls_backend *be, int k, size_t groups, size_t loca
         args[i] = (void *)&a[i].v;
     dim3 grid = {(unsigned)groups, 1, 1}, block = {(unsigned)local, 1, 1};
     cudaError_t e = enter(be);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
         e = cudaLaunchKernel(hpls_cuda_kernel[k], grid, block, args, 0, STATE(be)->q);
-    if (e == cudaSuccess)
-        return HPLS_OK;
-    char what[64];
+        /* read and cleared now: a launch's own error (not sticky) would
+         * otherwise be reported again by a later, unrelated call */
+        cudaError_t pending = cudaGetLastError();
+        if (e == cudaSuccess)
+            e = pending;
+    }
+    char what[128];
     snprintf(what, sizeof what, "kernel %s", kernel_names[k]);
-    return cu_fail(e, what);
+    if (e != cudaSuccess)
+        return cu_fail(be, e, what);
+    STATE(be)->last = k;
+    if (!STATE(be)->sync)
+        return HPLS_OK;
+    snprintf(what, sizeof what, "kernel %s (HPLS_CUDA_SYNC=1: waited for it)", kernel_names[k]);
+    return cu_status(be, cudaStreamSynchronize(STATE(be)->q), what);
 }
 
 /* ---- hpls info --devices -------------------------------------------------- */
