@@ -13,44 +13,13 @@
  * succeeding with a device) a backend that cannot start (a driver too old, a
  * missing kernel image, a lost context) fails both tests with its message,
  * instead of passing on the CPU (issue 33, finding 8).  HPLS_TEST_GPU=1
- * claims a GPU, to check that (CTest test_cuda_claims_gpu). */
-#define _POSIX_C_SOURCE 200809L /* access, dlopen */
+ * claims a GPU, to check that (CTest test_cuda_claims_gpu; tu_gpu_present). */
 #include "testutil.h"
 
 #include "backend/backend.h"
 #include "hpls.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#ifdef HPLS_TEST_CUDA_MODULE /* (without the module, the fallback is all there is) */
-/* 1 when an NVIDIA GPU is here, whatever hpls makes of it; *why says how it
- * was seen.  The driver library is asked directly (cuInit, then a device
- * count), not through the module, which is what is under test. */
-static int gpu_present(const char **why)
-{
-    const char *claim = getenv("HPLS_TEST_GPU");
-    *why = "HPLS_TEST_GPU=1";
-    if (claim && strcmp(claim, "1") == 0)
-        return 1;
-    *why = "/dev/nvidia0";
-    if (access("/dev/nvidia0", F_OK) == 0)
-        return 1;
-    *why = "cuInit and cuDeviceGetCount of libcuda.so.1";
-    void *so = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!so)
-        return 0;
-    int (*init)(unsigned) = NULL, (*count)(int *) = NULL;
-    *(void **)&init = dlsym(so, "cuInit"); /* CUresult cuInit(unsigned) */
-    *(void **)&count = dlsym(so, "cuDeviceGetCount");
-    int n = 0, found = init && count && init(0) == 0 && count(&n) == 0 && n > 0;
-    dlclose(so);
-    return found;
-}
-#endif
 
 /* 1 when this machine has what backend=cuda needs (module, driver, device) */
 static int cuda_runs(void)
@@ -76,7 +45,7 @@ static void unusable_cuda_is_a_status_then_cpu_solves(void **state)
     const char *msg = hpls_solver_message(s);
 #ifdef HPLS_TEST_CUDA_MODULE
     const char *seen;
-    if (gpu_present(&seen))
+    if (tu_gpu_present(&seen))
         fail_msg("a GPU is present (%s) but backend=cuda cannot start: %s", seen, msg);
     assert_int_equal(st, HPLS_ERR_UNSUPPORTED);
     if (!strstr(msg, "cuda backend: no usable CUDA driver") && !strstr(msg, "no device") &&
@@ -108,7 +77,7 @@ static void cuda_solves_like_ref(void **state)
     (void)state;
 #ifdef HPLS_TEST_CUDA_MODULE
     const char *seen;
-    if (!cuda_runs() && gpu_present(&seen)) {
+    if (!cuda_runs() && tu_gpu_present(&seen)) {
         hpls_backend *be = NULL;
         hpls_backend_create(HPLS_BACKEND_CUDA, 1, &be);
         fail_msg("a GPU is present (%s) but backend=cuda cannot start: %s", seen,
