@@ -5,6 +5,10 @@
 # on stderr, solves on the cpu backend with the cpu backend's answer and
 # exits 0; `hpls info --devices` tells the module's, driver's and devices'
 # state.  On a machine with a usable device, the solve runs there instead.
+# The fallback is right only where there is no GPU: with the module built and
+# a GPU present (nvidia-smi lists one, /dev/nvidia0 exists, or the module's
+# driver lists a device) a backend that cannot start fails the test with its
+# reason (issue 33, finding 8); HPLS_TEST_GPU=1 claims a GPU, to check that.
 # Usage: cuda.sh PATH/TO/hpls
 set -u
 HPLS=$1
@@ -17,12 +21,28 @@ gen=poisson2d:nx=40
 cpu=$("$HPLS" solve --gen $gen --solver cg --tol 1e-10 --threads 1 --json)
 fields() { grep -oE '"(iterations|relres|error)":[^,}]*' <<<"$1" | tr '\n' ' '; }
 
+# how a GPU was seen, or nothing
+gpu_seen() {
+  if [ "${HPLS_TEST_GPU:-}" = 1 ]; then echo "HPLS_TEST_GPU=1"
+  elif nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then echo "nvidia-smi -L"
+  elif [ -e /dev/nvidia0 ]; then echo "/dev/nvidia0"
+  elif grep -qE '^cuda: .* [1-9][0-9]* device\(s\)' <<<"$devices"; then echo "the driver lists a device"
+  fi
+}
+
 if grep -qE '^  device [0-9]+: .*usable \(the one' <<<"$devices"; then
   expect runs_on_cuda 0 '"backend":"cuda".*"converged":true' -- "$HPLS" solve --gen $gen --solver cg --tol 1e-10 --json
 else
+  seen=$(gpu_seen)
+  if grep -q '^cuda: module ' <<<"$devices" && [ -n "$seen" ]; then
+    echo "FAIL gpu_present_cuda_starts: a GPU is present ($seen) but backend=cuda cannot start:"
+    "$HPLS" solve --gen $gen -q --backend cuda 2>&1 | grep 'cuda backend'
+    echo "$devices" | grep '^cuda'
+    fail=$((fail + 1))
+  fi
   if grep -q '^cuda: module ' <<<"$devices"; then # built here: the driver or device is missing
-    expect devices_say_why 0 '^cuda: runtime [0-9.]+, kernels for CUDA architectures [0-9a-z,-]+; no usable driver|driver .*0 device' -- "$HPLS" info --devices
-    why='cuda backend: (no usable CUDA driver|the CUDA driver lists no device|device 0 .* cannot run)'
+    expect devices_say_why 0 '^cuda: kernels for CUDA architectures [0-9a-z,-]+; (no driver|driver [0-9.]+) found, the module \(runtime [0-9.]+\) needs >= [0-9.]+; (no usable driver|0 device)' -- "$HPLS" info --devices
+    why='cuda backend: (no usable CUDA driver|the CUDA driver lists no device|device 0 .* cannot run).*; (no driver|driver [0-9.]+) found, the module \(runtime [0-9.]+\) needs >= [0-9.]+'
   else
     expect devices_say_why 0 '^cuda: not usable: cuda backend: no libhpls_cuda.so' -- "$HPLS" info --devices
     why='cuda backend: no libhpls_cuda.so in '

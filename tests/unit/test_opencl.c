@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_opencl.c: the opencl backend against the ref backend.  Every device
- * kernel on random data with odd sizes (bits equal where nothing is summed
- * across work-items, a relative 1e-13 where a reduction is), then every
- * method that runs on the device: iterations within one of ref's and the
- * true residual within tol; where no sum crosses work-items (gs, sor, ssor,
- * pjg, the dense rows, many right-hand sides) the iterates bit for bit.  No OpenCL platform (or a
- * library built without the backend): the whole executable reports skipped (77). */
+/* test_opencl.c: a device backend against the ref backend: opencl, or cuda
+ * with HPLS_TEST_DEVICE=cuda (the same host layer and kernel text; CTest
+ * test_opencl_cuda).  Every device kernel on random data with odd sizes (bits
+ * equal where nothing is summed across work-items, a relative 1e-13 where a
+ * reduction is), then every method that runs on the device: iterations within
+ * one of ref's and the true residual within tol; where no sum crosses
+ * work-items (gs, sor, ssor, pjg, the dense rows, many right-hand sides) the
+ * iterates bit for bit.  No OpenCL platform (or a library built without the
+ * backend): the whole executable reports skipped (77).  On cuda the same,
+ * except where a GPU is present (tu_gpu_present): a cuda backend that cannot
+ * start there is a failure, not a skip. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "testutil.h"
 
@@ -23,7 +27,16 @@
 
 enum { BACKEND_OPENCL = HPLS_BACKEND_OPENCL };
 
-static hpls_backend *ocl, *ref;
+static hpls_backend *ocl, *ref;    /* ocl: the device backend under test */
+static const char *dev = "opencl"; /* its name (HPLS_TEST_DEVICE) */
+
+/* options with backend=dev (a static buffer: one call's argument at a time) */
+static const char *on_dev(const char *options)
+{
+    static char o[256];
+    snprintf(o, sizeof o, "%s backend=%s", options, dev);
+    return o;
+}
 
 /* sizes: empty, one, below, at and above the work-group (128) and the
  * reduction's group cap (256 x 128) */
@@ -34,7 +47,7 @@ enum { NV = 6 }; /* vectors an operation test uses */
 typedef struct pair {
     hpls_int n;
     hpls_real *h[NV];         /* the host values */
-    hpls_dvec *o[NV], *r[NV]; /* the same on opencl and ref */
+    hpls_dvec *o[NV], *r[NV]; /* the same on the device and ref */
 } pair;
 
 /* NV random vectors (with a zero and a negative zero) on both backends */
@@ -74,8 +87,8 @@ static void assert_same_bits(pair *p, int v, const char *op)
     assert_int_equal(ocl->err, HPLS_OK);
     for (hpls_int i = 0; i < n; i++)
         if (memcmp(&a[i], &b[i], sizeof a[i]) != 0)
-            fail_msg("%s, n = %lld: entry %lld is %.17g on opencl, %.17g on ref", op, (long long)n,
-                     (long long)i, a[i], b[i]);
+            fail_msg("%s, n = %lld: entry %lld is %.17g on the device, %.17g on ref", op,
+                     (long long)n, (long long)i, a[i], b[i]);
     free(a);
     free(b);
 }
@@ -84,7 +97,7 @@ static void assert_close(double got, double want, const char *op, hpls_int n)
 {
     double tol = 1e-13 * (fabs(want) + 1e-300) + 1e-300;
     if (!(fabs(got - want) <= tol))
-        fail_msg("%s, n = %lld: %.17g on opencl, %.17g on ref", op, (long long)n, got, want);
+        fail_msg("%s, n = %lld: %.17g on the device, %.17g on ref", op, (long long)n, got, want);
 }
 
 static void elementwise_operations_match_ref_bit_for_bit(void **state)
@@ -323,7 +336,7 @@ static void tridiagonal_blocks_match_thomas(void **state)
             assert_int_equal(ocl->err, HPLS_OK);
             for (hpls_int i = 0; i < n; i++)
                 if (!(fabs(xd[i] - x[i]) <= 1e-12 * (1 + fabs(x[i]))))
-                    fail_msg("n = %lld, block %lld: x[%lld] = %.17g on opencl, %.17g by Thomas",
+                    fail_msg("n = %lld, block %lld: x[%lld] = %.17g on the device, %.17g by Thomas",
                              (long long)n, (long long)block, (long long)i, xd[i], x[i]);
             ocl->v->release(ocl, bo);
             ocl->v->release(ocl, xo);
@@ -410,8 +423,9 @@ static hpls_int gspike_matches_host(const hpls_tridiag *T, const hpls_real *b, h
     hpls_dtfac *F = NULL;
     hpls_status sd = ocl->d->tfac_factor(ocl, T, n, HPLS_TRIDIAG_GSPIKE, &o, how, &F);
     if (sd != sh || (sd != HPLS_OK && strcmp(hpls_last_error(), hmsg) != 0))
-        fail_msg("%s, p %lld, how %d: factor status %d (%s) on opencl, %d (%s) on the host", what,
-                 (long long)p, how, (int)sd, sd ? hpls_last_error() : "", (int)sh, sh ? hmsg : "");
+        fail_msg("%s, p %lld, how %d: factor status %d (%s) on the device, %d (%s) on the host",
+                 what, (long long)p, how, (int)sd, sd ? hpls_last_error() : "", (int)sh,
+                 sh ? hmsg : "");
     hpls_int sing = -1;
     if (sd == HPLS_OK) {
         double rc;
@@ -423,10 +437,11 @@ static hpls_int gspike_matches_host(const hpls_tridiag *T, const hpls_real *b, h
         tfac_run(F, n, b, xd);
         for (hpls_int i = 0; i < n; i++)
             if (memcmp(&xd[i], &xh[i], sizeof xd[i]) != 0)
-                fail_msg("%s, n = %lld, p %lld, how %d: x[%lld] = %.17g on opencl, %.17g on the "
-                         "host (relative difference %.3g in all)",
-                         what, (long long)n, (long long)p, how, (long long)i, xd[i], xh[i],
-                         relerr_inf(n, xd, xh));
+                fail_msg(
+                    "%s, n = %lld, p %lld, how %d: x[%lld] = %.17g on the device, %.17g on the "
+                    "host (relative difference %.3g in all)",
+                    what, (long long)n, (long long)p, how, (long long)i, xd[i], xh[i],
+                    relerr_inf(n, xd, xh));
         if (xout)
             memcpy(xout, xd, (size_t)n * sizeof *xd);
         free(xh);
@@ -665,7 +680,7 @@ static void thomas_and_cr_match_the_host(void **state)
             double tol = meth == HPLS_TRIDIAG_CR && n <= HPLS_DEVICE_TRI_MAX ? 1e-12 : 0.0;
             for (hpls_int i = 0; i < n; i++)
                 if (!(fabs(xd[i] - x[i]) <= tol * fabs(x[i])))
-                    fail_msg("%s, n = %lld: x[%lld] = %.17g on opencl, %.17g on the host",
+                    fail_msg("%s, n = %lld: x[%lld] = %.17g on the device, %.17g on the host",
                              hpls_tridiag_method_name(meth), (long long)n, (long long)i, xd[i],
                              x[i]);
         }
@@ -688,7 +703,7 @@ static void thomas_and_cr_match_the_host(void **state)
                 double tol = meth == HPLS_TRIDIAG_CR ? 1e-12 : 0.0;
                 for (hpls_int i = 0; i < n; i++)
                     if (!(fabs(xd[i] - x[i]) <= tol * fabs(x[i])))
-                        fail_msg("%s, blocks of %lld: x[%lld] = %.17g on opencl, %.17g on the "
+                        fail_msg("%s, blocks of %lld: x[%lld] = %.17g on the device, %.17g on the "
                                  "host",
                                  hpls_tridiag_method_name(meth), (long long)block, (long long)i,
                                  xd[i], x[i]);
@@ -719,8 +734,8 @@ static void factored_match(const char *const *strategies, int ns)
             int dic = p == 2;
             char o[160], q[160];
             /* bicg applies M^-T too (dic has none: bicgstab) */
-            snprintf(o, sizeof o, "solver=%s precond=%s trisolve=%s backend=opencl",
-                     dic ? "bicgstab" : "bicg", pcs[p], strategies[t]);
+            snprintf(o, sizeof o, "solver=%s precond=%s trisolve=%s backend=%s",
+                     dic ? "bicgstab" : "bicg", pcs[p], strategies[t], dev);
             snprintf(q, sizeof q, "solver=%s precond=%s trisolve=%s backend=ref",
                      dic ? "bicgstab" : "bicg", pcs[p], strategies[t]);
             hpls_solver *so = tu_setup(dic ? P : C, o), *sr = tu_setup(dic ? P : C, q);
@@ -728,14 +743,14 @@ static void factored_match(const char *const *strategies, int ns)
             int k = p == 1; /* the row scales read back: dilu's E, ilu0's 1/u_ii */
             for (hpls_int i = 0; i < n; i++)
                 if (memcmp(&Fo->vec[k][i], &Fr->vec[k][i], sizeof(hpls_real)) != 0)
-                    fail_msg("%s: %s[%lld] = %.17g on opencl, %.17g on ref", o, k ? "1/u_ii" : "E",
-                             (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
+                    fail_msg("%s: %s[%lld] = %.17g on the device, %.17g on ref", o,
+                             k ? "1/u_ii" : "E", (long long)i, Fo->vec[k][i], Fr->vec[k][i]);
             for (int tr = 0; tr < (dic ? 1 : 2); tr++) {
                 tu_pc_apply(so, tr, r->data, zo);
                 tu_pc_apply(sr, tr, r->data, zr);
                 for (hpls_int i = 0; i < n; i++)
                     if (memcmp(&zo[i], &zr[i], sizeof zo[i]) != 0)
-                        fail_msg("%s%s: z[%lld] = %.17g on opencl, %.17g on ref", o,
+                        fail_msg("%s%s: z[%lld] = %.17g on the device, %.17g on ref", o,
                                  tr ? " (M^-T)" : "", (long long)i, zo[i], zr[i]);
             }
             hpls_solver_destroy(so);
@@ -758,7 +773,7 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
 /* Issue 33, finding 6: a GPU runs sync-free kernels on as many groups as it
  * holds resident (thousands), not the CPU's 64.  The sweeps and constructions
  * are correct at any count (a group claims a row once it runs): 1000 groups
- * on PoCL give ref's bits, as 64 do; a bad count is refused by name. */
+ * on the device give ref's bits, as 64 do; a bad count is refused by name. */
 static void syncfree_kernels_run_on_any_number_of_groups(void **state)
 {
     (void)state;
@@ -769,8 +784,9 @@ static void syncfree_kernels_run_on_any_number_of_groups(void **state)
     hpls_csr *A = tu_gen("poisson3d:nx=6");
     hpls_solver *s;
     assert_int_equal(hpls_solver_create(&s), HPLS_OK);
-    assert_int_equal(hpls_solver_set_options(s, "precond=dilu trisolve=syncfree backend=opencl"),
-                     HPLS_OK);
+    char o[96];
+    snprintf(o, sizeof o, "precond=dilu trisolve=syncfree backend=%s", dev);
+    assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
     if (!strstr(hpls_solver_message(s), "HPLS_SYNCFREE_GROUPS=0: a whole number of work-groups"))
         fail_msg("message: %s", hpls_solver_message(s));
@@ -779,13 +795,13 @@ static void syncfree_kernels_run_on_any_number_of_groups(void **state)
     hpls_csr_destroy(A);
 }
 
-/* options's setup on opencl and on ref: the same status and message */
+/* options's setup on the device and on ref: the same status and message */
 static void same_setup_failure(const hpls_csr *A, const char *options, hpls_status want)
 {
     char msg[2][512];
     for (int b = 0; b < 2; b++) {
         char o[200];
-        snprintf(o, sizeof o, "%s backend=%s", options, b ? "ref" : "opencl");
+        snprintf(o, sizeof o, "%s backend=%s", options, b ? "ref" : dev);
         hpls_solver *s;
         assert_int_equal(hpls_solver_create(&s), HPLS_OK);
         assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
@@ -796,7 +812,7 @@ static void same_setup_failure(const hpls_csr *A, const char *options, hpls_stat
             fail_msg("%s: status %d (%s), expected %d", o, (int)st, msg[b], (int)want);
     }
     if (strcmp(msg[0], msg[1]) != 0)
-        fail_msg("%s: \"%s\" on opencl, \"%s\" on ref", options, msg[0], msg[1]);
+        fail_msg("%s: \"%s\" on the device, \"%s\" on ref", options, msg[0], msg[1]);
 }
 
 /* the checks of the constructions on the device refuse what the host's
@@ -829,20 +845,20 @@ static const char *const methods[] = {"bicgstab", "gmres", "fgmres", "bicgstabl"
                                       "tfqmr",    "qmr",   "bicg",   "bicrstab",  "bicgsafe"};
 #define NMETHODS (int)(sizeof methods / sizeof methods[0])
 
-/* options on opencl against the same on ref: the true residual of the
+/* options on the device against the same on ref: the true residual of the
  * device's x within tol (tol 1e-8) and, if count, iterations within one */
 static void compare(const hpls_csr *A, const char *what, const char *options, int count)
 {
     char o[256], r[256];
-    snprintf(o, sizeof o, "%s tol=1e-8 backend=opencl", options);
+    snprintf(o, sizeof o, "%s tol=1e-8 backend=%s", options, dev);
     snprintf(r, sizeof r, "%s tol=1e-8 backend=ref", options);
     double rro, rrr;
     hpls_int io = tu_count_iterations(A, o, &rro), ir = tu_count_iterations(A, r, &rrr);
     if (!(rrr <= 1e-8))
         return; /* not converged on ref either: nothing to compare */
     if (!(rro <= 1e-8) || (count && llabs((long long)(io - ir)) > 1))
-        fail_msg("%s, %s: %lld iterations (true relres %.3g) on opencl, %lld (%.3g) on ref", what,
-                 options, (long long)io, rro, (long long)ir, rrr);
+        fail_msg("%s, %s: %lld iterations (true relres %.3g) on the device, %lld (%.3g) on ref",
+                 what, options, (long long)io, rro, (long long)ir, rrr);
 }
 
 static void methods_match_ref_on_generated_matrices(void **state)
@@ -909,19 +925,19 @@ static void methods_match_ref_on_real_matrices(void **state)
         skip();
 }
 
-/* options with backend=opencl are refused at setup (HPLS_ERR_UNSUPPORTED)
+/* options on the device are refused at setup (HPLS_ERR_UNSUPPORTED)
  * by a message that says says */
 static void expect_refused(const hpls_csr *A, const char *options, const char *says)
 {
     hpls_solver *s;
     char o[128];
-    snprintf(o, sizeof o, "%s backend=opencl", options);
+    snprintf(o, sizeof o, "%s backend=%s", options, dev);
     assert_int_equal(hpls_solver_create(&s), HPLS_OK);
     assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_UNSUPPORTED);
     const char *msg = hpls_solver_message(s);
-    if (!strstr(msg, says) || !strstr(msg, "opencl"))
-        fail_msg("%s: message \"%s\" does not say %s and opencl", o, msg, says);
+    if (!strstr(msg, says) || !strstr(msg, dev))
+        fail_msg("%s: message \"%s\" does not say %s and %s", o, msg, says, dev);
     hpls_solver_destroy(s);
 }
 
@@ -975,7 +991,7 @@ static void the_direct_solvers_and_tridiagonal_methods_run_on_the_device(void **
     for (int k = 0; k < 4; k++)
         compare(A, "tridiag:id=18,n=3001", direct[k], 1);
     hpls_real *xo = malloc(3001 * sizeof *xo), *xc = malloc(3001 * sizeof *xc);
-    solve_into(A, "solver=gspike gspike_p=8", "opencl", xo);
+    solve_into(A, "solver=gspike gspike_p=8", dev, xo);
     solve_into(A, "solver=gspike gspike_p=8", "cpu", xc);
     assert_memory_equal(xo, xc, 3001 * sizeof *xo);
     free(xo);
@@ -1011,7 +1027,7 @@ static void update_values_reaches_the_device(void **state)
 {
     (void)state;
     hpls_csr *A = tu_gen("convdiff3d:nx=8"), *B = tu_gen("convdiff3d:nx=8,pe=1");
-    hpls_solver *s = tu_setup(A, "solver=bicgstab precond=jacobi backend=opencl tol=1e-10");
+    hpls_solver *s = tu_setup(A, on_dev("solver=bicgstab precond=jacobi tol=1e-10"));
     assert_int_equal(hpls_solver_update_values(s, B), HPLS_OK);
     hpls_vec *one = tu_vec_const(B->nrows, 1.0), *b = tu_rhs(B, one);
     hpls_vec *x = tu_vec_const(B->nrows, 0.0);
@@ -1025,7 +1041,7 @@ static void update_values_reaches_the_device(void **state)
     /* dilu rebuilt on the device from B's values: E, M^-1 r and M^-T r as
      * ref's dilu of B, bit for bit */
     hpls_int n = B->nrows;
-    hpls_solver *d = tu_setup(A, "solver=bicg precond=dilu trisolve=syncfree backend=opencl");
+    hpls_solver *d = tu_setup(A, on_dev("solver=bicg precond=dilu trisolve=syncfree"));
     hpls_solver *r = tu_setup(B, "solver=bicg precond=dilu trisolve=syncfree backend=ref");
     assert_int_equal(hpls_solver_update_values(d, B), HPLS_OK);
     const hpls_trifac *Fd = d->pc.ctx, *Fr = r->pc.ctx;
@@ -1063,8 +1079,8 @@ static void a_failed_write_before_a_syncfree_kernel_is_an_error_not_a_hang(void 
     hpls_vec *one = tu_vec_const(n, 1.0), *b = tu_rhs(A, one), *x = tu_vec_const(n, 0.0);
     for (int p = 0; p < 3; p++) {
         char o[160], q[160];
-        snprintf(o, sizeof o, "solver=bicgstab precond=%s trisolve=syncfree backend=opencl",
-                 pcs[p]);
+        snprintf(o, sizeof o, "solver=bicgstab precond=%s trisolve=syncfree backend=%s", pcs[p],
+                 dev);
         snprintf(q, sizeof q, "solver=bicgstab precond=%s trisolve=syncfree backend=ref", pcs[p]);
         hpls_solver *d = tu_setup(A, o), *r = tu_setup(A, q);
         hpls_backend *be = d->be;
@@ -1118,7 +1134,7 @@ static void a_syncfree_wait_past_the_bound_is_an_error(void **state)
     hpls_csr *A = tu_gen("convdiff3d:nx=8");
     hpls_int n = A->nrows;
     hpls_vec *one = tu_vec_const(n, 1.0), *b = tu_rhs(A, one), *x = tu_vec_const(n, 0.0);
-    hpls_solver *d = tu_setup(A, "solver=bicgstab precond=dilu trisolve=syncfree backend=opencl");
+    hpls_solver *d = tu_setup(A, on_dev("solver=bicgstab precond=dilu trisolve=syncfree"));
     hpls_trifac *F = d->pc.ctx;
     F->dev[0]->ready.epoch++; /* a launch skipped: no flag reaches the next epoch */
     hpls_dev_spin_bound(1u << 16);
@@ -1145,7 +1161,7 @@ static void assert_bits(const hpls_real *a, const hpls_real *b, hpls_int n, cons
 {
     for (hpls_int i = 0; i < n; i++)
         if (memcmp(&a[i], &b[i], sizeof a[i]) != 0)
-            fail_msg("%s: entry %lld is %.17g on opencl, %.17g on the host", what, (long long)i,
+            fail_msg("%s: entry %lld is %.17g on the device, %.17g on the host", what, (long long)i,
                      a[i], b[i]);
 }
 
@@ -1243,7 +1259,7 @@ static hpls_info solve_x(const hpls_csr *A, const hpls_dense *Ad, const char *op
     return info;
 }
 
-/* options (a fixed number of iterations: tol 0) on opencl and with host
+/* options (a fixed number of iterations: tol 0) on the device and with host
  * (backend=ref, or cpu): the same iterations and x bit for bit */
 static void assert_same_iterates(const hpls_csr *A, const hpls_dense *Ad, const char *options,
                                  const char *host, hpls_int nb, const hpls_int *ptr,
@@ -1254,13 +1270,13 @@ static void assert_same_iterates(const hpls_csr *A, const hpls_dense *Ad, const 
     assert_int_equal(hpls_vec_create(n, &xo), HPLS_OK);
     assert_int_equal(hpls_vec_create(n, &xh), HPLS_OK);
     char o[256], h[256];
-    snprintf(o, sizeof o, "%s tol=0 stag_window=0 backend=opencl", options);
+    snprintf(o, sizeof o, "%s tol=0 stag_window=0 backend=%s", options, dev);
     snprintf(h, sizeof h, "%s tol=0 stag_window=0 %s", options, host);
     hpls_info io = solve_x(A, Ad, o, nb, ptr, idx, b, xo);
     hpls_info ih = solve_x(A, Ad, h, nb, ptr, idx, b, xh);
     if (io.iterations != ih.iterations)
-        fail_msg("%s: %lld iterations on opencl, %lld with %s", options, (long long)io.iterations,
-                 (long long)ih.iterations, host);
+        fail_msg("%s: %lld iterations on the device, %lld with %s", options,
+                 (long long)io.iterations, (long long)ih.iterations, host);
     assert_bits(xo->data, xh->data, n, o);
     hpls_vec_destroy(b);
     hpls_vec_destroy(xo);
@@ -1296,8 +1312,8 @@ static void ssor_and_pjg_preconditioners_match_ref_bit_for_bit(void **state)
     hpls_real *zo = malloc((size_t)n * sizeof *zo), *zr = malloc((size_t)n * sizeof *zr);
     char o[160], q[160];
     for (int t = 0; t < 4; t++) { /* bicg applies M^-T too */
-        snprintf(o, sizeof o, "solver=bicg precond=ssor omega=1.3 trisolve=%s backend=opencl",
-                 strategies[t]);
+        snprintf(o, sizeof o, "solver=bicg precond=ssor omega=1.3 trisolve=%s backend=%s",
+                 strategies[t], dev);
         snprintf(q, sizeof q, "solver=bicg precond=ssor omega=1.3 backend=ref");
         hpls_solver *so = tu_setup(A, o), *sr = tu_setup(A, q);
         for (int tr = 0; tr < 2; tr++) {
@@ -1310,8 +1326,8 @@ static void ssor_and_pjg_preconditioners_match_ref_bit_for_bit(void **state)
     }
     static const int psizes[] = {1, 16, 729};
     for (int p = 0; p < 3; p++) {
-        snprintf(o, sizeof o, "solver=bicgstab precond=pjg psize=%d sweeps=3 backend=opencl",
-                 psizes[p]);
+        snprintf(o, sizeof o, "solver=bicgstab precond=pjg psize=%d sweeps=3 backend=%s", psizes[p],
+                 dev);
         snprintf(q, sizeof q, "solver=bicgstab precond=pjg psize=%d sweeps=3 backend=ref",
                  psizes[p]);
         hpls_solver *so = tu_setup(A, o), *sr = tu_setup(A, q);
@@ -1409,21 +1425,23 @@ static void dense_matrices_run_on_the_device(void **state)
     static const char *const methods4[] = {"jacobi", "bicgstab", "gmres", "pjg psize=16", "pjg"};
     for (int k = 0; k < 5; k++) {
         char o[128], h[128];
-        snprintf(o, sizeof o, "solver=%s tol=1e-8 maxiter=2000 backend=opencl", methods4[k]);
+        snprintf(o, sizeof o, "solver=%s tol=1e-8 maxiter=2000 backend=%s", methods4[k], dev);
         snprintf(h, sizeof h, "solver=%s tol=1e-8 maxiter=2000 backend=cpu threads=1", methods4[k]);
         hpls_info io = solve_x(NULL, Ad, o, 0, NULL, NULL, b, xo);
         hpls_info ih = solve_x(NULL, Ad, h, 0, NULL, NULL, b, xh);
         assert_true(hpls_reason_converged(io.reason));
         if (!(io.relres <= 1e-8) ||
             (k < 4 && llabs((long long)(io.iterations - ih.iterations)) > 1))
-            fail_msg("dense %s: %lld iterations (relres %.3g) on opencl, %lld on cpu", o,
+            fail_msg("dense %s: %lld iterations (relres %.3g) on the device, %lld on cpu", o,
                      (long long)io.iterations, io.relres, (long long)ih.iterations);
     }
     hpls_solver *s;
     assert_int_equal(hpls_solver_create(&s), HPLS_OK);
-    assert_int_equal(hpls_solver_set_options(s, "solver=gs backend=opencl"), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, on_dev("solver=gs")), HPLS_OK);
     assert_int_equal(hpls_solver_setup_dense(s, Ad), HPLS_ERR_UNSUPPORTED);
-    assert_non_null(strstr(hpls_solver_message(s), "gs on opencl"));
+    char gs_on[32];
+    snprintf(gs_on, sizeof gs_on, "gs on %s", dev);
+    assert_non_null(strstr(hpls_solver_message(s), gs_on));
     hpls_int ptr[3] = {0, 120, N}, idx[N];
     for (hpls_int q = 0; q < N; q++)
         idx[q] = N - 1 - q;
@@ -1461,7 +1479,7 @@ static void solve_many_runs_jacobi_block_on_the_device(void **state)
         const char *opts = conv ? "solver=jacobi tol=1e-8 maxiter=5000"
                                 : "solver=jacobi tol=0 stag_window=0 maxiter=30";
         char o[128], r[128];
-        snprintf(o, sizeof o, "%s backend=opencl", opts);
+        snprintf(o, sizeof o, "%s backend=%s", opts, dev);
         snprintf(r, sizeof r, "%s backend=ref", opts);
         hpls_solver *so = tu_setup(A, o), *sr = tu_setup(A, r);
         memset(Xo, 0, bytes);
@@ -1474,7 +1492,7 @@ static void solve_many_runs_jacobi_block_on_the_device(void **state)
                 assert_bits(Xo + (size_t)j * n, Xr + (size_t)j * n, n, "solve_many X");
             } else if (!hpls_reason_converged(io[j].reason) || !(io[j].relres <= 1e-8) ||
                        llabs((long long)(io[j].iterations - ir[j].iterations)) > 1) {
-                fail_msg("column %d: %lld iterations (relres %.3g) on opencl, %lld on ref", j,
+                fail_msg("column %d: %lld iterations (relres %.3g) on the device, %lld on ref", j,
                          (long long)io[j].iterations, io[j].relres, (long long)ir[j].iterations);
             }
         }
@@ -1489,7 +1507,23 @@ static void solve_many_runs_jacobi_block_on_the_device(void **state)
 
 int main(void)
 {
-    hpls_status st = hpls_backend_create(BACKEND_OPENCL, 1, &ocl);
+    const char *name = getenv("HPLS_TEST_DEVICE");
+    int kind = BACKEND_OPENCL;
+    if (name && strcmp(name, "cuda") == 0) {
+        dev = name;
+        kind = HPLS_BACKEND_CUDA;
+    } else if (name && *name && strcmp(name, "opencl") != 0) {
+        printf("HPLS_TEST_DEVICE=%s: expected opencl or cuda\n", name);
+        return 1;
+    }
+    printf("device backend: %s\n", dev);
+    hpls_status st = hpls_backend_create(kind, 1, &ocl);
+    const char *seen;
+    if (st != HPLS_OK && kind == HPLS_BACKEND_CUDA && tu_gpu_present(&seen)) {
+        printf("a GPU is present (%s) but backend=cuda cannot start: %s\n", seen,
+               hpls_last_error());
+        return 1;
+    }
     if (st == HPLS_ERR_NOT_COMPILED || st == HPLS_ERR_UNSUPPORTED) {
         printf("skipped: %s\n", hpls_last_error());
         return 77;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* testutil.c: helpers shared by the unit tests. */
+#define _POSIX_C_SOURCE 200809L /* access, dlopen */
 #include "testutil.h"
 
 #include "solver.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,8 +167,9 @@ void tu_solve_under_alloc_failures(const hpls_csr *A, const hpls_vec *b, hpls_ve
             break;
         if (st != HPLS_OK && st != HPLS_ERR_NOMEM)
             fail_msg("%s: allocation %ld failing gave \"%s\"", options, k, hpls_strerror(st));
-        if (st != HPLS_OK && (memcmp(val, A->val, nnz * sizeof *val) ||
-                              memcmp(b0, b->data, n * sizeof *b0) || memcmp(x0, x->data, n * sizeof *x0)))
+        if (st != HPLS_OK &&
+            (memcmp(val, A->val, nnz * sizeof *val) || memcmp(b0, b->data, n * sizeof *b0) ||
+             memcmp(x0, x->data, n * sizeof *x0)))
             fail_msg("%s: allocation %ld failing changed the caller's A, b or x", options, k);
         assert_true(k < 5000);
     }
@@ -194,4 +197,25 @@ int tu_on_ref(void)
 {
     const char *env = getenv("HPLS_OPTIONS");
     return env && strstr(env, "backend=ref") != NULL;
+}
+
+int tu_gpu_present(const char **why)
+{
+    const char *claim = getenv("HPLS_TEST_GPU");
+    *why = "HPLS_TEST_GPU=1";
+    if (claim && strcmp(claim, "1") == 0)
+        return 1;
+    *why = "/dev/nvidia0";
+    if (access("/dev/nvidia0", F_OK) == 0)
+        return 1;
+    *why = "cuInit and cuDeviceGetCount of libcuda.so.1";
+    void *so = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!so)
+        return 0;
+    int (*init)(unsigned) = NULL, (*count)(int *) = NULL;
+    *(void **)&init = dlsym(so, "cuInit"); /* CUresult cuInit(unsigned int) */
+    *(void **)&count = dlsym(so, "cuDeviceGetCount");
+    int n = 0, found = init && count && init(0) == 0 && count(&n) == 0 && n > 0;
+    dlclose(so);
+    return found;
 }

@@ -57,6 +57,11 @@ void tu_pc_apply(const hpls_solver *s, int transpose, const hpls_real *r, hpls_r
 /* 1 when the tests run on the ref backend (HPLS_OPTIONS holds backend=ref),
  * where every solver runs on one thread whatever its threads option says. */
 int tu_on_ref(void);
+/* 1 when an NVIDIA GPU is here, whatever hpls makes of it, and *why says how
+ * it was seen: HPLS_TEST_GPU=1 (a claim, to test the tests), /dev/nvidia0, or
+ * the driver library itself (cuInit, then a device count), not asked through
+ * hpls's module, which is what the tests check. */
+int tu_gpu_present(const char **why);
 
 /* Runs create, set_options(options), setup(A), solve(b, x) with the k-th allocation
  * failing, for k = 1, 2, ... until a run makes fewer than k allocations: every run
