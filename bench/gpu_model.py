@@ -37,6 +37,10 @@ import tables  # noqa: E402  (bench/tables.py: the CSV -> Markdown rendering)
 GPUS = [("H100", 3.35e12), ("A100", 1.555e12)]
 LAUNCH = 3e-6  # s: one kernel launch, or one read back of a reduction to the host
 DEP = 0.5e-6  # s: one link of a synchronization-free dependency chain (an assumption)
+# Rows a sync-free launch keeps in flight: its work-groups, one row each
+# (kernels/cuda/cuda.c: SMs x resident block slots; the A100's 108 x 32, the
+# smaller of the two GPUs').  A chain link passes at most this many rows.
+SYNCFREE_GROUPS = 108 * 32
 PSIZE = 65536  # rows per PJG block on a GPU: enough work-groups to fill the device
 BLOCK = 64  # rows per BHISA block (the paper's choice on the K20c, Sec. 6.1)
 GSPIKE_ROWS = 32  # rows per partition of g-Spike on a device, every level (HPLS_DEVICE_GSPIKE_ROWS)
@@ -72,12 +76,18 @@ class Cost:
         return self.sb / bw + self.slat * LAUNCH + self.schain * DEP + self.sx / PCIE
 
 
+def syncfree_chain(n, levels):
+    """Links of one sync-free pass: the levels, or n rows through SYNCFREE_GROUPS
+    rows in flight when the level sets are wider than that."""
+    return max(levels, -(-n // SYNCFREE_GROUPS))
+
+
 def levels_setup(n, z, levels):
     """Level sets on the device (Wang-Liu Alg. 7, sync-free colouring: one launch,
     a chain as long as the levels) and rows sorted by level (radix sort of n
     32-bit keys with 32-bit values: 4 passes reading and writing 16 bytes a row)."""
     zl = (z - n) // 2
-    return 4 * zl + 8 * (n + 1) + 4 * n + 4 * 16 * n, 1 + 4 * 3, levels
+    return 4 * zl + 8 * (n + 1) + 4 * n + 4 * 16 * n, 1 + 4 * 3, syncfree_chain(n, levels)
 
 
 def sweeps(n, z):
@@ -110,7 +120,8 @@ def dilu_bicgstab(m, sync_free):
     lb, llat, lch = levels_setup(n, z, lv)
     sb = lb + 12 * z + 8 * (n + 1) + 16 * (z - n) // 2 + 12 * (z - n) + 16 * (n + 1) + 8 * n
     if sync_free:
-        return Cost(base.b + 2 * sweeps(n, z) + 8 * n, base.lat + 4, 4 * lv, sb - lb, 1, lv)
+        ch = syncfree_chain(n, lv)
+        return Cost(base.b + 2 * sweeps(n, z) + 8 * n, base.lat + 4, 4 * ch, sb - lb, 1, ch)
     return Cost(base.b + 2 * sweeps(n, z) + 8 * n, base.lat + 4 * lv, 0, sb, llat + lv, lch)
 
 
@@ -153,9 +164,9 @@ def relax_strategy(m):
 
 def sweep_lat(m, strategy):
     """Launches and dependency chain of one sweep: by levels a launch a level (U's
-    levels taken as L's); sync-free one launch and a chain as long as the levels;
-    serial one launch and a chain of n rows (one work-item)."""
-    return {"levels": (m["levels"], 0), "syncfree": (1, m["levels"]),
+    levels taken as L's); sync-free one launch and a chain as long as the levels
+    (syncfree_chain); serial one launch and a chain of n rows (one work-item)."""
+    return {"levels": (m["levels"], 0), "syncfree": (1, syncfree_chain(m["n"], m["levels"])),
             "serial": (1, m["n"])}[strategy]
 
 
