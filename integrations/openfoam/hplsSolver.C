@@ -203,6 +203,40 @@ std::vector<std::string> hplsOptions(const dictionary& dict)
     return kv;
 }
 
+// A new hpls solver for the cache, with the dictionary's options (a bad one
+// is a FatalIOError naming it); its setup comes at the next solve
+void newSolver
+(
+    hplsFoamCache& c,
+    const std::vector<std::string>& kv,
+    const std::string& options,
+    const dictionary& hplsDict,
+    const word& fieldName
+)
+{
+    hpls_solver_destroy(c.solver);
+    c.solver = nullptr;
+    c.setUp = false;
+    if (hpls_solver_create(&c.solver) != HPLS_OK)
+    {
+        FatalErrorInFunction
+            << "hpls_solver_create: " << hpls_last_error() << exit(FatalError);
+    }
+    // OpenFOAM's psi is the initial guess; the dictionary may still say otherwise
+    hpls_solver_set_option(c.solver, "initial_guess=given");
+    for (const std::string& o : kv)
+    {
+        if (hpls_solver_set_option(c.solver, o.c_str()) != HPLS_OK)
+        {
+            FatalIOErrorInFunction(hplsDict)
+                << "field " << fieldName << ": hpls option " << o << ": "
+                << hpls_solver_message(c.solver) << exit(FatalIOError);
+        }
+    }
+    c.options = options;
+    c.stop.clear();
+}
+
 // OpenFOAM's test of a solve (the context of hplsFoamConverged)
 struct hplsFoamTest
 {
@@ -313,27 +347,7 @@ Foam::solverPerformance Foam::hplsSolver::solve
 
     if (!c->solver || c->options != options)
     {
-        hpls_solver_destroy(c->solver);
-        c->solver = nullptr;
-        c->setUp = false;
-        if (hpls_solver_create(&c->solver) != HPLS_OK)
-        {
-            FatalErrorInFunction
-                << "hpls_solver_create: " << hpls_last_error() << exit(FatalError);
-        }
-        // OpenFOAM's psi is the initial guess; the dictionary may still say otherwise
-        hpls_solver_set_option(c->solver, "initial_guess=given");
-        for (const std::string& o : kv)
-        {
-            if (hpls_solver_set_option(c->solver, o.c_str()) != HPLS_OK)
-            {
-                FatalIOErrorInFunction(hplsDict)
-                    << "field " << fieldName_ << ": hpls option " << o << ": "
-                    << hpls_solver_message(c->solver) << exit(FatalIOError);
-            }
-        }
-        c->options = options;
-        c->stop.clear();
+        newSolver(*c, kv, options, hplsDict, fieldName_);
     }
 
     hplsFoamTest test{&solverPerf, normFactor, tolerance_, relTol_};
