@@ -9,7 +9,10 @@ and the size of a file, checked on every file under SRC (default: src/).
           A violation that issue 30 is still to remove is in ALLOWED with its
           reason, so that only a new one fails; an entry that matches nothing
           any more is reported, to be deleted.
-  size    a file over MAX_LINES lines fails, over WARN_LINES is a warning.
+  size    a file over MAX_LINES lines fails, over WARN_LINES is a warning; a
+          function over MAX_FUNC lines (from its "{" to its "}", both at the
+          start of a line, as clang-format and OpenFOAM's style put them) fails,
+          in src/ and in tools/ and integrations/ beside it (issue 30).
 
 Exit 1 naming file:line and the rule broken, else 0."""
 import fnmatch
@@ -17,7 +20,8 @@ import os
 import re
 import sys
 
-MAX_LINES, WARN_LINES = 1100, 800
+MAX_LINES, WARN_LINES, MAX_FUNC = 1100, 800, 120
+SOURCE = (".c", ".C", ".cpp")
 ORDER = ["core", "la", "direct", "backend", "precond", "methods", "solver", "mpi"]
 
 # The layer of each directory of src/, and of the driver's files that still sit
@@ -84,11 +88,30 @@ def allowed(rel, header, used):
     return False
 
 
-def check_file(src, rel, shown, errors, warnings, used):
-    with open(os.path.join(src, rel), encoding="utf-8", errors="replace") as f:
+def check_functions(lines, shown, errors):
+    start = None
+    for no, line in enumerate(lines, 1):
+        if line == "{":
+            start = no
+        elif line == "}" and start is not None:
+            if no - start + 1 > MAX_FUNC:
+                errors.append(f"{shown}:{start}: a function of {no - start + 1} lines, over "
+                              f"{MAX_FUNC} (split it)")
+            start = None
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    return lines
+
+
+def check_file(src, rel, shown, errors, warnings, used):
+    lines = read_lines(os.path.join(src, rel))
+    if rel.endswith(SOURCE):
+        check_functions(lines, shown, errors)
     if len(lines) > MAX_LINES:
         errors.append(f"{shown}: {len(lines)} lines, over {MAX_LINES} (split it)")
     elif len(lines) > WARN_LINES:
@@ -121,6 +144,13 @@ def main():
             rel = os.path.relpath(os.path.join(top, name), src)
             shown = os.path.join(os.path.basename(src), rel)
             check_file(src, rel, shown, errors, warnings, used)
+    for other in ("tools", "integrations"):  # the function sizes of src/'s neighbours
+        for top, dirs, names in os.walk(os.path.join(src, "..", other)):
+            dirs.sort()
+            for name in sorted(n for n in names if n.endswith(SOURCE)):
+                path = os.path.join(top, name)
+                check_functions(read_lines(path), os.path.relpath(path, os.path.join(src, "..")),
+                                errors)
     for k, (files, hdr, why) in enumerate(ALLOWED):
         if k not in used:
             warnings.append(f"ALLOWED ({files}, {hdr}) matches nothing now: delete it ({why})")

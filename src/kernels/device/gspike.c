@@ -259,6 +259,82 @@ static hpls_status group_child(dgs_ctx *X, dgs_group *G, int level, hpls_dbuf *r
     return st;
 }
 
+/* The rest of level_factor once every block is factored: the reduced systems'
+ * rows numbered in tab, the spikes and each depth's reduced system (2(iii),
+ * 3(i)), their growth, then each group's next level (group_child). */
+static hpls_status level_reduced(dgs_ctx *X, dgs_level *L, int level, const dgs_piece *pc,
+                                 hpls_int q, hpls_int *tab, double *tabd, hpls_dbuf *ddl,
+                                 hpls_dbuf *dd, hpls_dbuf *ddu)
+{
+    hpls_backend *be = X->be;
+    hpls_int nblk = L->nblk;
+    hpls_status st = HPLS_OK;
+    hpls_dbuf **red = NULL; /* each group's reduced system while the level is factored */
+    /* the reduced systems' rows: 2 per partition boundary, and the last row of
+     * a singular last block (Sec. 2.2); each depth's pieces one after another */
+    for (hpls_int i = 0; i < q; i++) {
+        if (pc[i].p < 2)
+            continue;
+        hpls_int p = pc[i].p, lb = pc[i].b + p - 1;
+        dgs_group *G = &L->group[pc[i].depth];
+        for (hpls_int j = 0; j < p; j++) {
+            hpls_int *t = tab + GS_TAB * (pc[i].b + j);
+            X->nsingular += (t[GS_FL] & GS_SING) != 0;
+            t[GS_RX] = G->nr + 2 * j;
+        }
+        G->nr += 2 * p - 2 + ((tab[GS_TAB * lb + GS_FL] & GS_SING) != 0);
+    }
+    hpls_dev_write(be, L->tab, 0, tab, (size_t)(GS_TAB * nblk) * sizeof *tab);
+    /* 2(iii), 3(i): the spikes and each depth's reduced system */
+    red = hpls_calloc(3 * L->ngroup, sizeof *red);
+    if (!red) {
+        st = HPLS_ERR_NOMEM;
+        goto out;
+    }
+    for (int k = 0; k < L->ngroup; k++) {
+        dgs_group *G = &L->group[k];
+        if (G->nr == 0)
+            continue;
+        size_t bytes = (size_t)G->nr * sizeof(double);
+        for (int j = 0; j < 3 && st == HPLS_OK; j++)
+            st = hpls_dev_alloc(be, bytes, &red[3 * k + j]);
+        if (st == HPLS_OK)
+            st = hpls_dev_alloc(be, bytes, &G->y);
+        if (st != HPLS_OK) {
+            st = hpls_dev_fail(be, st, "g-Spike's reduced system of %lld rows", (long long)G->nr);
+            goto out;
+        }
+        HPLS_DEV_RUN(be, HPLS_K_gs_spikes, hpls_dev_groups(G->nb), HPLS_KL(G->b0), HPLS_KL(G->nb),
+                     HPLS_KL(L->step), HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(ddl), HPLS_KG(dd),
+                     HPLS_KG(ddu), HPLS_KG(L->rs), HPLS_KG(L->c), HPLS_KG(L->s), HPLS_KG(L->r0),
+                     HPLS_KG(L->r1), HPLS_KG(L->r2), HPLS_KG(L->v), HPLS_KG(L->w),
+                     HPLS_KG(red[3 * k]), HPLS_KG(red[3 * k + 1]), HPLS_KG(red[3 * k + 2]));
+    }
+    hpls_dev_read(be, L->tabd, 0, tabd, (size_t)(GS_TABD * nblk) * sizeof *tabd);
+    if ((st = device_failed(be)) != HPLS_OK)
+        goto out;
+    double growth = 0.0; /* NaN (-1 from gs_spikes) or Inf: the spikes overflowed */
+    for (hpls_int b = 0; b < nblk; b++) {
+        double g = (tab[GS_TAB * b + GS_FL] & GS_PART) ? tabd[GS_TABD * b + GS_AUX] : 0.0;
+        growth = g < 0.0 ? INFINITY : g > growth ? g : growth;
+    }
+    if (!isfinite(growth)) {
+        st = hpls_fail(HPLS_ERR_SINGULAR,
+                       "gspike: a spike overflowed (level %d): the matrix is numerically singular",
+                       level);
+        goto out;
+    }
+    X->growth = growth > X->growth ? growth : X->growth;
+    for (int k = 0; k < L->ngroup && st == HPLS_OK; k++)
+        if (L->group[k].nr > 0)
+            st = group_child(X, &L->group[k], level, red[3 * k], red[3 * k + 1], red[3 * k + 2]);
+out:
+    for (int k = 0; red && k < 3 * L->ngroup; k++)
+        hpls_dev_free(be, red[k]);
+    hpls_free(red);
+    return st;
+}
+
 /* One level of the factorization (gspike.c's factor_level and factor_blocks)
  * of the n rows dl, d, du on the host, ddl, dd, ddu their copy on the device;
  * p_req: partitions of each piece (top level), 0 automatic. */
@@ -271,7 +347,6 @@ static hpls_status level_factor(dgs_ctx *X, dgs_level *L, int level, hpls_int p_
     dgs_piece *pc = NULL;
     hpls_int q = 0, *tab = NULL, mmax = 0;
     double *tabd = NULL;
-    hpls_dbuf **red = NULL; /* each group's reduced system while the level is factored */
     hpls_status st = rs ? HPLS_OK : HPLS_ERR_NOMEM;
     L->n = n;
     if (st == HPLS_OK) {
@@ -339,68 +414,8 @@ static hpls_status level_factor(dgs_ctx *X, dgs_level *L, int level, hpls_int p_
                                    (long long)pc[bad].lo + 1, (long long)pc[bad].hi);
         goto done;
     }
-    /* the reduced systems' rows: 2 per partition boundary, and the last row of
-     * a singular last block (Sec. 2.2); each depth's pieces one after another */
-    for (hpls_int i = 0; i < q; i++) {
-        if (pc[i].p < 2)
-            continue;
-        hpls_int p = pc[i].p, lb = pc[i].b + p - 1;
-        dgs_group *G = &L->group[pc[i].depth];
-        for (hpls_int j = 0; j < p; j++) {
-            hpls_int *t = tab + GS_TAB * (pc[i].b + j);
-            X->nsingular += (t[GS_FL] & GS_SING) != 0;
-            t[GS_RX] = G->nr + 2 * j;
-        }
-        G->nr += 2 * p - 2 + ((tab[GS_TAB * lb + GS_FL] & GS_SING) != 0);
-    }
-    hpls_dev_write(be, L->tab, 0, tab, (size_t)(GS_TAB * nblk) * sizeof *tab);
-    /* 2(iii), 3(i): the spikes and each depth's reduced system */
-    red = hpls_calloc(3 * L->ngroup, sizeof *red);
-    if (!red) {
-        st = HPLS_ERR_NOMEM;
-        goto done;
-    }
-    for (int k = 0; k < L->ngroup; k++) {
-        dgs_group *G = &L->group[k];
-        if (G->nr == 0)
-            continue;
-        size_t bytes = (size_t)G->nr * sizeof(double);
-        for (int j = 0; j < 3 && st == HPLS_OK; j++)
-            st = hpls_dev_alloc(be, bytes, &red[3 * k + j]);
-        if (st == HPLS_OK)
-            st = hpls_dev_alloc(be, bytes, &G->y);
-        if (st != HPLS_OK) {
-            st = hpls_dev_fail(be, st, "g-Spike's reduced system of %lld rows", (long long)G->nr);
-            goto done;
-        }
-        HPLS_DEV_RUN(be, HPLS_K_gs_spikes, hpls_dev_groups(G->nb), HPLS_KL(G->b0), HPLS_KL(G->nb),
-                     HPLS_KL(L->step), HPLS_KG(L->tab), HPLS_KG(L->tabd), HPLS_KG(ddl), HPLS_KG(dd),
-                     HPLS_KG(ddu), HPLS_KG(L->rs), HPLS_KG(L->c), HPLS_KG(L->s), HPLS_KG(L->r0),
-                     HPLS_KG(L->r1), HPLS_KG(L->r2), HPLS_KG(L->v), HPLS_KG(L->w),
-                     HPLS_KG(red[3 * k]), HPLS_KG(red[3 * k + 1]), HPLS_KG(red[3 * k + 2]));
-    }
-    hpls_dev_read(be, L->tabd, 0, tabd, (size_t)(GS_TABD * nblk) * sizeof *tabd);
-    if ((st = device_failed(be)) != HPLS_OK)
-        goto done;
-    double growth = 0.0; /* NaN (-1 from gs_spikes) or Inf: the spikes overflowed */
-    for (hpls_int b = 0; b < nblk; b++) {
-        double g = (tab[GS_TAB * b + GS_FL] & GS_PART) ? tabd[GS_TABD * b + GS_AUX] : 0.0;
-        growth = g < 0.0 ? INFINITY : g > growth ? g : growth;
-    }
-    if (!isfinite(growth)) {
-        st = hpls_fail(HPLS_ERR_SINGULAR,
-                       "gspike: a spike overflowed (level %d): the matrix is numerically singular",
-                       level);
-        goto done;
-    }
-    X->growth = growth > X->growth ? growth : X->growth;
-    for (int k = 0; k < L->ngroup && st == HPLS_OK; k++)
-        if (L->group[k].nr > 0)
-            st = group_child(X, &L->group[k], level, red[3 * k], red[3 * k + 1], red[3 * k + 2]);
+    st = level_reduced(X, L, level, pc, q, tab, tabd, ddl, dd, ddu);
 done:
-    for (int k = 0; red && k < 3 * L->ngroup; k++)
-        hpls_dev_free(be, red[k]);
-    hpls_free(red);
     hpls_free(rs);
     hpls_free(pc);
     hpls_free(tab);
