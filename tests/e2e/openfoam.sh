@@ -85,7 +85,24 @@ run() {
   done
 }
 
+# a wrong option in a field's hpls dictionary: a FatalIOError naming it, not a crash
+badopt() {
+  local case=$T/badopt
+  cp -r "$examples/icoFoam/cavity/cavity" "$case"
+  python3 "$here/openfoam_case.py" setup "$case" hpls 0.01 "$lib" || { bad "badopt: case setup"; return; }
+  sed -i 's/hpls { solver cg;/hpls { solver cgx;/' "$case/system/fvSolution"
+  (cd "$case" && blockMesh >log.blockMesh 2>&1) || { bad "badopt: blockMesh"; return; }
+  if (cd "$case" && icoFoam >log.solver 2>&1); then
+    bad "badopt: icoFoam ran with solver cgx"; return
+  fi
+  grep -q 'FOAM FATAL IO ERROR' "$case/log.solver" &&
+    grep -q 'field p: hpls option "solver=cgx": option solver: unknown method "cgx"' \
+      "$case/log.solver" && echo "badopt: solver cgx refused by name" ||
+    bad "badopt: $(tail -5 "$case/log.solver")"
+}
+
 run cavity icoFoam/cavity/cavity icoFoam 0.5 "p U" 1e-6 0
+badopt
 [ "$steps" -gt 0 ] && run pitzDaily simpleFoam/pitzDaily simpleFoam "$steps" "p U k epsilon" 1e-2 2
 [ -f "$T/fails" ] && { cat "$T/fails"; fail=$((fail + $(wc -l <"$T/fails"))); }
 [ "$fail" -eq 0 ] && echo "openfoam: all passed" || echo "openfoam: $fail failed"
