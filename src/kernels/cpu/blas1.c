@@ -6,52 +6,24 @@
  * bit-for-bit repeatable for a fixed thread count.  Every loop runs on the
  * backend's own thread count (num_threads), never the process's setting.
  *
- * reproducible=1 (hpls_cpu_set_exact) swaps in the table at the end of this
- * file: the same operations, but every sum is exact (kernels/cpu/exact_sum.h)
- * and rounded once, so a result depends on the vectors alone, not on how
- * they are cut among threads and ranks. */
+ * reproducible=1 (hpls_cpu_set_exact, blas1_exact.c) swaps in the table at
+ * the end of this file: the same operations, but every sum is exact
+ * (kernels/cpu/exact_sum.h) and rounded once, so a result depends on the
+ * vectors alone, not on how they are cut among threads and ranks. */
+#include "kernels/cpu/blas1.h"
 #include "backend/backend.h"
-#include "kernels/cpu/exact_sum.h"
 #include "kernels/cpu/team.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Below this length a kernel runs on one thread: forking costs more. */
-#define PAR_MIN 8192
-/* Multi-dots and multi-axpys: vectors per pass (a thread's partial sums live in
- * the backend's scratch), rows per block (the other vectors' rows stay in L2
- * while the block's vectors stream past, in runs long enough for the hardware
- * prefetcher: 512 rows made GMRES's sweeps 20% slower than 4096, on 16-30
- * vectors at one thread), vectors per inner loop (independent sums keep the
- * adder busy: one chain waits on its latency). */
-#define MBLOCK 64
+/* Rows per block (the other vectors' rows stay in L2 while the block's MBLOCK
+ * vectors stream past, in runs long enough for the hardware prefetcher: 512
+ * rows made GMRES's sweeps 20% slower than 4096, on 16-30 vectors at one
+ * thread), vectors per inner loop (independent sums keep the adder busy: one
+ * chain waits on its latency). */
 #define MROWS 4096
 #define MGROUP 4
-/* partial sums of a thread in the scratch: 2 lanes of 2 MBLOCK + 3 (mdot2) */
-#define PART (2 * (2 * MBLOCK + 3))
-
-#define A_(v) ((hpls_real *)(v)) /* a cpu handle is the host array */
-#define C_(v) ((const hpls_real *)(v))
-
-/* [lo, hi) of thread t among p for n items */
-static void span(hpls_int n, int t, int p, hpls_int *lo, hpls_int *hi)
-{
-    *lo = n * t / p;
-    *hi = n * (t + 1) / p;
-}
-
-/* Threads for n items: one below PAR_MIN. */
-static int nthreads_for(const hpls_backend *be, hpls_int n)
-{
-    return n < PAR_MIN ? 1 : be->nthreads;
-}
-
-/* The cpu backend's scratch: PART partial sums per thread. */
-static double *scratch(hpls_backend *be)
-{
-    return be->impl;
-}
 
 static hpls_status v_alloc(hpls_backend *be, hpls_int n, hpls_dvec **v)
 {
@@ -651,234 +623,9 @@ const hpls_kernels hpls_cpu_kernels = {
     .pjg_sweep = hpls_k_pjg_sweep,
 };
 
-/* ---- reproducible=1: the reductions summed exactly ------------------------
- * Each product (or square) is rounded as above, then added exactly into a
- * thread's long accumulator; the threads' accumulators are added (integer
- * sums: any order), passed through the backend's reduction hook as limbs (MPI
- * adds them exactly too) and rounded once.  Entrywise results are the cpu
- * operations' bits.  Cost per element: the product, the split of a double
- * into two 32-bit digits, two integer adds (no SIMD), a carry pass every
- * HPLS_XS_BATCH elements; per reduced value HPLS_XS_LIMBS doubles (560 bytes)
- * go through the hook instead of one. */
-
-/* Values one exact reduction holds at most: mdot2's block of MBLOCK vectors,
- * twice, and its 3 dots of x and y. */
-#define XVALS (2 * MBLOCK + 3)
-_Static_assert(XVALS == HPLS_XS_MAXVALS, "exact_sum.h's count is mdot2's block");
-_Static_assert(sizeof(hpls_xsum) == HPLS_XS_LIMBS * sizeof(double),
-               "an accumulator is as large as its limbs: the scratch holds either");
-
-/* The exact scratch (hpls_cpu_set_exact), after cpu's PART partials per
- * thread: the limbs of one reduction, then XVALS accumulators per thread. */
-static double *xlimbs(hpls_backend *be)
-{
-    return scratch(be) + (size_t)be->nthreads * PART;
-}
-
-static hpls_xsum *xacc(hpls_backend *be, int t)
-{
-    return (hpls_xsum *)(xlimbs(be) + (size_t)XVALS * HPLS_XS_LIMBS) + (size_t)t * XVALS;
-}
-
-/* Threads 1 .. p-1's k accumulators added into thread 0's, reduced over the
- * ranks, rounded into out. */
-static void xfinish(hpls_backend *be, int p, int k, double *out)
-{
-    hpls_xsum *a0 = xacc(be, 0);
-    for (int t = 1; t < p; t++)
-        for (int j = 0; j < k; j++)
-            hpls_xsum_merge(&a0[j], &xacc(be, t)[j]);
-    hpls_xsum_reduce(be, a0, k, xlimbs(be), out);
-}
-
-/* out[j] = sum_i X[j][i] Y[j][i] for j < k <= XVALS: one pass over the rows in
- * batches (each X[j]'s batch, then the next j: Y's batch stays in cache), one
- * reduction. */
-static void xdots(hpls_backend *be, hpls_int n, int k, const hpls_real *const *X,
-                  const hpls_real *const *Y, double *out)
-{
-    int p = nthreads_for(be, n);
-    HPLS_TEAM(p, t, q, {
-        hpls_int lo, hi;
-        span(n, t, q, &lo, &hi);
-        hpls_xsum *a = xacc(be, t);
-        for (int j = 0; j < k; j++)
-            hpls_xsum_zero(&a[j]);
-        for (hpls_int b = lo; b < hi; b += HPLS_XS_BATCH) {
-            hpls_int e = hi - b < HPLS_XS_BATCH ? hi : b + HPLS_XS_BATCH;
-            for (int j = 0; j < k; j++) {
-                const hpls_real *x = X[j], *y = Y[j];
-                for (hpls_int i = b; i < e; i++) {
-                    double v = x[i] * y[i];
-                    hpls_xsum_add(&a[j], v);
-                }
-                hpls_xsum_carry(&a[j]);
-            }
-        }
-        if (t == 0)
-            p = q;
-    });
-    xfinish(be, p, k, out);
-}
-
-static double x_dot(hpls_backend *be, hpls_int n, const hpls_dvec *xv, const hpls_dvec *yv)
-{
-    const hpls_real *x = C_(xv), *y = C_(yv);
-    double s;
-    xdots(be, n, 1, &x, &y, &s);
-    return s;
-}
-
-/* v_nrm2's, with exact sums: the sum of squares; where it under- or
- * overflowed, the max (order-independent) and the scaled squares. */
-static double x_nrm2(hpls_backend *be, hpls_int n, const hpls_dvec *xv)
-{
-    const hpls_real *x = C_(xv);
-    double ss = x_dot(be, n, xv, xv);
-    if (isfinite(ss) && ss > 1e-280 && ss < 1e280)
-        return sqrt(ss);
-    if (isnan(ss))
-        return ss;
-    double amax = 0.0;
-    for (hpls_int i = 0; i < n; i++)
-        amax = fmax(amax, fabs(x[i]));
-    hpls_be_reduce(be, &amax, 1, HPLS_RED_MAX);
-    if (amax == 0.0 || !isfinite(amax))
-        return amax;
-    hpls_xsum *a = xacc(be, 0);
-    hpls_xsum_zero(a);
-    for (hpls_int i = 0; i < n; i++) {
-        double v = x[i] / amax;
-        hpls_xsum_add(a, v * v);
-        if (i % HPLS_XS_BATCH == HPLS_XS_BATCH - 1)
-            hpls_xsum_carry(a);
-    }
-    hpls_xsum_carry(a);
-    double t;
-    hpls_xsum_reduce(be, a, 1, xlimbs(be), &t);
-    return amax * sqrt(t);
-}
-
-static void x_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
-                   const hpls_dvec *w, double *h)
-{
-    const hpls_real *W[MBLOCK];
-    for (int j = 0; j < MBLOCK; j++)
-        W[j] = C_(w);
-    for (int j = 0; j < k; j += MBLOCK) /* a reduction per MBLOCK vectors, as v_mdot */
-        xdots(be, n, k - j < MBLOCK ? k - j : MBLOCK, (const hpls_real *const *)(V + j), W, h + j);
-}
-
-/* v_mdot2's values: one reduction per MBLOCK vectors (v_mdot2 makes one in
- * all: GMRES past restart 64 makes a few more here), the 3 dots of x and y
- * with the first. */
-static void x_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
-                    const hpls_dvec *xv, const hpls_dvec *yv, double *h)
-{
-    const hpls_real *x = C_(xv), *y = C_(yv);
-    const hpls_real *X[XVALS], *Y[XVALS];
-    double part[XVALS];
-    for (int j = 0; j < k || j == 0; j += MBLOCK) {
-        int kb = k - j < MBLOCK ? k - j : MBLOCK, m = 2 * kb;
-        for (int i = 0; i < kb; i++) {
-            X[i] = X[kb + i] = C_(V[j + i]);
-            Y[i] = x;
-            Y[kb + i] = y;
-        }
-        if (j == 0) { /* (x, x), (x, y), (y, y) */
-            X[m] = X[m + 1] = Y[m] = x;
-            Y[m + 1] = X[m + 2] = Y[m + 2] = y;
-        }
-        xdots(be, n, m + (j == 0 ? 3 : 0), X, Y, part);
-        for (int i = 0; i < kb; i++) {
-            h[j + i] = part[i];
-            h[k + j + i] = part[kb + i];
-        }
-        if (j == 0)
-            for (int i = 0; i < 3; i++)
-                h[2 * k + i] = part[m + i];
-    }
-}
-
-static void x_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
-                   double *tt, double *ts, double *ss)
-{
-    const hpls_real *t = C_(tv), *s = C_(sv);
-    const hpls_real *X[3] = {t, t, s}, *Y[3] = {t, s, s};
-    double out[3];
-    xdots(be, n, 3, X, Y, out);
-    *tt = out[0];
-    *ts = out[1];
-    *ss = out[2];
-}
-
-static void x_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
-                          double omega, const hpls_dvec *shatv, const hpls_dvec *sv,
-                          const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv, hpls_dvec *rv,
-                          double *rnorm, double *rhat_r)
-{
-    const hpls_real *phat = C_(phatv), *shat = C_(shatv), *s = C_(sv), *t = C_(tv);
-    const hpls_real *rhat = C_(rhatv);
-    hpls_real *x = A_(xv), *r = A_(rv);
-    double out[2];
-    int p = nthreads_for(be, n);
-    HPLS_TEAM(p, th, q, {
-        hpls_int lo, hi;
-        span(n, th, q, &lo, &hi);
-        hpls_xsum *a = xacc(be, th);
-        hpls_xsum_zero(&a[0]);
-        hpls_xsum_zero(&a[1]);
-        for (hpls_int b = lo; b < hi; b += HPLS_XS_BATCH) {
-            hpls_int e = hi - b < HPLS_XS_BATCH ? hi : b + HPLS_XS_BATCH;
-            for (hpls_int i = b; i < e; i++) {
-                x[i] = alpha * phat[i] + omega * shat[i] + x[i];
-                double ri = s[i] + -omega * t[i];
-                r[i] = ri;
-                hpls_xsum_add(&a[0], rhat[i] * ri);
-                hpls_xsum_add(&a[1], ri * ri);
-            }
-            hpls_xsum_carry(&a[0]);
-            hpls_xsum_carry(&a[1]);
-        }
-        if (th == 0)
-            p = q;
-    });
-    xfinish(be, p, 2, out); /* (rhat, r) and ||r||^2 in one reduction */
-    *rhat_r = out[0];
-    *rnorm =
-        isfinite(out[1]) && out[1] > 1e-280 && out[1] < 1e280 ? sqrt(out[1]) : x_nrm2(be, n, rv);
-}
-
-static double x_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, const hpls_dvec *yv,
-                            const hpls_dvec *ynewv, hpls_dvec *bpv)
-{
-    const hpls_real *b = C_(bv), *y = C_(yv), *ynew = C_(ynewv);
-    hpls_real *bp = A_(bpv);
-    double ss;
-    int p = nthreads_for(be, n);
-    HPLS_TEAM(p, t, q, {
-        hpls_int lo, hi;
-        span(n, t, q, &lo, &hi);
-        hpls_xsum *a = xacc(be, t);
-        hpls_xsum_zero(a);
-        for (hpls_int c = lo; c < hi; c += HPLS_XS_BATCH) {
-            hpls_int e = hi - c < HPLS_XS_BATCH ? hi : c + HPLS_XS_BATCH;
-            for (hpls_int i = c; i < e; i++) {
-                double r = y[i] - ynew[i];
-                hpls_xsum_add(a, r * r);
-                bp[i] = b[i] - ynew[i];
-            }
-            hpls_xsum_carry(a);
-        }
-        if (t == 0)
-            p = q;
-    });
-    xfinish(be, p, 1, &ss);
-    return sqrt(ss);
-}
-
-/* The operations reproducible=1 keeps from cpu: nothing in them is summed
- * across entries (finite's first index is the same on any partition). */
+/* reproducible=1's table (blas1.h): the operations it keeps from cpu, where
+ * nothing is summed across entries (finite's first index is the same on any
+ * partition), and the summing ones of blas1_exact.c. */
 #define x_alloc v_alloc
 #define x_release v_release
 #define x_upload v_upload
@@ -898,73 +645,11 @@ static double x_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, c
 #define x_maxpy2 v_maxpy2
 #define x_bicgstab_p v_bicgstab_p
 #define x_finite v_finite
-static const hpls_vops exact_vops = HPLS_VOPS_OF(x_);
-
-/* The host kernels that return a sum of squares: cpu's kernel for the
- * vector, then its squares summed exactly (a second read of the vector). */
-static double x_residual(int nt, int pf, const hpls_csr *A, const hpls_real *b,
-                         const hpls_real *x, hpls_real *r)
-{
-    hpls_k_residual_pf(nt, pf, A, b, x, r);
-    return hpls_xsum_sumsq(nt, A->nrows, r);
-}
-
-static double x_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, const hpls_real *x,
-                               hpls_real *r)
-{
-    hpls_k_dense_residual(nt, A, b, x, r);
-    return hpls_xsum_sumsq(nt, A->nrows, r);
-}
-
-static double x_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
-                              double dscale, const hpls_real *dx, hpls_real *r)
-{
-    hpls_k_triangle_spmv(nt, A, diagpos, upper, dscale, dx, r);
-    return hpls_xsum_sumsq(nt, A->nrows, r);
-}
-
-static double x_dense_triangle(int nt, const hpls_dense *A, int upper, double dscale,
-                               const hpls_real *dx, hpls_real *r)
-{
-    hpls_k_dense_triangle(nt, A, upper, dscale, dx, r);
-    return hpls_xsum_sumsq(nt, A->nrows, r);
-}
-
-static void x_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
-                             const hpls_real *X, hpls_real *R, hpls_int ld, double *ss)
-{
-    hpls_k_residual_block(nt, A, k, B, X, R, ld, ss);
-    for (hpls_int j = 0; j < k; j++)
-        ss[j] = hpls_xsum_sumsq(nt, A->nrows, R + j * ld);
-}
-
-static const hpls_kernels exact_kernels = {
-    .spmv = hpls_k_spmv_pf,
-    .residual = x_residual,
-    .residual_block = x_residual_block,
-    .gemv = hpls_k_gemv,
-    .dense_residual = x_dense_residual,
-    .triangle_spmv = x_triangle_spmv,
-    .dense_triangle = x_dense_triangle,
-    .pjg_sweep = hpls_k_pjg_sweep,
-};
-
-hpls_status hpls_cpu_set_exact(hpls_backend *be)
-{
-    if (be->v != &hpls_cpu_vops)
-        return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "reproducible=1: backend %s has no exact sums (cpu only, and mpi on it)",
-                         be->name);
-    /* cpu's partials, one reduction's limbs, XVALS accumulators per thread */
-    hpls_int count = (hpls_int)be->nthreads * PART + (hpls_int)XVALS * HPLS_XS_LIMBS +
-                     (hpls_int)be->nthreads * XVALS * HPLS_XS_LIMBS;
-    double *p = hpls_malloc(count, sizeof *p);
-    if (!p)
-        return HPLS_ERR_NOMEM;
-    hpls_free(be->impl);
-    be->impl = p;
-    be->v = &exact_vops;
-    be->k = &exact_kernels;
-    be->exact = 1;
-    return HPLS_OK;
-}
+#define x_dot hpls_cpu_x_dot
+#define x_nrm2 hpls_cpu_x_nrm2
+#define x_mdot hpls_cpu_x_mdot
+#define x_mdot2 hpls_cpu_x_mdot2
+#define x_dot3 hpls_cpu_x_dot3
+#define x_bicgstab_xr hpls_cpu_x_bicgstab_xr
+#define x_hisa_update hpls_cpu_x_hisa_update
+const hpls_vops hpls_cpu_exact_vops = HPLS_VOPS_OF(x_);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* exact_sum.h: exact sums of doubles, the reductions of reproducible=1
- * (kernels/cpu/blas1.c's reproducible operations, mpi/dcsr_spmv.c).
+ * (kernels/cpu/blas1_exact.c, mpi/dcsr_spmv.c).
  *
  * A sum is held as a long fixed-point number (Kulisch's long accumulator):
  * HPLS_XS_DIGITS signed digits, digit i weighing 2^(32 i - 1074), so the
@@ -44,7 +44,7 @@
 /* Doubles a sum takes through a reduction: its digits, then its NaN, +Inf
  * and -Inf flags (0 or 1 per rank). */
 #define HPLS_XS_LIMBS (HPLS_XS_DIGITS + 3)
-/* Sums one exact reduction of the cpu backend holds at most (blas1.c:
+/* Sums one exact reduction of the cpu backend holds at most (blas1_exact.c:
  * mdot2's block of 64 vectors against x and y, and x and y's 3 dots). */
 #define HPLS_XS_MAXVALS (2 * 64 + 3)
 
