@@ -96,6 +96,11 @@ hpls_status hpls_mm_read_entries(hpls_mm_reader *r, const hpls_mm_header *h, hpl
                                  hpls_mm_sink *s, hpls_int *k);
 /* The fault of a file that ends on `line` after k of the entries declared. */
 hpls_status hpls_mm_ends_early(const char *path, long line, const hpls_mm_header *h, hpls_int k);
+/* The whole file's coordinate entries into s (mmio.c; mm_read.c builds
+ * from them): all of those declared, no more. */
+hpls_status hpls_mm_read_coordinate(hpls_mm_reader *r, const hpls_mm_header *h, hpls_mm_sink *s);
+/* Fills a zeroed row-major nrows x ncols array a from either format. */
+hpls_status hpls_mm_read_into_dense(hpls_mm_reader *r, const hpls_mm_header *h, hpls_real *a);
 /* HPLS_ERR_VALUE naming the first entry of A (rows first, first+1 ... of the
  * file's matrix) whose duplicates summed to an infinity. */
 hpls_status hpls_mm_check_sums(const char *path, const hpls_csr *A, hpls_int first);
