@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* solve.c (solver): one solve: b and x on the backend, checked, the method,
+ * the true residual of its result; and the operator and preconditioner
+ * applications a method calls (hpls_op_apply, hpls_pc_apply), each failure
+ * recorded on the backend. */
+#include "solver/driver.h"
+
+#include "advice.h"
+#ifdef HPLS_HAVE_MPI
+#include "mpi/dcsr_ops.h"
+#include "mpi/dist.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+/* z = M^-1 r (transpose: M^-T r) by f, or r when M has no such application;
+ * a failure recorded on the backend, named */
+static const hpls_dvec *pc_run(const hpls_solver *s, int transpose, const hpls_dvec *r,
+                               hpls_dvec *z)
+{
+    hpls_status (*f)(const hpls_pc *, const hpls_dvec *, hpls_dvec *) =
+        transpose ? s->pc.apply_t : s->pc.apply;
+    if (!f)
+        return r;
+    hpls_status st = f(&s->pc, r, z);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "preconditioner %s%s: %s",
+                     s->ext_pc ? "object" : s->opt.pc_type->name,
+                     transpose ? " (transpose)" : "", hpls_last_error());
+    return z;
+}
+
+const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
+{
+    return pc_run(s, 0, r, z);
+}
+
+const hpls_dvec *hpls_pc_apply_t(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
+{
+    return pc_run(s, 1, r, z);
+}
+
+void hpls_op_apply(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)
+{
+    hpls_status st = s->op.apply(&s->op, x, y);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "operator: %s", hpls_last_error());
+}
+
+void hpls_op_apply_t(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)
+{
+    hpls_status st = s->op.apply_t(&s->op, x, y);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "operator (transpose): %s", hpls_last_error());
+}
+
+double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r)
+{
+    double rnorm = NAN;
+    hpls_status st = s->op.residual(&s->op, b, x, r, &rnorm);
+    if (st != HPLS_OK)
+        hpls_be_fail(s->be, st, "residual: %s", hpls_last_error());
+    return st == HPLS_OK ? rnorm : NAN;
+}
+
+/* The first non-finite entry of the n values of v on the backend, as an
+ * HPLS_ERR_VALUE naming it (what: "b", "initial guess x"), else HPLS_OK. */
+static hpls_status check_finite(hpls_solver *s, hpls_int n, const hpls_dvec *v, const char *what)
+{
+    double bad = 0;
+    hpls_int i = hpls_v_finite(s->be, n, v, &bad);
+    if (s->be->err != HPLS_OK)
+        return s->be->err;
+    if (i >= 0)
+        return hpls_solver_fail(s, HPLS_ERR_VALUE, "%s[%lld] = %g", what, (long long)i + 1, bad);
+    return HPLS_OK;
+}
+
+#ifdef HPLS_HAVE_MPI
+/* The status of a distributed solve on every rank: the first failing rank's. */
+static hpls_status dist_agree(hpls_solver *s, hpls_status st)
+{
+    return hpls_mpi_agree(s->dist->comm, st, hpls_mpi_stopped(s->be),
+                          st == HPLS_ERR_VALUE ? s->msg : NULL, sizeof s->msg);
+}
+#endif
+
+/* The solve on the backend: b and x attached (copied in where the backend's
+ * memory is not the host's), the method, the true residual of the result, x
+ * copied back.  bb, xx: the user's arrays, or their permuted copies. */
+hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx)
+{
+    hpls_backend *be = s->be;
+    hpls_int n = s->op.n;
+    hpls_dvec *B = NULL, *X = NULL;
+    hpls_status st = hpls_be_attach(be, n, bb, 1, &B);
+    if (st == HPLS_OK)
+        st = hpls_be_attach(be, n, xx, s->opt.initial_guess, &X);
+    if (st == HPLS_OK)
+        st = check_finite(s, n, B, "b");
+    if (st == HPLS_OK && s->opt.initial_guess)
+        st = check_finite(s, n, X, "initial guess x");
+    else if (st == HPLS_OK)
+        hpls_v_set(be, n, 0.0, X);
+    if (st != HPLS_OK) {
+        hpls_be_detach(be, n, X, xx, 0);
+        hpls_be_detach(be, n, B, bb, 0);
+        return st;
+    }
+    s->conv.bnorm = s->conv.test_bnorm = hpls_v_nrm2(be, n, B);
+    st = s->opt.method->solve(s, B, X);
+    if (st == HPLS_OK && be->err == HPLS_OK) {
+        hpls_dvec *r = s->work[0]; /* every method has at least one work vector */
+        /* the true residual (a permutation does not change its norm) */
+        s->info.resnorm = hpls_op_residual(s, B, X, r);
+        double bad;
+        /* an empty column of A hides a NaN or Inf of x from the residual: check x too */
+        if (hpls_reason_converged(s->info.reason) &&
+            (!isfinite(s->info.resnorm) || hpls_v_finite(be, n, X, &bad) >= 0))
+            s->info.reason = HPLS_DIVERGED_NAN;
+    }
+    if (st == HPLS_OK && be->err != HPLS_OK)
+        st = hpls_fail(be->err, "%s", be->msg);
+    hpls_be_detach(be, n, X, xx, 1);
+    hpls_be_detach(be, n, B, bb, 0);
+#ifdef HPLS_HAVE_MPI
+    if (s->dtr) /* x goes back through collectives (hpls_solver_from_inner): every rank or none */
+        st = dist_agree(s, st);
+#endif
+    if (st == HPLS_OK)
+        hpls_conv_finish(s, xx);
+    return st;
+}
+
+/* One solve with the method set up (hpls_solver_solve checks the arguments). */
+hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+{
+    double t0 = hpls_wtime();
+    s->msg[0] = '\0';
+    s->hist_len = 0;
+    s->monitor_stop = 0;
+    hpls_be_clear(s->be);
+    s->conv = (hpls_conv){.t0 = t0};
+    s->info.reason = HPLS_NOT_RUN;
+    s->info.precond_norm = 0;
+    s->info.iterations = 0;
+    hpls_status st;
+    int scaled = s->dr != NULL, moved = s->Aperm != NULL;
+#ifdef HPLS_HAVE_MPI
+    /* every rank sees the same version (hpls_dcsr_set_values is collective) */
+    if (s->dist && hpls_solver_user_dcsr(s)->version != s->dist_version)
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "the distributed matrix's values changed since the setup "
+                                "(hpls_dcsr_set_values): call hpls_solver_update_dcsr first");
+    if (s->dist) {
+        hpls_mpi_reset_counts(s->be);
+        s->dist->messages = 0;
+    }
+    if (s->dtr) { /* reorder, scale on the ranks (src/mpi/dist_transform.c) */
+        scaled = s->opt.scale != 0;
+        moved = 1;
+        s->dtr->D->messages = 0;
+    }
+#endif
+    if (scaled)
+        st = hpls_solver_solve_scaled(s, b->data, x->data);
+    else if (moved) { /* reordered: the permuted system, x permuted back on success */
+        hpls_solver_to_inner(s, b->data, x->data);
+        if ((st = hpls_solver_solve_on_backend(s, s->pb, s->px)) == HPLS_OK)
+            hpls_solver_from_inner(s, x->data);
+    } else
+        st = hpls_solver_solve_on_backend(s, b->data, x->data);
+    s->info.solve_s = hpls_wtime() - t0;
+#ifdef HPLS_HAVE_MPI
+    if (s->dist) /* every rank returns the first failing rank's status */
+        st = dist_agree(s, st);
+#endif
+    if (st != HPLS_OK) {
+        s->info.reason = HPLS_NOT_RUN;
+        if (st == HPLS_ERR_VALUE)
+            return st; /* the message names the entry already */
+        return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
+    }
+    s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
+    return HPLS_OK;
+}
+
+hpls_status hpls_solver_solve(hpls_solver *s, const hpls_vec *b, hpls_vec *x)
+{
+    if (!s || !b || !x)
+        return hpls_fail(HPLS_ERR_ARG, "hpls_solver_solve: NULL argument");
+    if (!s->ready)
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "hpls_solver_solve called before a successful "
+                                "hpls_solver_setup (or after an option changed)");
+    hpls_int n = s->op.n;
+    if (b->n != n || x->n != n)
+        return hpls_solver_fail(s, HPLS_ERR_SIZE,
+                                "the matrix has %lld rows but b has %lld and x has %lld entries",
+                                (long long)n, (long long)b->n, (long long)x->n);
+    int may_fall = s->auto_on && !s->auto_fell && s->auto_pick + 1 < s->adv->n;
+    hpls_real *x0 = NULL; /* the initial guess, for the fallback */
+    if (may_fall && s->opt.initial_guess) {
+        if (!(x0 = hpls_malloc(n, sizeof *x0)))
+            return HPLS_ERR_NOMEM;
+        memcpy(x0, x->data, (size_t)n * sizeof *x0);
+    }
+    hpls_status st = hpls_solver_solve_once(s, b, x);
+    if (st == HPLS_OK && may_fall && !hpls_reason_converged(s->info.reason))
+        st = hpls_solver_auto_fall_back(s, b, x, x0);
+    hpls_free(x0);
+    return st;
+}
