@@ -288,6 +288,7 @@ struct hpls_solver {
     double *dr, *dc;         /* scale: row and column factors of A's rows, columns (or NULL) */
     hpls_real *pb, *px, *pr; /* reorder, scale: b, x of Aperm's system; r of A's (host) */
     struct hpls_dtrans *dtr; /* reorder, scale on a distributed matrix (src/mpi), or NULL */
+    const struct hpls_env *env; /* one process or MPI ranks: the driver's hooks (driver.h) */
     char fmt[160];           /* what the operator is (hpls_solver_format), "" if plain CSR */
     char pfmsg[64];          /* hpls_solver_prefetch's words */
     /* solver=auto: the user's options (restored before anything else), the

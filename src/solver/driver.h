@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* driver.h: what the files of the driver (src/solver/) share.  Nothing
- * outside src/solver/ includes it: methods, preconditioners and src/mpi see
- * solver.h. */
+/* driver.h: what the files of the driver (src/solver/) share, and the
+ * environment a solver runs in (hpls_env), whose MPI hooks src/mpi/
+ * (dist_solver.c) gives: the only file outside src/solver/ that includes
+ * this one.  Methods and preconditioners see solver.h. */
 #ifndef HPLS_DRIVER_H
 #define HPLS_DRIVER_H
 
@@ -40,6 +41,8 @@ hpls_status hpls_solver_transform_fail(hpls_solver *s, hpls_status st);
 void hpls_solver_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x);
 /* The user's x from the transformed system's s->px. */
 void hpls_solver_from_inner(hpls_solver *s, hpls_real *x);
+/* ||b - A x|| on the user's A (s->pr holds the residual). */
+double hpls_solver_user_residual(hpls_solver *s, const hpls_real *b, const hpls_real *x);
 /* A solve under scale=, confirmed on ||b - A x|| for the user's A. */
 hpls_status hpls_solver_solve_scaled(hpls_solver *s, const hpls_real *b, hpls_real *x);
 
@@ -52,10 +55,36 @@ hpls_status hpls_solver_setup_auto(hpls_solver *s, const hpls_csr *A, double t0)
 hpls_status hpls_solver_auto_fall_back(hpls_solver *s, const hpls_vec *b, hpls_vec *x,
                                        const hpls_real *x0);
 
-#ifdef HPLS_HAVE_MPI
-/* dist.c */
-/* The distributed matrix the user set s up with (s->dist: the transformed one). */
-const struct hpls_dcsr *hpls_solver_user_dcsr(const hpls_solver *s);
-#endif
+/* The environment of a solver (s->env): where one process and a matrix
+ * distributed over MPI ranks differ, as hooks, so that the driver has no MPI
+ * in it.  hpls_env_local (env.c) is one process's, set by every setup but
+ * hpls_solver_setup_dcsr, which sets src/mpi/dist_solver.c's. */
+typedef struct hpls_env {
+    /* s->be for the options in effect, on `threads` threads */
+    hpls_status (*make_backend)(hpls_solver *s, int threads);
+    /* s->op on s->be for the matrix set up (s->A, s->Ad or s->shell; n rows) */
+    void (*make_operator)(hpls_solver *s, hpls_int n);
+    /* what A^T x needs beyond s->op.At = s->At, once that is set (setup, update) */
+    hpls_status (*op_transpose)(hpls_solver *s);
+    /* a preconditioner object of size other than n refused with this
+     * environment's message (else the driver's own check follows) */
+    hpls_status (*check_precond)(hpls_solver *s, hpls_int n);
+    /* reorder and scale at each solve (transform.c): s->pb, s->px from the
+     * user's b and x; x back from s->px; ||b - A x|| on the user's A */
+    void (*to_inner)(hpls_solver *s, const hpls_real *b, const hpls_real *x);
+    void (*from_inner)(hpls_solver *s, hpls_real *x);
+    double (*user_residual)(hpls_solver *s, const hpls_real *b, const hpls_real *x);
+    /* the start of a solve: what must hold first, counters reset; *scaled
+     * and *moved (set from s->dr, s->Aperm) say how the system is transformed */
+    hpls_status (*solve_start)(hpls_solver *s, int *scaled, int *moved);
+    /* st as every rank sees it, at the end of a solve and (inner) of its
+     * solve on the backend, before x is carried back */
+    hpls_status (*agree)(hpls_solver *s, hpls_status st, int inner);
+    /* what teardown frees after the backend */
+    void (*release)(hpls_solver *s);
+} hpls_env;
+
+/* env.c: one process's environment. */
+extern const hpls_env hpls_env_local;
 
 #endif

@@ -7,12 +7,7 @@
 #include "options.h"
 #include "solver/driver.h"
 
-#include "kernels/cpu/exact_sum.h"
 #include "la/matching.h"
-#ifdef HPLS_HAVE_MPI
-#include "mpi/dcsr_ops.h"
-#include "mpi/dist.h"
-#endif
 
 #include <float.h>
 #include <math.h>
@@ -109,15 +104,9 @@ static hpls_status use_precond(hpls_solver *s, hpls_int n)
                          "both precond=%s and a preconditioner object "
                          "(hpls_solver_set_precond) were given",
                          s->opt.pc_type->name);
-#ifdef HPLS_HAVE_MPI
-    if (s->dist && hpls_precond_size(s->ext_pc) != n) /* block Jacobi: it acts on my rows */
-        return hpls_fail(HPLS_ERR_SIZE,
-                         "the preconditioner object is %lld x %lld (or not set up: -1), rank "
-                         "%d has %lld rows: on a distributed matrix each rank's object acts on "
-                         "its own rows (set it up on the rank's diagonal block)",
-                         (long long)hpls_precond_size(s->ext_pc),
-                         (long long)hpls_precond_size(s->ext_pc), s->dist->rank, (long long)n);
-#endif
+    hpls_status st = s->env->check_precond(s, n); /* distributed: each rank's rows */
+    if (st != HPLS_OK)
+        return st;
     if (hpls_precond_size(s->ext_pc) != n)
         return hpls_fail(HPLS_ERR_SIZE,
                          "the preconditioner object is %lld x %lld (or not set "
@@ -165,13 +154,6 @@ static hpls_status device_check(const hpls_solver *s)
     return HPLS_OK;
 }
 
-/* || |A| |x| || for reproducible=1 (conv.c's attainable accuracy): the rows
- * and the sum of their squares as on any number of ranks. */
-static double csr_abs_norm_exact(const hpls_op *op, const hpls_real *x)
-{
-    return hpls_xsum_abs_rows(op->be, op->A, NULL, x, NULL, 0);
-}
-
 /* The part of setup every storage shares: the backend and the operator on it,
  * A^T, the diagonal, work vectors, the preconditioner, the method's own data.
  * s->A or s->Ad is set. */
@@ -181,15 +163,7 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
     const hpls_method *m = o->method;
     double nnz = s->A ? (double)s->A->nnz : s->Ad ? (double)n * (double)n : -1;
     int threads = o->threads > 0 ? (int)o->threads : hpls_auto_threads(nnz);
-    hpls_status st;
-#ifdef HPLS_HAVE_MPI
-    if (s->dist)
-        st = hpls_backend_create_mpi(s->dist, threads, (int)o->reproducible, &s->be);
-    else
-#endif
-        st = hpls_backend_create(o->backend, threads, &s->be);
-    if (st == HPLS_OK && o->reproducible && !s->dist) /* the mpi backend's were made exact */
-        st = hpls_cpu_set_exact(s->be);
+    hpls_status st = s->env->make_backend(s, threads);
     if (st != HPLS_OK)
         goto fail;
     hpls_backend *be = s->be;
@@ -198,25 +172,13 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
         goto fail;
     if ((st = check_convergence_test(s)) != HPLS_OK)
         goto fail;
-#ifdef HPLS_HAVE_MPI
-    if (s->dist) {
-        s->op = hpls_op_dcsr(be, s->dist);
-        s->op.dk = &hpls_dist_ops; /* HISA's S x and PJG's sweeps over the ranks */
-    } else
-#endif
-        s->op = s->A    ? hpls_op_csr(be, s->A)
-                : s->Ad ? hpls_op_dense(be, s->Ad)
-                        : hpls_op_shell(be, n, &s->shell);
-    if (be->exact && s->A && !s->dist) /* as any partition computes it (dcsr_spmv.c) */
-        s->op.abs_norm = csr_abs_norm_exact;
+    s->env->make_operator(s, n);
     if ((m->flags & HPLS_M_TRANSPOSE) && s->A) {
         if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;
         hpls_op_set_transpose(&s->op, s->At);
-#ifdef HPLS_HAVE_MPI
-        if (s->dist && (st = hpls_op_dcsr_transpose(&s->op)) != HPLS_OK) /* Ad^T + reverse halo */
+        if ((st = s->env->op_transpose(s)) != HPLS_OK) /* distributed: the reverse halo */
             goto fail;
-#endif
     }
     if ((st = hpls_op_upload(&s->op)) != HPLS_OK)
         goto fail;
@@ -289,6 +251,7 @@ fail:
 hpls_status hpls_solver_setup_csr(hpls_solver *s, const hpls_csr *A, double t0)
 {
     hpls_solver_teardown(s);
+    s->env = &hpls_env_local;
     s->msg[0] = '\0';
     hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
@@ -343,11 +306,9 @@ hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A)
         hpls_csr_destroy(s->At);
         s->At = At;
         s->op.At = At;
-#ifdef HPLS_HAVE_MPI
-        /* Ao^T again (hpls_dcsr_set_values dropped it) */
-        if (s->dist && (st = hpls_op_dcsr_transpose(&s->op)) != HPLS_OK)
+        /* distributed: Ao^T again (hpls_dcsr_set_values dropped it) */
+        if ((st = s->env->op_transpose(s)) != HPLS_OK)
             return st;
-#endif
     }
     if ((st = hpls_op_upload(&s->op)) != HPLS_OK) /* a device's copy of the new values */
         return st;
@@ -426,6 +387,7 @@ hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
     double t0 = hpls_wtime();
     hpls_solver_auto_restore(s);
     hpls_solver_teardown(s);
+    s->env = &hpls_env_local;
     s->msg[0] = '\0';
     hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)
@@ -464,6 +426,7 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
     double t0 = hpls_wtime();
     hpls_solver_auto_restore(s);
     hpls_solver_teardown(s);
+    s->env = &hpls_env_local;
     s->msg[0] = '\0';
     hpls_status st = hpls_solver_check_options(s);
     if (st != HPLS_OK)

@@ -6,10 +6,6 @@
 #include "solver/driver.h"
 
 #include "advice.h"
-#ifdef HPLS_HAVE_MPI
-#include "mpi/dcsr_ops.h"
-#include "mpi/dist.h"
-#endif
 
 #include <math.h>
 #include <string.h>
@@ -77,15 +73,6 @@ static hpls_status check_finite(hpls_solver *s, hpls_int n, const hpls_dvec *v, 
     return HPLS_OK;
 }
 
-#ifdef HPLS_HAVE_MPI
-/* The status of a distributed solve on every rank: the first failing rank's. */
-static hpls_status dist_agree(hpls_solver *s, hpls_status st)
-{
-    return hpls_mpi_agree(s->dist->comm, st, hpls_mpi_stopped(s->be),
-                          st == HPLS_ERR_VALUE ? s->msg : NULL, sizeof s->msg);
-}
-#endif
-
 /* The solve on the backend: b and x attached (copied in where the backend's
  * memory is not the host's), the method, the true residual of the result, x
  * copied back.  bb, xx: the user's arrays, or their permuted copies. */
@@ -124,10 +111,7 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
         st = hpls_fail(be->err, "%s", be->msg);
     hpls_be_detach(be, n, X, xx, 1);
     hpls_be_detach(be, n, B, bb, 0);
-#ifdef HPLS_HAVE_MPI
-    if (s->dtr) /* x goes back through collectives (hpls_solver_from_inner): every rank or none */
-        st = dist_agree(s, st);
-#endif
+    st = s->env->agree(s, st, 1); /* distributed: x may come back through collectives */
     if (st == HPLS_OK)
         hpls_conv_finish(s, xx);
     return st;
@@ -145,37 +129,20 @@ hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *
     s->info.reason = HPLS_NOT_RUN;
     s->info.precond_norm = 0;
     s->info.iterations = 0;
-    hpls_status st;
     int scaled = s->dr != NULL, moved = s->Aperm != NULL;
-#ifdef HPLS_HAVE_MPI
-    /* every rank sees the same version (hpls_dcsr_set_values is collective) */
-    if (s->dist && hpls_solver_user_dcsr(s)->version != s->dist_version)
-        return hpls_solver_fail(s, HPLS_ERR_STATE,
-                                "the distributed matrix's values changed since the setup "
-                                "(hpls_dcsr_set_values): call hpls_solver_update_dcsr first");
-    if (s->dist) {
-        hpls_mpi_reset_counts(s->be);
-        s->dist->messages = 0;
-    }
-    if (s->dtr) { /* reorder, scale on the ranks (src/mpi/dist_transform.c) */
-        scaled = s->opt.scale != 0;
-        moved = 1;
-        s->dtr->D->messages = 0;
-    }
-#endif
+    hpls_status st = s->env->solve_start(s, &scaled, &moved);
+    if (st != HPLS_OK)
+        return st;
     if (scaled)
         st = hpls_solver_solve_scaled(s, b->data, x->data);
     else if (moved) { /* reordered: the permuted system, x permuted back on success */
-        hpls_solver_to_inner(s, b->data, x->data);
+        s->env->to_inner(s, b->data, x->data);
         if ((st = hpls_solver_solve_on_backend(s, s->pb, s->px)) == HPLS_OK)
-            hpls_solver_from_inner(s, x->data);
+            s->env->from_inner(s, x->data);
     } else
         st = hpls_solver_solve_on_backend(s, b->data, x->data);
     s->info.solve_s = hpls_wtime() - t0;
-#ifdef HPLS_HAVE_MPI
-    if (s->dist) /* every rank returns the first failing rank's status */
-        st = dist_agree(s, st);
-#endif
+    st = s->env->agree(s, st, 0); /* distributed: the first failing rank's status on all */
     if (st != HPLS_OK) {
         s->info.reason = HPLS_NOT_RUN;
         if (st == HPLS_ERR_VALUE)

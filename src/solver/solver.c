@@ -4,16 +4,12 @@
  * teardown and destroy.  What it does is in the files beside this one
  * (driver.h): setup and update (setup.c), a solve (solve.c), reorder and
  * scale (transform.c), solver=auto (auto.c), many right-hand sides
- * (many_rhs.c), the storage format (format.c), distributed matrices
- * (dist.c). */
+ * (many_rhs.c), the storage format (format.c), and the environment's
+ * hooks in one process (env.c; distributed matrices: src/mpi/dist_solver.c). */
 #include "options.h"
 #include "solver/driver.h"
 
 #include "la/qtree.h"
-#ifdef HPLS_HAVE_MPI
-#include "mpi/dcsr_ops.h"
-#include "mpi/dist.h"
-#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +66,7 @@ hpls_status hpls_solver_create(hpls_solver **out)
     *out = NULL;
     if (!s)
         return HPLS_ERR_NOMEM;
+    s->env = &hpls_env_local;
     hpls_status st = hpls_optset_init(&s->os, &s->opt, s->msg, sizeof s->msg);
     if (st != HPLS_OK) {
         hpls_free(s);
@@ -121,10 +118,7 @@ void hpls_solver_teardown(hpls_solver *s)
     s->dist = NULL;
     hpls_backend_destroy(s->be);
     s->be = NULL;
-#ifdef HPLS_HAVE_MPI
-    hpls_dtrans_destroy(s->dtr); /* after the backend, which uses its matrix's communicator */
-    s->dtr = NULL;
-#endif
+    s->env->release(s); /* after the backend (a distributed one uses its matrix's communicator) */
     s->op = (hpls_op){0};
     s->ready = 0;
 }

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* transform.c (solver): reorder and scale: the transformed system Dr P A Q Dc
  * built at setup, b and x carried into it and back at each solve, and
- * scale's rounds of confirmation on the user's A. */
+ * scale's rounds of confirmation on the user's A.  Those three steps of a
+ * solve go through s->env (driver.h): the functions here are one process's. */
 #include "options.h"
 #include "solver/driver.h"
 
 #include "la/matching.h"
 #include "la/rcm.h"
-#ifdef HPLS_HAVE_MPI
-#include "mpi/dcsr_ops.h"
-#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -90,17 +88,12 @@ hpls_status hpls_solver_transform_fail(hpls_solver *s, hpls_status st)
                             s->opt.reorder && s->opt.scale ? " with scale" : "", hpls_last_error());
 }
 
-/* The transformed system's b and x (reorder, scale):
+/* The transformed system's b and x (reorder, scale), in one process (s->env:
+ * a distributed one's are src/mpi/dist_transform.c's):
  *   pb_k = dr_{rp_k} b_{rp_k},   px_l = x_{cp_l} / dc_{cp_l}
  * so that Aperm px = pb is A x = b (row rp_k of it times dr). */
 void hpls_solver_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x)
 {
-#ifdef HPLS_HAVE_MPI
-    if (s->dtr) { /* distributed: on my rows, or through rank 0 (collective) */
-        hpls_dtrans_to_inner(s, b, x);
-        return;
-    }
-#endif
     for (hpls_int k = 0; k < s->op.n; k++) {
         hpls_int i = s->rp ? s->rp[k] : k, j = s->cp ? s->cp[k] : k;
         s->pb[k] = (s->dr ? s->dr[i] : 1.0) * b[i];
@@ -111,25 +104,15 @@ void hpls_solver_to_inner(hpls_solver *s, const hpls_real *b, const hpls_real *x
 /* x = Dc Q px: the user's unknowns from the transformed system's. */
 void hpls_solver_from_inner(hpls_solver *s, hpls_real *x)
 {
-#ifdef HPLS_HAVE_MPI
-    if (s->dtr) {
-        hpls_dtrans_from_inner(s, x);
-        return;
-    }
-#endif
     for (hpls_int l = 0; l < s->op.n; l++) {
         hpls_int j = s->cp ? s->cp[l] : l;
         x[j] = (s->dc ? s->dc[j] : 1.0) * s->px[l];
     }
 }
 
-/* ||b - A x|| on the user's matrix (s->pr holds the residual). */
-static double user_residual(hpls_solver *s, const hpls_real *b, const hpls_real *x)
+/* ||b - A x|| on the user's matrix (s->pr holds the residual), in one process. */
+double hpls_solver_user_residual(hpls_solver *s, const hpls_real *b, const hpls_real *x)
 {
-#ifdef HPLS_HAVE_MPI
-    if (s->dtr) /* the user's distributed A, through its halo */
-        return hpls_dtrans_residual(s, b, x);
-#endif
     double rn = 0;
     s->be->k->residual_block(s->be->nthreads, s->Auser, 1, b, x, s->pr, s->op.n, &rn);
     hpls_be_reduce(s->be, &rn, 1, HPLS_RED_SUM);
@@ -151,16 +134,16 @@ hpls_status hpls_solver_solve_scaled(hpls_solver *s, const hpls_real *b, hpls_re
         bn += b[i] * b[i];
     hpls_be_reduce(s->be, &bn, 1, HPLS_RED_SUM); /* over the ranks (one process: as is) */
     bn = sqrt(bn);
-    r0 = keep.ref == HPLS_REF_R0 && keep.initial_guess ? user_residual(s, b, x) : bn;
+    r0 = keep.ref == HPLS_REF_R0 && keep.initial_guess ? s->env->user_residual(s, b, x) : bn;
     double target = fmax(keep.tol * (keep.ref == HPLS_REF_R0 ? r0 : bn), keep.atol);
     hpls_status st = HPLS_OK;
     for (int round = 0;; round++) {
-        hpls_solver_to_inner(s, b, x);
+        s->env->to_inner(s, b, x);
         if ((st = hpls_solver_solve_on_backend(s, s->pb, s->px)) != HPLS_OK)
             break;
         its += s->info.iterations;
-        hpls_solver_from_inner(s, x);
-        double rn = user_residual(s, b, x), inner = s->info.resnorm;
+        s->env->from_inner(s, x);
+        double rn = s->env->user_residual(s, b, x), inner = s->info.resnorm;
         s->info.resnorm = rn;
         s->info.iterations = its;
         hpls_int i = 0; /* x unscaled may overflow where an empty column hides it from rn */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dist.c (solver): the solver on a matrix distributed over MPI ranks
- * (hpls_mpi.h): what runs there, its setup and update (collective), and the
- * counts of a solve's communication.  The MPI steps inside one-process setup
- * and solve stay in solver.c. */
+/* dist_solver.c: the solver on a matrix distributed over MPI ranks
+ * (hpls_mpi.h): what runs there, its setup and update (collective), the
+ * counts of a solve's communication, and the environment of its solves: the
+ * MPI hooks of the driver (solver/driver.h's hpls_env), which has no MPI in
+ * it. */
 #include "options.h"
 #include "solver/driver.h"
 
-#ifdef HPLS_HAVE_MPI
 #include "mpi/dcsr_ops.h"
 #include "mpi/dist.h"
 
@@ -15,10 +15,100 @@
 
 /* The distributed matrix the user set s up with (s->dist is the transformed
  * one under reorder or scale). */
-const hpls_dcsr *hpls_solver_user_dcsr(const hpls_solver *s)
+static const hpls_dcsr *user_dcsr(const hpls_solver *s)
 {
     return s->dtr ? s->dtr->D : s->dist;
 }
+
+/* ---- the environment of a distributed solver (s->env) ---------------------- */
+
+/* The mpi backend on my rows (its sums made exact under reproducible=1). */
+static hpls_status dist_backend(hpls_solver *s, int threads)
+{
+    return hpls_backend_create_mpi(s->dist, threads, (int)s->opt.reproducible, &s->be);
+}
+
+static void dist_operator(hpls_solver *s, hpls_int n)
+{
+    (void)n; /* my rows: s->dist->nlocal */
+    s->op = hpls_op_dcsr(s->be, s->dist);
+    s->op.dk = &hpls_dist_ops; /* HISA's S x and PJG's sweeps over the ranks */
+}
+
+/* Ad^T + the reverse halo (after hpls_dcsr_set_values too, which drops Ao^T). */
+static hpls_status dist_transpose(hpls_solver *s)
+{
+    return hpls_op_dcsr_transpose(&s->op);
+}
+
+static hpls_status dist_precond(hpls_solver *s, hpls_int n)
+{
+    if (s->dist && hpls_precond_size(s->ext_pc) != n) /* block Jacobi: it acts on my rows */
+        return hpls_fail(HPLS_ERR_SIZE,
+                         "the preconditioner object is %lld x %lld (or not set up: -1), rank "
+                         "%d has %lld rows: on a distributed matrix each rank's object acts on "
+                         "its own rows (set it up on the rank's diagonal block)",
+                         (long long)hpls_precond_size(s->ext_pc),
+                         (long long)hpls_precond_size(s->ext_pc), s->dist->rank, (long long)n);
+    return HPLS_OK;
+}
+
+/* The values checked current on every rank, the counts reset; reorder and
+ * scale are s->dtr's (every rank's, whatever rank 0 holds). */
+static hpls_status dist_start(hpls_solver *s, int *scaled, int *moved)
+{
+    /* every rank sees the same version (hpls_dcsr_set_values is collective) */
+    if (s->dist && user_dcsr(s)->version != s->dist_version)
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "the distributed matrix's values changed since the setup "
+                                "(hpls_dcsr_set_values): call hpls_solver_update_dcsr first");
+    if (s->dist) {
+        hpls_mpi_reset_counts(s->be);
+        s->dist->messages = 0;
+    }
+    if (s->dtr) { /* reorder, scale on the ranks (src/mpi/dist_transform.c) */
+        *scaled = s->opt.scale != 0;
+        *moved = 1;
+        s->dtr->D->messages = 0;
+    }
+    return HPLS_OK;
+}
+
+/* The status of a distributed solve on every rank: the first failing rank's. */
+static hpls_status dist_agree(hpls_solver *s, hpls_status st)
+{
+    return hpls_mpi_agree(s->dist->comm, st, hpls_mpi_stopped(s->be),
+                          st == HPLS_ERR_VALUE ? s->msg : NULL, sizeof s->msg);
+}
+
+/* At the end of a solve, always; at the end of its solve on the backend
+ * (inner) where x goes back through collectives (hpls_dtrans_from_inner):
+ * every rank or none. */
+static hpls_status dist_agree_solve(hpls_solver *s, hpls_status st, int inner)
+{
+    if (inner && !s->dtr)
+        return st;
+    return dist_agree(s, st);
+}
+
+static void dist_release(hpls_solver *s)
+{
+    hpls_dtrans_destroy(s->dtr);
+    s->dtr = NULL;
+}
+
+static const hpls_env env_mpi = {
+    .make_backend = dist_backend,
+    .make_operator = dist_operator,
+    .op_transpose = dist_transpose,
+    .check_precond = dist_precond,
+    .to_inner = hpls_dtrans_to_inner,
+    .from_inner = hpls_dtrans_from_inner,
+    .user_residual = hpls_dtrans_residual,
+    .solve_start = dist_start,
+    .agree = dist_agree_solve,
+    .release = dist_release,
+};
 
 /* What runs on a distributed matrix: the methods flagged HPLS_M_DIST on any
  * number of ranks, every method on one.  reorder and scale transform the
@@ -99,6 +189,7 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dcsr: NULL argument");
     double t0 = hpls_wtime();
     hpls_solver_teardown(s);
+    s->env = &env_mpi;
     s->msg[0] = '\0';
     hpls_status st = hpls_solver_check_options(s);
     if (st == HPLS_OK)
@@ -134,7 +225,7 @@ hpls_status hpls_solver_update_dcsr(hpls_solver *s, hpls_dcsr *D)
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     hpls_status st = HPLS_OK;
-    if (!s->ready || !s->dist || hpls_solver_user_dcsr(s) != D)
+    if (!s->ready || !s->dist || user_dcsr(s) != D)
         st = hpls_solver_fail(s, HPLS_ERR_STATE,
                               "hpls_solver_update_dcsr needs a solver set up with this "
                               "distributed matrix (hpls_solver_setup_dcsr(s, D))");
@@ -171,4 +262,3 @@ hpls_status hpls_solver_mpi_counts(const hpls_solver *s, long long *reductions, 
     *messages = all[1];
     return HPLS_OK;
 }
-#endif
