@@ -20,7 +20,7 @@ import os
 import re
 import sys
 
-MAX_LINES, WARN_LINES, MAX_FUNC = 1100, 800, 120
+MAX_LINES, WARN_LINES, MAX_FUNC = 800, 750, 120
 SOURCE = (".c", ".C", ".cpp")
 ORDER = ["core", "la", "direct", "backend", "precond", "methods", "solver", "mpi"]
 
@@ -57,7 +57,6 @@ ALLOWED = [
     ("precond/trisolve.h", "solver.h", "the factored preconditioners' header takes the solver's"),
     ("kernels/device/factor.c", "precond/trisolve.h", "fac_build fills the preconditioner's hpls_trifac"),
     ("la/analyze.c", "direct/direct.h", "advice's power method on T^-1 S belongs beside advice.c"),
-    ("solver/*.c", "mpi/*.h", "the driver's MPI branches, until the one seam of hooks"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
