@@ -97,7 +97,7 @@ int hpls_mpi_stopped(const hpls_backend *be);
  * on every rank. */
 hpls_status hpls_mpi_agree(MPI_Comm comm, hpls_status st, int stopped, char *msg, size_t msglen);
 
-/* The solver on D (hpls_solver_setup_dcsr, hpls_mpi.h; solver/dist.c): methods
+/* The solver on D (hpls_solver_setup_dcsr, hpls_mpi.h; dist_solver.c): methods
  * that reach A only through the operator and its diagonal run on any number
  * of ranks (the Krylov methods, A^T by the reverse halo, dcsr_ops.h; jacobi;
  * gs, sor and ssor sweep each rank's rows with the other ranks' unknowns

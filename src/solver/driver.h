@@ -16,6 +16,8 @@ static const double HPLS_RUIZ_TOL = 1e-2;
 /* solver.c */
 /* Frees what setup built (kept: options, monitor, history). */
 void hpls_solver_teardown(hpls_solver *s);
+
+/* setup.c */
 /* An option the method or its preconditioner does not use, or one that
  * reproducible=1 refuses: the error, with its message; else HPLS_OK. */
 hpls_status hpls_solver_check_options(hpls_solver *s);
@@ -25,6 +27,8 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0);
 hpls_status hpls_solver_setup_csr(hpls_solver *s, const hpls_csr *A, double t0);
 /* The new values of A (same pattern) through every piece set up from them. */
 hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A);
+
+/* solve.c */
 /* One solve of the system set up, on the backend: bb, xx on the host. */
 hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_real *xx);
 /* One solve with the method set up (the caller checked the arguments). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* format.c (solver): the storage of A that the operator multiplies by,
- * format=qtree or CSR, chosen at setup (hpls_solver_setup_common, solver.c). */
+ * format=qtree or CSR, chosen at setup (hpls_solver_setup_common, setup.c). */
 #include "options.h"
 #include "solver/driver.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* transform.c (solver): reorder and scale: the transformed system Dr P A Q Dc
  * built at setup, b and x carried into it and back at each solve, and
- * scale's rounds of confirmation on the user's A.  Those three steps of a
- * solve go through s->env (driver.h): the functions here are one process's. */
+ * scale's rounds of confirmation on the user's A.  A solve carries b and x
+ * and computes the user's residual through s->env (driver.h): the functions
+ * here are one process's, a distributed matrix has src/mpi's. */
 #include "options.h"
 #include "solver/driver.h"
 

@@ -15,7 +15,7 @@
  *
  * Host kernels (be->k) are the cpu backend's: the solver uses them only on
  * host arrays (the user's residual of scale=); a method whose kernels are not
- * on the device yet is refused at setup (solver/solver.c, HPLS_M_DEVICE). */
+ * on the device yet is refused at setup (solver/setup.c, HPLS_M_DEVICE). */
 #include "kernels/device/devhost.h"
 
 #include <CL/cl.h>
