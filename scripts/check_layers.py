@@ -51,7 +51,6 @@ LAYER_OF = {
 ALLOWED = [
     ("iter/*.c", "solver.h", "methods receive the whole solver until they get a method context"),
     ("iter/hisa.c", "options.h", "HISA reads the option table until the method context carries it"),
-    ("iter/direct.c", "mpi/dcsr.h", "a distributed T goes to mpi/dist_tridiag.c until the MPI seam"),
     ("precond/*.c", "solver.h", "preconditioners see hpls_pc and hpls_options in the solver's header"),
     ("precond/*.c", "options.h", "preconditioners read the driver's option table"),
     ("precond/trisolve.h", "solver.h", "the factored preconditioners' header takes the solver's"),

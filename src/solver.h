@@ -127,6 +127,10 @@ typedef struct hpls_distops {
     hpls_status (*pjg_setup)(hpls_solver *s);
     void (*pjg_sweep)(hpls_solver *s, int fresh, const hpls_real *dinv, const hpls_real *b,
                       hpls_real *x, hpls_real *xold, hpls_real *r);
+    /* the tridiagonal direct methods' setup and solve (iter/direct.c) with T
+     * cut at the ranks; NULL on one rank, where T is whole */
+    hpls_status (*tridiag_setup)(hpls_solver *s);
+    hpls_status (*tridiag_solve)(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 } hpls_distops;
 
 /* Residual-norm reference of the relative test. */

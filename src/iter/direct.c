@@ -3,13 +3,11 @@
  * thomas|cr|gspike|lapack`: setup extracts T from A and factors it (src/direct,
  * or a device backend's factors), a solve is one solve with the factors,
  * iterations 0, the true residual deciding the reason.  On more than one MPI
- * rank both hand over to mpi/dist_tridiag.c. */
+ * rank both hand over to the operator's distributed forms (op->dk:
+ * mpi/dist_tridiag.c). */
 #include "solver.h"
 
 #include "direct/direct.h"
-#ifdef HPLS_HAVE_MPI
-#include "mpi/dcsr.h"
-#endif
 
 #include <stdio.h>
 
@@ -24,10 +22,8 @@ typedef struct tridiag_solver {
 /* Extracts T from s->A and factors it with the method named like the solver. */
 hpls_status hpls_setup_tridiag(hpls_solver *s)
 {
-#ifdef HPLS_HAVE_MPI
-    if (s->dist && s->dist->size > 1) /* T on several ranks: src/mpi/dist_tridiag.c */
-        return hpls_setup_tridiag_dist(s);
-#endif
+    if (s->op.dk && s->op.dk->tridiag_setup) /* T on several ranks: src/mpi/dist_tridiag.c */
+        return s->op.dk->tridiag_setup(s);
     const char *name = s->opt.method->name;
     hpls_tridiag_method m;
     hpls_status st = hpls_tridiag_method_from_name(name, &m);
@@ -66,10 +62,8 @@ hpls_status hpls_setup_tridiag(hpls_solver *s)
 
 hpls_status hpls_solve_tridiag(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
 {
-#ifdef HPLS_HAVE_MPI
-    if (s->dist && s->dist->size > 1)
-        return hpls_solve_tridiag_dist(s, b, x);
-#endif
+    if (s->op.dk && s->op.dk->tridiag_solve)
+        return s->op.dk->tridiag_solve(s, b, x);
     const tridiag_solver *M = s->mdata;
     if (M->D) {
         s->be->d->tfac_solve(s->be, M->D, b, x);

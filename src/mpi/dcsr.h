@@ -114,7 +114,8 @@ hpls_status hpls_solver_mpi_volume(const hpls_solver *s, hpls_mpi_vol *v);
 
 /* The tridiagonal direct methods (thomas, cr, gspike, lapack) on more than one
  * rank (dist_tridiag.c): gspike distributed (dist_gspike.c), the others on T
- * gathered to rank 0.  hpls_setup_tridiag and hpls_solve_tridiag call them. */
+ * gathered to rank 0.  hpls_setup_tridiag and hpls_solve_tridiag call them
+ * through op->dk (dist.c's hpls_dist_ops). */
 hpls_status hpls_setup_tridiag_dist(hpls_solver *s);
 hpls_status hpls_solve_tridiag_dist(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
 /* Partitions g-Spike found singular (all ranks, all levels) in the solver's

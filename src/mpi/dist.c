@@ -5,7 +5,14 @@
 
 const hpls_distops hpls_dist_ops = {.apply_part = hpls_dist_apply_part,
                                     .pjg_setup = hpls_dist_pjg_setup,
-                                    .pjg_sweep = hpls_dist_pjg_sweep};
+                                    .pjg_sweep = hpls_dist_pjg_sweep,
+                                    .tridiag_setup = hpls_setup_tridiag_dist,
+                                    .tridiag_solve = hpls_solve_tridiag_dist};
+
+/* One rank holds T whole: the one-process direct methods run on it. */
+const hpls_distops hpls_dist_ops_one = {.apply_part = hpls_dist_apply_part,
+                                        .pjg_setup = hpls_dist_pjg_setup,
+                                        .pjg_sweep = hpls_dist_pjg_sweep};
 
 void hpls_dist_agree(hpls_solver *s)
 {

@@ -14,8 +14,8 @@
 
 #include "mpi/dcsr.h"
 
-/* The table op->dk points to (dist.c). */
-extern const hpls_distops hpls_dist_ops;
+/* The tables op->dk points to (dist.c): on more than one rank, on one. */
+extern const hpls_distops hpls_dist_ops, hpls_dist_ops_one;
 
 /* After every rank has set up s (collective; nothing here can fail): what
  * hisa, bhisa and pjg settle over all ranks, and on more than one rank what

@@ -32,7 +32,8 @@ static void dist_operator(hpls_solver *s, hpls_int n)
 {
     (void)n; /* my rows: s->dist->nlocal */
     s->op = hpls_op_dcsr(s->be, s->dist);
-    s->op.dk = &hpls_dist_ops; /* HISA's S x and PJG's sweeps over the ranks */
+    /* HISA's S x and PJG's sweeps over the ranks; T's direct methods on more than one */
+    s->op.dk = s->dist->size > 1 ? &hpls_dist_ops : &hpls_dist_ops_one;
 }
 
 /* Ad^T + the reverse halo (after hpls_dcsr_set_values too, which drops Ao^T). */
