@@ -439,11 +439,11 @@ hplsFoamCache& matrixFor
     hplsFoamCoupling cp = processorInterfaces(interfaces, matrix, fieldName);
     std::unique_ptr<hplsFoamCache>& c = caches[{&addr, fieldName}];
     const bool parallel = Pstream::parRun();
-    const label comm = matrix.mesh().comm();
     bool rebuild = !c || !sameAddressing(*c, addr, cp);
     if (parallel)
     {
 #ifdef HPLS_FOAM_MPI
+        const label comm = matrix.mesh().comm();
         if (comm != UPstream::worldComm)
         {
             FatalErrorInFunction

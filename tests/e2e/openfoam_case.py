@@ -8,6 +8,7 @@
   compare A B FIELD TOL           max |a - b| / max |b| over FIELD's internal values at
                                   the last time of cases A and B; exit 1 above TOL
   iterations LOG                  per field: solves and linear-solver iterations
+  solves LOG                      each solve in order: field and iterations
   decompose CASE NP               system/decomposeParDict: NP ranks, simple, cut along x
                                   (Debian's decomposePar has no scotch: its stub refuses)
   cyclic CASE                     the cavity's frontAndBack (empty) made a cyclic pair,
@@ -121,6 +122,11 @@ def iterations(log):
         print("%s %d %d" % (f, solves[f], its[f]))
 
 
+def solves(log):
+    for m in re.finditer(r"Solving for (\w+), .*No Iterations (\d+)", open(log).read()):
+        print(m.group(1), m.group(2))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "setup":
@@ -129,6 +135,8 @@ if __name__ == "__main__":
         sys.exit(compare(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])))
     elif cmd == "iterations":
         iterations(sys.argv[2])
+    elif cmd == "solves":
+        solves(sys.argv[2])
     elif cmd == "decompose":
         decompose(sys.argv[2], sys.argv[3])
     elif cmd == "cyclic":

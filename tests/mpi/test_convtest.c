@@ -66,10 +66,10 @@ typedef struct {
     MPI_Comm comm;
     double target;
     hpls_int nlocal, bad_n, calls;
-    double last;           /* the last sum seen */
-    double at[MAXIT + 1];  /* the last sum seen at each iteration (the test may be called
-                              again at an iteration, on the true residual) */
-    int always;            /* answer converged whatever r */
+    double last;          /* the last sum seen */
+    double at[MAXIT + 1]; /* the last sum seen at each iteration (the test may be called
+                             again at an iteration, on the true residual) */
+    int always;           /* answer converged whatever r */
 } sumtest;
 
 static int sum_converged(void *ctx, hpls_int it, hpls_int n, const hpls_real *r, double rnorm)
@@ -170,8 +170,8 @@ int main(int argc, char **argv)
         hpls_info i1 = solve(MPI_COMM_SELF, "solver=cg precond=jacobi threads=1", 1.0, 0.0, 0, n,
                              &one, &one_sum);
         CHECK(i1.reason == HPLS_CONVERGED_USER && llabs(i1.iterations - info.iterations) <= 1,
-              "cg: %lld iterations on %d ranks, %lld on one (%s)", (long long)info.iterations,
-              size, (long long)i1.iterations, hpls_reason_str(i1.reason));
+              "cg: %lld iterations on %d ranks, %lld on one (%s)", (long long)info.iterations, size,
+              (long long)i1.iterations, hpls_reason_str(i1.reason));
         CHECK(i1.iterations > 10, "cg: %lld iterations only", (long long)i1.iterations);
     }
 
