@@ -11,10 +11,28 @@
 // (lduMatrixSolver.C), below tolerance or relTol times its initial value
 // (SolverPerformance.C), tested where PCG.C and PBiCGStab.C test it; the
 // initial residual and normFactor by OpenFOAM's own Amul and normFactor.
+// In a parallel run (Pstream::parRun()) the matrix is hpls's distributed one
+// (hpls_dcsr) on MPI_COMM_WORLD, OpenFOAM's world communicator
+// (UPstream.C: allocatePstreamCommunicator): this rank's cells are the rows
+// globalIndex numbers (rank blocks in rank order), a processor interface's
+// face couples its cell with the neighbour's cell across it, whose global id
+// comes once per mesh from the neighbour, at coefficient -interfaceBouCoeffs
+// (processorFvPatchField::updateInterfaceMatrix: Amul's result -= coeffs *
+// psi across); the stop test's sums are over all ranks (gSum), as in
+// OpenFOAM's parallel PCG.  Other coupled interfaces (cyclic, processorCyclic,
+// AMI ...) are refused by name.
 #include "hplsSolver.H"
 #include "addToRunTimeSelectionTable.H"
+#include "processorLduInterface.H"
+#include "processorLduInterfaceField.H"
+#include "globalIndex.H"
+#include "polyMesh.H"
 
+#ifdef HPLS_FOAM_MPI
+#include "hpls_mpi.h" // hpls.h and mpi.h
+#else
 #include "hpls.h"
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -40,14 +58,32 @@ namespace Foam
 namespace
 {
 
+// The processor interfaces of a parallel solve: their places in the
+// interface list, the cells beside their faces on this rank and (once per
+// mesh, from the neighbour) the global ids of the cells across
+struct hplsFoamCoupling
+{
+    std::vector<label> patch;     // index in the interface list
+    std::vector<label> cells;     // faceCells of the interfaces, one after the other
+    std::vector<hpls_int> across; // the global cell across each of those faces
+    hpls_int first = 0, n = 0;    // my first global row, the global order
+};
+
 // One field's matrix on one mesh, and the hpls solver set up on it
 struct hplsFoamCache
 {
     std::vector<label> lowerAddr, upperAddr; // the addressing it was built for
-    hpls_csr* A = nullptr;
-    std::vector<hpls_int> diagSlot;  // A->val index of diag[i]
+    std::vector<label> coupledCells;         // and the processor faces' cells
+    hpls_csr* A = nullptr;                   // serial: the matrix
+    std::vector<hpls_int> rowptr, gcol;      // parallel: the pattern of D, global columns
+    std::vector<hpls_real> val;              // and its values
+#ifdef HPLS_FOAM_MPI
+    hpls_dcsr* D = nullptr;                  // parallel: the matrix, made at the first solve
+#endif
+    std::vector<hpls_int> diagSlot;  // value index of diag[i]
     std::vector<hpls_int> upperSlot; // of upper[f]: row lowerAddr[f], column upperAddr[f]
     std::vector<hpls_int> lowerSlot; // of lower[f]: row upperAddr[f], column lowerAddr[f]
+    std::vector<hpls_int> coupledSlot; // of processor face k (coupledCells[k], across[k])
     hpls_solver* solver = nullptr;
     std::string options;             // the hpls options the solver was set up with
     std::string stop;                // the maxiter and miniter last set
@@ -55,7 +91,20 @@ struct hplsFoamCache
 
     ~hplsFoamCache()
     {
+#ifdef HPLS_FOAM_MPI
+        // the caches outlive main, and OpenFOAM's MPI_Finalize: D and its
+        // solver (collective to free) are left to the process's end then
+        int finalized = 0;
+        MPI_Finalized(&finalized);
+        if (D && finalized)
+        {
+            return;
+        }
         hpls_solver_destroy(solver);
+        hpls_dcsr_destroy(D);
+#else
+        hpls_solver_destroy(solver);
+#endif
         hpls_csr_destroy(A);
     }
 };
@@ -64,28 +113,44 @@ struct hplsFoamCache
 // object per solve, the cache outlives it (and every mesh, until exit)
 std::map<std::pair<const void*, std::string>, std::unique_ptr<hplsFoamCache>> caches;
 
-bool sameAddressing(const hplsFoamCache& c, const lduAddressing& addr)
+bool sameAddressing
+(
+    const hplsFoamCache& c,
+    const lduAddressing& addr,
+    const hplsFoamCoupling& cp
+)
 {
     const labelUList& l = addr.lowerAddr();
     const labelUList& u = addr.upperAddr();
     return label(c.diagSlot.size()) == addr.size()
         && label(c.lowerAddr.size()) == l.size()
         && std::equal(l.begin(), l.end(), c.lowerAddr.begin())
-        && std::equal(u.begin(), u.end(), c.upperAddr.begin());
+        && std::equal(u.begin(), u.end(), c.upperAddr.begin())
+        && c.coupledCells == cp.cells;
 }
 
-// The CSR pattern of the addressing, columns sorted, two faces between the
-// same cells sharing one entry, and where each LDU coefficient goes
-std::unique_ptr<hplsFoamCache> buildPattern(const lduAddressing& addr)
+// The CSR pattern of the addressing and of the processor faces (global
+// columns, cp.first + i for my cell i), columns sorted, two faces between the
+// same cells sharing one entry, and where each coefficient goes.  Serial: A
+// is made on it; parallel: rowptr and gcol are kept for hpls_dcsr_create.
+std::unique_ptr<hplsFoamCache> buildPattern
+(
+    const lduAddressing& addr,
+    const hplsFoamCoupling& cp,
+    const bool parallel
+)
 {
     std::unique_ptr<hplsFoamCache> c(new hplsFoamCache);
     const labelUList& l = addr.lowerAddr();
     const labelUList& u = addr.upperAddr();
-    const hpls_int n = addr.size(), nf = l.size();
+    const hpls_int n = addr.size(), nf = l.size(), nc = cp.cells.size();
+    const hpls_int g = cp.first;
     c->lowerAddr.assign(l.begin(), l.end());
     c->upperAddr.assign(u.begin(), u.end());
+    c->coupledCells = cp.cells;
 
-    // entries (column, source): source i < n is diag[i], n + f upper[f], n + nf + f lower[f]
+    // entries (column, source): source i < n is diag[i], n + f upper[f],
+    // n + nf + f lower[f], n + 2 nf + k processor face k
     std::vector<hpls_int> start(n + 1, 0);
     for (hpls_int i = 0; i < n; i++)
     {
@@ -96,26 +161,35 @@ std::unique_ptr<hplsFoamCache> buildPattern(const lduAddressing& addr)
         start[l[f] + 1]++;
         start[u[f] + 1]++;
     }
+    for (hpls_int k = 0; k < nc; k++)
+    {
+        start[cp.cells[k] + 1]++;
+    }
     for (hpls_int i = 0; i < n; i++)
     {
         start[i + 1] += start[i];
     }
-    std::vector<std::pair<hpls_idx, hpls_int>> entry(start[n]);
+    std::vector<std::pair<hpls_int, hpls_int>> entry(start[n]);
     std::vector<hpls_int> next(start.begin(), start.end() - 1);
     for (hpls_int i = 0; i < n; i++)
     {
-        entry[next[i]++] = {hpls_idx(i), i};
+        entry[next[i]++] = {g + i, i};
     }
     for (hpls_int f = 0; f < nf; f++)
     {
-        entry[next[l[f]]++] = {hpls_idx(u[f]), n + f};
-        entry[next[u[f]]++] = {hpls_idx(l[f]), n + nf + f};
+        entry[next[l[f]]++] = {g + u[f], n + f};
+        entry[next[u[f]]++] = {g + l[f], n + nf + f};
+    }
+    for (hpls_int k = 0; k < nc; k++)
+    {
+        entry[next[cp.cells[k]]++] = {cp.across[k], n + 2*nf + k};
     }
 
-    std::vector<hpls_int> rowptr(n + 1, 0);
-    std::vector<hpls_idx> colind;
-    colind.reserve(entry.size());
-    std::vector<hpls_int> slot(n + 2*nf);
+    std::vector<hpls_int>& rowptr = c->rowptr;
+    std::vector<hpls_int>& col = c->gcol;
+    rowptr.assign(n + 1, 0);
+    col.reserve(entry.size());
+    std::vector<hpls_int> slot(n + 2*nf + nc);
     for (hpls_int i = 0; i < n; i++)
     {
         std::sort(entry.begin() + start[i], entry.begin() + start[i + 1]);
@@ -123,32 +197,47 @@ std::unique_ptr<hplsFoamCache> buildPattern(const lduAddressing& addr)
         {
             if (k == start[i] || entry[k].first != entry[k - 1].first)
             {
-                colind.push_back(entry[k].first);
+                col.push_back(entry[k].first);
             }
-            slot[entry[k].second] = hpls_int(colind.size()) - 1;
+            slot[entry[k].second] = hpls_int(col.size()) - 1;
         }
-        rowptr[i + 1] = hpls_int(colind.size());
+        rowptr[i + 1] = hpls_int(col.size());
+    }
+    c->diagSlot.assign(slot.begin(), slot.begin() + n);
+    c->upperSlot.assign(slot.begin() + n, slot.begin() + n + nf);
+    c->lowerSlot.assign(slot.begin() + n + nf, slot.begin() + n + 2*nf);
+    c->coupledSlot.assign(slot.begin() + n + 2*nf, slot.end());
+    if (parallel)
+    {
+        c->val.assign(col.size(), 0.0);
+        return c;
     }
 
-    if (hpls_csr_create(n, n, hpls_int(colind.size()), &c->A) != HPLS_OK)
+    if (hpls_csr_create(n, n, hpls_int(col.size()), &c->A) != HPLS_OK)
     {
         FatalErrorInFunction
-            << "hpls_csr_create (" << n << " rows, " << label(colind.size())
+            << "hpls_csr_create (" << n << " rows, " << label(col.size())
             << " entries): " << hpls_last_error() << exit(FatalError);
     }
     std::copy(rowptr.begin(), rowptr.end(), c->A->rowptr);
-    std::copy(colind.begin(), colind.end(), c->A->colind);
-    c->diagSlot.assign(slot.begin(), slot.begin() + n);
-    c->upperSlot.assign(slot.begin() + n, slot.begin() + n + nf);
-    c->lowerSlot.assign(slot.begin() + n + nf, slot.end());
+    std::copy(col.begin(), col.end(), c->A->colind);
+    std::vector<hpls_int>().swap(rowptr);
+    std::vector<hpls_int>().swap(col);
     return c;
 }
 
-// A's values from the matrix's coefficients (summed where faces share an entry)
-void fillValues(hplsFoamCache& c, const lduMatrix& m)
+// The values from the matrix's coefficients (summed where faces share an
+// entry) and, across processor faces, -interfaceBouCoeffs
+void fillValues
+(
+    hplsFoamCache& c,
+    const lduMatrix& m,
+    const FieldField<Field, scalar>& bouCoeffs,
+    const hplsFoamCoupling& cp
+)
 {
-    hpls_real* val = c.A->val;
-    std::fill(val, val + c.A->nnz, 0.0);
+    hpls_real* val = c.A ? c.A->val : c.val.data();
+    std::fill(val, val + (c.A ? c.A->nnz : hpls_int(c.val.size())), 0.0);
     const scalarField& d = m.diag();
     const scalarField& up = m.upper();
     const scalarField& lo = m.lower(); // upper() itself when m is symmetric
@@ -160,6 +249,14 @@ void fillValues(hplsFoamCache& c, const lduMatrix& m)
     {
         val[c.upperSlot[f]] += up[f];
         val[c.lowerSlot[f]] += lo[f];
+    }
+    std::size_t k = 0;
+    for (const label p : cp.patch)
+    {
+        for (const scalar coeff : bouCoeffs[p])
+        {
+            val[c.coupledSlot[k++]] -= coeff;
+        }
     }
 }
 
@@ -224,6 +321,11 @@ void newSolver
     }
     // OpenFOAM's psi is the initial guess; the dictionary may still say otherwise
     hpls_solver_set_option(c.solver, "initial_guess=given");
+    if (Pstream::parRun())
+    {
+        // OpenFOAM runs a rank per core: no OpenMP threads beside it unless asked
+        hpls_solver_set_option(c.solver, "threads=1");
+    }
     for (const std::string& o : kv)
     {
         if (hpls_solver_set_option(c.solver, o.c_str()) != HPLS_OK)
@@ -237,11 +339,163 @@ void newSolver
     c.stop.clear();
 }
 
+// The processor interfaces of the solve (cp.patch, cp.cells); any other
+// coupled interface is a FatalError naming its patch
+hplsFoamCoupling processorInterfaces
+(
+    const lduInterfaceFieldPtrsList& interfaces,
+    const lduMatrix& matrix,
+    const word& fieldName
+)
+{
+    hplsFoamCoupling cp;
+    forAll(interfaces, i)
+    {
+        if (!interfaces.set(i))
+        {
+            continue;
+        }
+        const lduInterfaceField& f = interfaces[i];
+        const processorLduInterfaceField* pf =
+            dynamic_cast<const processorLduInterfaceField*>(&f);
+        if
+        (
+            !Pstream::parRun() || !pf || pf->doTransform()
+         || f.interfaceFieldType() != "processor"
+        )
+        {
+            // fvMesh is a polyMesh: its boundary names the interface's patch
+            const polyMesh* pm = dynamic_cast<const polyMesh*>(&matrix.mesh());
+            FatalErrorInFunction
+                << "field " << fieldName << ": coupled interface " << i << " ("
+                << (pm ? pm->boundaryMesh()[i].name() : word("?")) << ", type "
+                << f.interfaceFieldType() << ") is not supported by solver hpls"
+                << " (processor interfaces are); use another solver for this field"
+                << exit(FatalError);
+        }
+        cp.patch.push_back(i);
+        const labelUList& fc = f.interface().faceCells();
+        cp.cells.insert(cp.cells.end(), fc.begin(), fc.end());
+    }
+    return cp;
+}
+
+#ifdef HPLS_FOAM_MPI
+// My first global row, the global order (globalIndex: rank blocks in rank
+// order) and the global ids of the cells across my processor faces, sent by
+// the neighbours (a processor patch's faces are in the same order on both
+// sides, as updateInterfaceMatrix's received psi is)
+void exchangeAcross
+(
+    hplsFoamCoupling& cp,
+    const lduInterfaceFieldPtrsList& interfaces,
+    const label nCells,
+    const label comm
+)
+{
+    static_assert(sizeof(label) == sizeof(int), "32-bit labels (WM_LABEL_SIZE=32)");
+    const globalIndex cells(nCells, Pstream::msgType(), comm, true);
+    cp.first = cells.offset(Pstream::myProcNo(comm));
+    cp.n = cells.size();
+    const std::size_t np = cp.patch.size();
+    const int tag = 3131; // not one of OpenFOAM's (its processor patches use 1)
+    std::vector<std::vector<int>> mine(np), theirs(np);
+    std::vector<MPI_Request> req(2*np);
+    for (std::size_t j = 0; j < np; j++)
+    {
+        const lduInterface& face = interfaces[cp.patch[j]].interface();
+        const int nbr = dynamic_cast<const processorLduInterface&>(face).neighbProcNo();
+        for (const label cell : face.faceCells())
+        {
+            mine[j].push_back(int(cp.first + cell));
+        }
+        theirs[j].resize(mine[j].size());
+        MPI_Irecv(theirs[j].data(), int(theirs[j].size()), MPI_INT, nbr, tag,
+                  MPI_COMM_WORLD, &req[np + j]);
+        MPI_Isend(mine[j].data(), int(mine[j].size()), MPI_INT, nbr, tag,
+                  MPI_COMM_WORLD, &req[j]);
+    }
+    MPI_Waitall(int(2*np), req.data(), MPI_STATUSES_IGNORE);
+    cp.across.clear();
+    for (const std::vector<int>& t : theirs)
+    {
+        cp.across.insert(cp.across.end(), t.begin(), t.end());
+    }
+}
+#endif
+
+// The cache of the field on this mesh with the matrix's values in it: the
+// pattern built when the addressing (on any rank) is new, then the values;
+// in parallel hpls's distributed matrix made or given them (collective)
+hplsFoamCache& matrixFor
+(
+    const lduMatrix& matrix,
+    const FieldField<Field, scalar>& bouCoeffs,
+    const lduInterfaceFieldPtrsList& interfaces,
+    const word& fieldName
+)
+{
+    const lduAddressing& addr = matrix.lduAddr();
+    hplsFoamCoupling cp = processorInterfaces(interfaces, matrix, fieldName);
+    std::unique_ptr<hplsFoamCache>& c = caches[{&addr, fieldName}];
+    const bool parallel = Pstream::parRun();
+    bool rebuild = !c || !sameAddressing(*c, addr, cp);
+    if (parallel)
+    {
+#ifdef HPLS_FOAM_MPI
+        const label comm = matrix.mesh().comm();
+        if (comm != UPstream::worldComm)
+        {
+            FatalErrorInFunction
+                << "field " << fieldName << ": solver hpls runs on OpenFOAM's world"
+                << " communicator only (this mesh's is " << comm << ")"
+                << exit(FatalError);
+        }
+        reduce(rebuild, orOp<bool>(), Pstream::msgType(), comm);
+        if (rebuild)
+        {
+            exchangeAcross(cp, interfaces, addr.size(), comm);
+        }
+#else
+        FatalErrorInFunction
+            << "field " << fieldName << ": this libhplsFoam was built on an hpls"
+            << " without MPI (HPLS_MPI=OFF): no parallel runs" << exit(FatalError);
+#endif
+    }
+    if (rebuild)
+    {
+        c = buildPattern(addr, cp, parallel);
+    }
+    fillValues(*c, matrix, bouCoeffs, cp);
+#ifdef HPLS_FOAM_MPI
+    if (parallel)
+    {
+        const hpls_status st = c->D
+            ? hpls_dcsr_set_values(c->D, c->val.data())
+            : hpls_dcsr_create
+              (
+                  MPI_COMM_WORLD, cp.n, addr.size(), c->rowptr.data(),
+                  c->gcol.data(), c->val.data(), &c->D
+              );
+        if (st != HPLS_OK)
+        {
+            FatalErrorInFunction
+                << "field " << fieldName << ": hpls's distributed matrix: "
+                << hpls_last_error() << exit(FatalError);
+        }
+        std::vector<hpls_int>().swap(c->rowptr); // D has its copy
+        std::vector<hpls_int>().swap(c->gcol);
+    }
+#endif
+    return *c;
+}
+
 // OpenFOAM's test of a solve (the context of hplsFoamConverged)
 struct hplsFoamTest
 {
     solverPerformance* perf;
     scalar normFactor, tolerance, relTol;
+    label comm; // the sum of |r| is over its ranks in a parallel run
 };
 
 } // End anonymous namespace
@@ -258,6 +512,10 @@ extern "C" int hplsFoamConverged
     for (hpls_int i = 0; i < n; i++)
     {
         sumR += Foam::mag(r[i]);
+    }
+    if (Foam::Pstream::parRun()) // gSumMag: every rank gets the same sum
+    {
+        Foam::reduce(sumR, Foam::sumOp<Foam::scalar>(), Foam::Pstream::msgType(), t.comm);
     }
     t.perf->finalResidual() = sumR/t.normFactor;
     return t.perf->checkConvergence(t.tolerance, t.relTol);
@@ -294,21 +552,6 @@ Foam::solverPerformance Foam::hplsSolver::solve
 ) const
 {
     solverPerformance solverPerf(typeName, fieldName_);
-
-    // coupled interfaces (processor, cyclic ...) would be off-diagonal
-    // entries outside lduAddressing: not yet (issue 31)
-    forAll(interfaces_, i)
-    {
-        if (interfaces_.set(i))
-        {
-            FatalErrorInFunction
-                << "field " << fieldName_ << ": coupled interface " << i << " ("
-                << interfaces_[i].interfaceFieldType()
-                << ") is not supported by solver hpls yet; use another solver"
-                << " for this field" << exit(FatalError);
-        }
-    }
-
     const dictionary hplsDict(controlDict_.subOrEmptyDict("hpls"));
     const std::vector<std::string> kv = hplsOptions(hplsDict);
     std::string options;
@@ -316,14 +559,7 @@ Foam::solverPerformance Foam::hplsSolver::solve
     {
         options += (options.empty() ? "" : " ") + o;
     }
-
-    const lduAddressing& addr = matrix_.lduAddr();
-    std::unique_ptr<hplsFoamCache>& c = caches[{&addr, fieldName_}];
-    if (!c || !sameAddressing(*c, addr))
-    {
-        c = buildPattern(addr);
-    }
-    fillValues(*c, matrix_);
+    hplsFoamCache* c = &matrixFor(matrix_, interfaceBouCoeffs_, interfaces_, fieldName_);
 
     const hpls_int n = psi.size();
     hpls_vec x{n, psi.begin()};
@@ -350,7 +586,7 @@ Foam::solverPerformance Foam::hplsSolver::solve
         newSolver(*c, kv, options, hplsDict, fieldName_);
     }
 
-    hplsFoamTest test{&solverPerf, normFactor, tolerance_, relTol_};
+    hplsFoamTest test{&solverPerf, normFactor, tolerance_, relTol_, matrix().mesh().comm()};
     hpls_solver_set_convergence_test(c->solver, hplsFoamConverged, &test);
     char stop[128];
     std::snprintf
@@ -369,9 +605,17 @@ Foam::solverPerformance Foam::hplsSolver::solve
         c->stop = stop;
     }
 
+#ifdef HPLS_FOAM_MPI
+    const hpls_status st = c->D
+        ? (c->setUp ? hpls_solver_update_dcsr(c->solver, c->D)
+                    : hpls_solver_setup_dcsr(c->solver, c->D))
+        : (c->setUp ? hpls_solver_update_values(c->solver, c->A)
+                    : hpls_solver_setup(c->solver, c->A));
+#else
     const hpls_status st = c->setUp
         ? hpls_solver_update_values(c->solver, c->A)
         : hpls_solver_setup(c->solver, c->A);
+#endif
     if (st != HPLS_OK)
     {
         c->setUp = false;

@@ -8,6 +8,11 @@
   compare A B FIELD TOL           max |a - b| / max |b| over FIELD's internal values at
                                   the last time of cases A and B; exit 1 above TOL
   iterations LOG                  per field: solves and linear-solver iterations
+  solves LOG                      each solve in order: field and iterations
+  decompose CASE NP               system/decomposeParDict: NP ranks, simple, cut along x
+                                  (Debian's decomposePar has no scotch: its stub refuses)
+  cyclic CASE                     the cavity's frontAndBack (empty) made a cyclic pair,
+                                  front and back, coupling each cell with itself across z
 """
 import os
 import re
@@ -52,6 +57,29 @@ def setup(case, mode, end_time, lib=None):
     open(path, "w").write(text)
 
 
+def decompose(case, nprocs):
+    open(os.path.join(case, "system", "decomposeParDict"), "w").write(
+        "FoamFile { version 2.0; format ascii; class dictionary; object decomposeParDict; }\n"
+        "numberOfSubdomains %d;\nmethod simple;\ncoeffs { n (%d 1 1); }\n" % (
+            int(nprocs), int(nprocs)))
+
+
+def cyclic(case):
+    path = os.path.join(case, "system", "blockMeshDict")
+    text = open(path).read()
+    pair = ("    front { type cyclic; neighbourPatch back; faces ((4 5 6 7)); }\n"
+            "    back { type cyclic; neighbourPatch front; faces ((0 3 2 1)); }\n")
+    text, n = re.subn(r"    frontAndBack\n    \{.*?\n    \}\n", pair, text, flags=re.S)
+    if n != 1:
+        sys.exit("%s: no frontAndBack patch" % path)
+    open(path, "w").write(text)
+    for field in ("U", "p"):
+        path = os.path.join(case, "0", field)
+        text = open(path).read()
+        text = re.sub(r"frontAndBack\s*\{[^}]*\}", '"(front|back)" { type cyclic; }', text)
+        open(path, "w").write(text)
+
+
 def last_time(case):
     times = [d for d in os.listdir(case) if re.fullmatch(r"[0-9.e+-]+", d) and d != "0"]
     return max(times, key=float)
@@ -94,6 +122,11 @@ def iterations(log):
         print("%s %d %d" % (f, solves[f], its[f]))
 
 
+def solves(log):
+    for m in re.finditer(r"Solving for (\w+), .*No Iterations (\d+)", open(log).read()):
+        print(m.group(1), m.group(2))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "setup":
@@ -102,5 +135,11 @@ if __name__ == "__main__":
         sys.exit(compare(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])))
     elif cmd == "iterations":
         iterations(sys.argv[2])
+    elif cmd == "solves":
+        solves(sys.argv[2])
+    elif cmd == "decompose":
+        decompose(sys.argv[2], sys.argv[3])
+    elif cmd == "cyclic":
+        cyclic(sys.argv[2])
     else:
         sys.exit(__doc__)
