@@ -320,10 +320,10 @@ step_model() {
         device=$(sed -E 's/^  device [0-9]+: (.*), compute capability.*/\1/' <<<"$line")
         # n = 1e5 and 1e6, 50 iterations; a row the model predicts over 5 s on this
         # device is left out (DILU and GS on gas: a chain of n rows)
-        args=(--sizes 100000,1000000 --its 50 --row-limit 5)
+        args=(--sizes "100000,1000000" --its 50 --row-limit 5)
     else
         device=$(sed -E 's/^  device [0-9]+: (.*) \([A-Za-z]+\), [0-9]+ compute units.*/\1/' <<<"$line")
-        args=(--smoke --sizes 4000,20000)
+        args=(--smoke --sizes "4000,20000")
         [ "$quick" != 1 ] || args=(--smoke --sizes 4000)
     fi
     [ -z "${HPLS_BENCH_GPU_BW:-}" ] || args+=(--bw "$HPLS_BENCH_GPU_BW")
