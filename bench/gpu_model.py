@@ -617,9 +617,13 @@ MEASURED = [
     ("GS, levels", gs, None, ["--solver", "gs", "--trisolve", "levels"]),
 ]
 # Peak bandwidth of the devices whose datasheet figure is known, by a word of
-# the device's name (the A100's 80 GB SKU first: its HBM2e is faster).
-KNOWN_BW = [("A100 80GB", 2.039e12), ("A100-SXM4-80GB", 2.039e12), ("H100", 3.35e12),
-            ("A100", 1.555e12)]
+# the device's name (the A100's 80 GB SKU and the H100's PCIe and NVL cards
+# first: their memory differs from the name's first match).
+KNOWN_BW = [("A100 80GB", 2.039e12), ("A100-SXM4-80GB", 2.039e12), ("H100 PCIe", 2.0e12),
+            ("H100 NVL", 3.9e12), ("H100", 3.35e12), ("H200", 4.8e12), ("A100", 1.555e12)]
+# The bandwidth that decides which rows --row-limit leaves out on a device not
+# listed above: an A100's, below every current datacenter GPU's
+ROW_LIMIT_BW = 1.555e12
 
 
 def device_run(build, backend, spec, opts, its, timeout=None):
@@ -672,10 +676,10 @@ def measure(build, backend, device, bw, smoke, sizes=None, its=None, row_limit=N
          "unknown for this device: set HPLS_BENCH_GPU_BW (GB/s) for the predicted columns.")
       + "  Setup: the model builds the level sets on the device; hpls builds them on the "
       "host (the measured setup holds them, and A's upload).")
-    if row_limit and bw:
+    if row_limit:
         w("")
         w(f"Left out: a row the model predicts over {row_limit:g} s ({its} iterations and the "
-          "setup).")
+          "setup" + ("" if bw else f", at {ROW_LIMIT_BW / 1e12:.3f} TB/s") + ").")
     if smoke:
         w("")
         w("**A smoke run (HPLS_BENCH_SMOKE=1) of the machinery: small sizes; on a CPU "
@@ -694,8 +698,9 @@ def measure(build, backend, device, bw, smoke, sizes=None, its=None, row_limit=N
                 pred = fmt_t(c.t(bw)) if bw else "—"
                 psetup = fmt_t(c.ts(bw)) if bw and c.sb else "—"
                 ratio, msetup = "—", "—"
-                if row_limit and bw and its * c.t(bw) + c.ts(bw) > row_limit:
-                    meas = f"left out: {fmt_t(its * c.t(bw) + c.ts(bw))} predicted"
+                lbw = bw or ROW_LIMIT_BW
+                if row_limit and its * c.t(lbw) + c.ts(lbw) > row_limit:
+                    meas = f"left out: {fmt_t(its * c.t(lbw) + c.ts(lbw))} predicted"
                 else:
                     r, why = device_run(build, backend, m["spec"], opts, its, row_timeout)
                     if r is None:
