@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich openfoam install bench bench-quick bench-gpu clean
+.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich openfoam install bench bench-quick bench-gpu gpu-bundle clean
 
 all: build
 
@@ -83,5 +83,18 @@ bench-quick: build
 bench-gpu: build
 	bench/run_all.sh $(BUILD) gpu_measured
 
+# What a first GPU host needs (docs/gpu.md, "On a first GPU host"): a build of
+# $(GPU_BUILD) without MPI whose programs look for their libraries in $ORIGIN/../lib/deps,
+# then scripts/gpu_bundle.sh: gpu-bundle/ and gpu-bundle.tar.gz (hpls, the device
+# suite, the cuda module, the libraries they need but glibc, gpu_smoke.sh), checked
+# to point nowhere on this machine and to stay under 64 MiB.  Needs nvcc here.
+GPU_BUILD ?= build-gpu
+gpu-bundle: deps
+	cmake -S . -B $(GPU_BUILD) -DCMAKE_BUILD_TYPE=Release -DHPLS_CUDA=ON -DHPLS_MPI=OFF \
+	    -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON '-DCMAKE_INSTALL_RPATH=$$ORIGIN/../lib/deps' \
+	    -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags
+	cmake --build $(GPU_BUILD) -j $(JOBS) --target hpls_cmd test_opencl hpls_cuda
+	scripts/gpu_bundle.sh $(GPU_BUILD) gpu-bundle
+
 clean:
-	rm -rf build build-asan build-vg build-tsan build-fuzz build-openfoam
+	rm -rf build build-asan build-vg build-tsan build-fuzz build-openfoam build-gpu gpu-bundle gpu-bundle.tar.gz

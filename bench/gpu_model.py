@@ -617,44 +617,69 @@ MEASURED = [
     ("GS, levels", gs, None, ["--solver", "gs", "--trisolve", "levels"]),
 ]
 # Peak bandwidth of the devices whose datasheet figure is known, by a word of
-# the device's name (the A100's 80 GB SKU first: its HBM2e is faster).
-KNOWN_BW = [("A100 80GB", 2.039e12), ("A100-SXM4-80GB", 2.039e12), ("H100", 3.35e12),
-            ("A100", 1.555e12)]
+# the device's name (the A100's 80 GB SKU and the H100's PCIe and NVL cards
+# first: their memory differs from the name's first match).
+KNOWN_BW = [("A100 80GB", 2.039e12), ("A100-SXM4-80GB", 2.039e12), ("H100 PCIe", 2.0e12),
+            ("H100 NVL", 3.9e12), ("H100", 3.35e12), ("H200", 4.8e12), ("A100", 1.555e12)]
+# The bandwidth that decides which rows --row-limit leaves out on a device not
+# listed above: an A100's, below every current datacenter GPU's
+ROW_LIMIT_BW = 1.555e12
 
 
-def device_run(build, backend, spec, opts, its):
-    """hpls solve on the device: exactly its iterations (tol 0); None when the
-    method is not on the device (refused, or run elsewhere)."""
+def device_run(build, backend, spec, opts, its, timeout=None):
+    """hpls solve on the device: exactly its iterations (tol 0).  Returns (json,
+    None), or (None, why) when it did not run there: refused (not on the device),
+    fell back to the host, failed or timed out."""
     cmd = [os.path.join(build, "bin", "hpls"), "solve", "--gen", spec, *opts, "--backend",
            backend, "--tol", "0", "--maxiter", str(its), "--stag-window", "0", "--json"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout:g} s"
     try:
         r = json.loads(p.stdout)
     except ValueError:
-        return None
-    return r if r.get("backend") == backend and r.get("iterations") else None
+        err = p.stderr.strip().splitlines()
+        if p.returncode == 2 and err and "version" in err[-1]:
+            return None, "not on the device"
+        return None, f"failed: exit {p.returncode}" + (f", {err[-1][:160]}" if err else "")
+    if r.get("backend") != backend:
+        return None, f"failed: ran on {r.get('backend')}"
+    return (r, None) if r.get("iterations") else (None, "failed: no iterations")
 
 
-def measure(build, backend, device, bw, smoke):
+def measure(build, backend, device, bw, smoke, sizes=None, its=None, row_limit=None,
+            row_timeout=None):
     """The model's table measured: per method and matrix, bytes and launches per
     iteration (the model's counts), the time per iteration and the setup
-    predicted for this device's bandwidth and measured on it."""
-    n, its = (4000, 3) if smoke else (10**6, 200)  # smoke: PoCL's syncfree spins (docs/gpu.md)
+    predicted for this device's bandwidth and measured on it.  sizes and its
+    replace the defaults; a row the model predicts over row_limit seconds (its
+    iterations and the setup, on this device's bandwidth) is left out, and a run
+    past row_timeout seconds is stopped (scripts/gpu_smoke.sh's budget)."""
+    n0, its0 = (4000, 3) if smoke else (10**6, 200)  # smoke: PoCL's syncfree spins (docs/gpu.md)
+    sizes = sizes or [n0]
+    its = its or its0
     if bw is None:
         bw = next((b for word, b in KNOWN_BW if word in device), None)
-    out = []
-    w = out.append
+    def w(line):  # row by row: a run stopped by a time limit keeps the rows done
+        print(line, flush=True)
+
     w(f"# GPU performance model against a measurement: {backend} on {device}")
     w("")
     w(f"Measured: `hpls solve --backend {backend} --tol 0 --maxiter {its}` (so exactly {its} "
       "iterations), solve time / iterations and setup time, at n = "
-      f"{n:g}.  Predicted: bench/gpu_model.py's bytes and launches per iteration and setup, "
+      f"{', '.join(f'{n:g}' for n in sizes)}.  Predicted: bench/gpu_model.py's bytes and "
+      "launches per iteration and setup, "
       f"t = bytes / bandwidth + (launches + read-backs) x {LAUNCH * 1e6:.0f} µs + chain x "
       f"{DEP * 1e6:.1f} µs, with the bandwidth "
       + (f"{bw / 1e12:.3f} TB/s (the datasheet's peak, or HPLS_BENCH_GPU_BW)." if bw else
          "unknown for this device: set HPLS_BENCH_GPU_BW (GB/s) for the predicted columns.")
       + "  Setup: the model builds the level sets on the device; hpls builds them on the "
       "host (the measured setup holds them, and A's upload).")
+    if row_limit:
+        w("")
+        w(f"Left out: a row the model predicts over {row_limit:g} s ({its} iterations and the "
+          "setup" + ("" if bw else f", at {ROW_LIMIT_BW / 1e12:.3f} TB/s") + ").")
     if smoke:
         w("")
         w("**A smoke run (HPLS_BENCH_SMOKE=1) of the machinery: small sizes; on a CPU "
@@ -663,24 +688,29 @@ def measure(build, backend, device, bw, smoke):
     w("| method | matrix | n | MB / it | launches + read-backs / it | chain / it | predicted / it "
       "| measured / it | measured / predicted | predicted setup | measured setup |")
     w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for kind in ["gas", "poisson3d", "convdiff3d"]:
-        m = gen_matrix(kind, n)
-        for name, cost, only, opts in MEASURED:
-            if only and kind not in only:
-                continue
-            c = cost(m)
-            pred = fmt_t(c.t(bw)) if bw else "—"
-            psetup = fmt_t(c.ts(bw)) if bw and c.sb else "—"
-            r = device_run(build, backend, m["spec"], opts, its)
-            if r is None:
-                meas, ratio, msetup = "not on the device", "—", "—"
-            else:
-                t = r["solve_s"] / r["iterations"]
-                meas, msetup = fmt_t(t), fmt_t(r["setup_s"])
-                ratio = f"{t / c.t(bw):.2f}" if bw else "—"
-            w(f"| {name} | {m['spec']} | {m['n']} | {mb(c.b)} | {c.lat} | {c.chain} | {pred} "
-              f"| {meas} | {ratio} | {psetup} | {msetup} |")
-    print("\n".join(out))
+    for n in sizes:
+        for kind in ["gas", "poisson3d", "convdiff3d"]:
+            m = gen_matrix(kind, n)
+            for name, cost, only, opts in MEASURED:
+                if only and kind not in only:
+                    continue
+                c = cost(m)
+                pred = fmt_t(c.t(bw)) if bw else "—"
+                psetup = fmt_t(c.ts(bw)) if bw and c.sb else "—"
+                ratio, msetup = "—", "—"
+                lbw = bw or ROW_LIMIT_BW
+                if row_limit and its * c.t(lbw) + c.ts(lbw) > row_limit:
+                    meas = f"left out: {fmt_t(its * c.t(lbw) + c.ts(lbw))} predicted"
+                else:
+                    r, why = device_run(build, backend, m["spec"], opts, its, row_timeout)
+                    if r is None:
+                        meas = why
+                    else:
+                        t = r["solve_s"] / r["iterations"]
+                        meas, msetup = fmt_t(t), fmt_t(r["setup_s"])
+                        ratio = f"{t / c.t(bw):.2f}" if bw else "—"
+                w(f"| {name} | {m['spec']} | {m['n']} | {mb(c.b)} | {c.lat} | {c.chain} "
+                  f"| {pred} | {meas} | {ratio} | {psetup} | {msetup} |")
 
 
 # ---- docs/gpu_model.md ---------------------------------------------------------------
@@ -705,12 +735,18 @@ def main():
     ms.add_argument("--device", required=True, help="the device's name (hpls info --devices)")
     ms.add_argument("--bw", type=float, help="its bandwidth in GB/s (default: the datasheet's)")
     ms.add_argument("--smoke", action="store_true", help="small sizes (HPLS_BENCH_SMOKE=1)")
+    ms.add_argument("--sizes", help="comma-separated n (default: 1e6, or 4000 with --smoke)")
+    ms.add_argument("--its", type=int, help="iterations a run (default: 200, or 3 with --smoke)")
+    ms.add_argument("--row-limit", type=float, help="leave out rows predicted over this many s")
+    ms.add_argument("--row-timeout", type=float, help="stop a run after this many s")
     tables.add_doc_command(sub, "gpu_model.md")
     a = ap.parse_args()
     if a.cmd == "run":
         run(a.build)
     elif a.cmd == "measure":
-        measure(a.build, a.backend, a.device, a.bw * 1e9 if a.bw else None, a.smoke)
+        sizes = [int(float(v)) for v in a.sizes.split(",")] if a.sizes else None
+        measure(a.build, a.backend, a.device, a.bw * 1e9 if a.bw else None, a.smoke, sizes,
+                a.its, a.row_limit, a.row_timeout)
     else:
         doc(a.results, a.doc, a.check)
 

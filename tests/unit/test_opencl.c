@@ -29,6 +29,7 @@ enum { BACKEND_OPENCL = HPLS_BACKEND_OPENCL };
 
 static hpls_backend *ocl, *ref;    /* ocl: the device backend under test */
 static const char *dev = "opencl"; /* its name (HPLS_TEST_DEVICE) */
+static int dev_kind = BACKEND_OPENCL;
 
 /* options with backend=dev (a static buffer: one call's argument at a time) */
 static const char *on_dev(const char *options)
@@ -795,6 +796,81 @@ static void syncfree_kernels_run_on_any_number_of_groups(void **state)
     hpls_csr_destroy(A);
 }
 
+/* A device backend whose reductions take at most groups work-groups
+ * (HPLS_REDUCTION_GROUPS, read at creation) */
+static hpls_backend *backend_with_reduction_groups(const char *groups)
+{
+    hpls_backend *be;
+    setenv("HPLS_REDUCTION_GROUPS", groups, 1);
+    hpls_status st = hpls_backend_create(dev_kind, 1, &be);
+    unsetenv("HPLS_REDUCTION_GROUPS");
+    if (st != HPLS_OK)
+        fail_msg("HPLS_REDUCTION_GROUPS=%s: %s", groups, hpls_last_error());
+    assert_int_equal(hpls_dev_of(be)->red_groups, atoi(groups));
+    return be;
+}
+
+/* A GPU's reduction grid (hpls_dev_gpu_red_groups: 16 groups a unit, 2112 on
+ * an H100) on whatever device runs the test, through HPLS_REDUCTION_GROUPS.
+ * The grid is in effect: a dot whose two tiny terms, 2^-53 at 32768 and
+ * 32769, meet before the 1 at 0 only when a group's 128 items each hold one
+ * entry (313 groups at n = 40000: 1 + 2^-52) and not in 256 groups, where
+ * item 0 adds x_32768 to its 1 first (1).  The reductions match ref over
+ * 313 groups; a method's iterations are within one of ref's; a count out
+ * of range is refused at setup by name. */
+static void reductions_run_on_a_gpus_group_count(void **state)
+{
+    hpls_backend *keep = ocl, *narrow = backend_with_reduction_groups("256");
+    hpls_backend *wide = backend_with_reduction_groups("2112");
+    hpls_int n = 40000;
+    hpls_real *a = calloc((size_t)n, sizeof *a), *one = malloc((size_t)n * sizeof *one);
+    for (hpls_int i = 0; i < n; i++)
+        one[i] = 1.0;
+    a[0] = 1.0;
+    a[32768] = a[32769] = 0x1p-53;
+    double got[2];
+    hpls_backend *bes[2] = {narrow, wide};
+    for (int k = 0; k < 2; k++) {
+        hpls_dvec *x, *y;
+        assert_int_equal(hpls_be_vector(bes[k], n, a, &x), HPLS_OK);
+        assert_int_equal(hpls_be_vector(bes[k], n, one, &y), HPLS_OK);
+        got[k] = bes[k]->v->dot(bes[k], n, x, y);
+        bes[k]->v->release(bes[k], x);
+        bes[k]->v->release(bes[k], y);
+    }
+    if (got[0] != 1.0 || got[1] != 1.0 + 0x1p-52)
+        fail_msg(
+            "the dot over 256 groups is %a (want 0x1p+0), over 2112 %a (want 0x1.0000000000001p+0)",
+            got[0], got[1]);
+    free(a);
+    free(one);
+    ocl = wide;
+    reductions_match_ref(state);
+    ocl = keep;
+    hpls_backend_destroy(narrow);
+    hpls_backend_destroy(wide);
+    hpls_csr *A = tu_gen("poisson3d:nx=40"); /* 64000 rows: 500 groups */
+    double rro, rrr;
+    setenv("HPLS_REDUCTION_GROUPS", "2112", 1);
+    hpls_int io = tu_count_iterations(A, on_dev("solver=bicgstab precond=jacobi"), &rro);
+    unsetenv("HPLS_REDUCTION_GROUPS");
+    hpls_int ir = tu_count_iterations(A, "solver=bicgstab precond=jacobi backend=ref", &rrr);
+    if (llabs((long long)(io - ir)) > 1 || !(rro <= 1e-8))
+        fail_msg("bicgstab + jacobi over 2112 groups: %lld iterations (relres %.3g), ref %lld",
+                 (long long)io, rro, (long long)ir);
+    setenv("HPLS_REDUCTION_GROUPS", "8193", 1);
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, on_dev("solver=cg")), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    if (!strstr(hpls_solver_message(s),
+                "HPLS_REDUCTION_GROUPS=8193: a whole number of work-groups from 1 to 8192"))
+        fail_msg("message: %s", hpls_solver_message(s));
+    unsetenv("HPLS_REDUCTION_GROUPS");
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
 /* options's setup on the device and on ref: the same status and message */
 static void same_setup_failure(const hpls_csr *A, const char *options, hpls_status want)
 {
@@ -1511,7 +1587,7 @@ int main(void)
     int kind = BACKEND_OPENCL;
     if (name && strcmp(name, "cuda") == 0) {
         dev = name;
-        kind = HPLS_BACKEND_CUDA;
+        kind = dev_kind = HPLS_BACKEND_CUDA;
     } else if (name && *name && strcmp(name, "opencl") != 0) {
         printf("HPLS_TEST_DEVICE=%s: expected opencl or cuda\n", name);
         return 1;
@@ -1556,6 +1632,7 @@ int main(void)
         cmocka_unit_test(a_failed_write_before_a_syncfree_kernel_is_an_error_not_a_hang),
         cmocka_unit_test(a_syncfree_wait_past_the_bound_is_an_error),
         cmocka_unit_test(syncfree_kernels_run_on_any_number_of_groups),
+        cmocka_unit_test(reductions_run_on_a_gpus_group_count),
         cmocka_unit_test(relaxation_sweeps_match_the_host_bit_for_bit),
         cmocka_unit_test(relaxation_methods_match_ref_bit_for_bit),
         cmocka_unit_test(ssor_and_pjg_preconditioners_match_ref_bit_for_bit),

@@ -59,7 +59,7 @@ void hpls_devop_block_columns(hpls_backend *be, hpls_dblock *D, const hpls_int *
 
 void hpls_devop_block_residual(hpls_backend *be, hpls_dblock *D, const hpls_dmat *A, double *ss)
 {
-    int na = (int)D->na, ng = hpls_dev_rgroups(D->n);
+    int na = (int)D->na, ng = hpls_dev_rgroups(be, D->n);
     for (int c = 0; c < na; c++)
         ss[c] = NAN;
     hpls_dbuf *part = na > 0 ? hpls_dev_part(be, na) : NULL;

@@ -55,8 +55,8 @@ double hpls_devop_dense_residual(hpls_backend *be, const hpls_ddense *A, const h
     hpls_dbuf *part = hpls_dev_part(be, 1);
     if (!part)
         return ss;
-    /* a reduction's groups: at most HPLS_DEV_NGMAX partials */
-    int ng = hpls_dev_rgroups(A->n * HPLS_DEVICE_DENSE_LANES);
+    /* a reduction's groups: at most the device's red_groups partials */
+    int ng = hpls_dev_rgroups(be, A->n * HPLS_DEVICE_DENSE_LANES);
     HPLS_DEV_RUN(be, HPLS_K_dense_product, (size_t)ng, HPLS_KL(A->n), HPLS_KI(1), HPLS_KG(A->a),
                  HPLS_KV(x), HPLS_KV(b), HPLS_KV(r), HPLS_KG(part));
     hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_SUM, &ss);

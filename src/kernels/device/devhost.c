@@ -26,22 +26,31 @@ const char *hpls_dev_kernel_name(int k)
 }
 
 /* ---- the backend's state -------------------------------------------------- */
-/* $HPLS_SYNCFREE_GROUPS in place of the backend's count: for the first runs
- * on a GPU, whose best count nothing here could measure (docs/gpu.md) */
-static hpls_status syncfree_override(hpls_dev *dev)
+/* $name in place of the backend's count (*out): for the first runs on a GPU,
+ * whose best counts nothing here could measure (docs/gpu.md) */
+static hpls_status count_override(const char *name, long long most, long long *out)
 {
-    const char *e = getenv("HPLS_SYNCFREE_GROUPS");
+    const char *e = getenv(name);
     if (!e)
         return HPLS_OK;
     char *end;
     long long g = strtoll(e, &end, 10);
-    if (end == e || *end || g < 1 || g > (1ll << 24))
-        return hpls_fail(HPLS_ERR_OPTION,
-                         "HPLS_SYNCFREE_GROUPS=%s: a whole number of work-groups "
-                         "from 1 to 16777216",
-                         e);
-    dev->syncfree_groups = (size_t)g;
+    if (end == e || *end || g < 1 || g > most)
+        return hpls_fail(HPLS_ERR_OPTION, "%s=%s: a whole number of work-groups from 1 to %lld",
+                         name, e, most);
+    *out = g;
     return HPLS_OK;
+}
+
+static hpls_status overrides(hpls_dev *dev)
+{
+    long long sf = (long long)dev->syncfree_groups, red = dev->red_groups;
+    hpls_status st = count_override("HPLS_SYNCFREE_GROUPS", 1ll << 24, &sf);
+    if (st == HPLS_OK)
+        st = count_override("HPLS_REDUCTION_GROUPS", HPLS_DEV_RED_MAX, &red);
+    dev->syncfree_groups = (size_t)sf;
+    dev->red_groups = (int)red;
+    return st;
 }
 
 hpls_status hpls_dev_create(hpls_backend *be, const hpls_devtab *tab)
@@ -51,12 +60,13 @@ hpls_status hpls_dev_create(hpls_backend *be, const hpls_devtab *tab)
         return HPLS_ERR_NOMEM;
     dev->t = tab;
     dev->syncfree_groups = HPLS_DEV_SYNCFREE_GROUPS;
+    dev->red_groups = HPLS_DEV_NGMAX;
     be->impl = dev;
     be->v = &hpls_dev_vops;
     be->d = &hpls_dev_devops;
     hpls_status st = tab->init(be, dev);
     if (st == HPLS_OK)
-        st = syncfree_override(dev);
+        st = overrides(dev);
     if (st != HPLS_OK)
         hpls_dev_destroy(be);
     return st;
@@ -269,10 +279,10 @@ size_t hpls_dev_groups(hpls_int n)
     return g < 1 ? 1 : g > HPLS_DEV_GMAX ? HPLS_DEV_GMAX : (size_t)g;
 }
 
-int hpls_dev_rgroups(hpls_int n)
+int hpls_dev_rgroups(const hpls_backend *be, hpls_int n)
 {
-    hpls_int g = (n + HPLS_DEV_WG - 1) / HPLS_DEV_WG;
-    return g < 1 ? 1 : g > HPLS_DEV_NGMAX ? HPLS_DEV_NGMAX : (int)g;
+    hpls_int g = (n + HPLS_DEV_WG - 1) / HPLS_DEV_WG, most = hpls_dev_of(be)->red_groups;
+    return g < 1 ? 1 : g > most ? (int)most : (int)g;
 }
 
 /* ---- reductions ---------------------------------------------------------- */
@@ -285,7 +295,7 @@ hpls_dbuf *hpls_dev_part(hpls_backend *be, int ncol)
         return dev->part;
     int cap = ncol < 16 ? 16 : ncol;
     hpls_dbuf *part = NULL, *out = NULL;
-    hpls_status st = dev->t->alloc(be, (size_t)HPLS_DEV_NGMAX * cap * sizeof(double), &part);
+    hpls_status st = dev->t->alloc(be, (size_t)dev->red_groups * cap * sizeof(double), &part);
     if (st == HPLS_OK)
         st = dev->t->alloc(be, (size_t)cap * sizeof(double), &out);
     if (failed(be, st)) {
@@ -324,7 +334,7 @@ static void dots(hpls_backend *be, hpls_int n, int m, const hpls_dvec *const *a,
         B[i] = hpls_dev_vbuf(b[i < m ? i : 0]);
         c[i] = col[i < m ? i : 0];
     }
-    HPLS_DEV_RUN(be, HPLS_K_dot_part, (size_t)hpls_dev_rgroups(n), HPLS_KL(n), HPLS_KI(m),
+    HPLS_DEV_RUN(be, HPLS_K_dot_part, (size_t)hpls_dev_rgroups(be, n), HPLS_KL(n), HPLS_KI(m),
                  HPLS_KG(A[0]), HPLS_KG(B[0]), HPLS_KG(A[1]), HPLS_KG(B[1]), HPLS_KG(A[2]),
                  HPLS_KG(B[2]), HPLS_KG(hpls_dev_of(be)->part), HPLS_KI(ncol), HPLS_KI(c[0]),
                  HPLS_KI(c[1]), HPLS_KI(c[2]));
@@ -342,7 +352,7 @@ static double dot_local(hpls_backend *be, hpls_int n, const hpls_dvec *x, const 
             s = NAN;
     } else if (hpls_dev_part(be, 1)) {
         dots(be, n, 1, &x, &y, &c, 1);
-        hpls_dev_reduce_part(be, hpls_dev_rgroups(n), 1, HPLS_DEV_SUM, &s);
+        hpls_dev_reduce_part(be, hpls_dev_rgroups(be, n), 1, HPLS_DEV_SUM, &s);
     }
     return s;
 }
@@ -504,7 +514,7 @@ static double v_nrm2(hpls_backend *be, hpls_int n, const hpls_dvec *x)
         return NAN;
     if (isfinite(ss) && ss > 1e-280 && ss < 1e280)
         return sqrt(ss);
-    int ng = hpls_dev_rgroups(n);
+    int ng = hpls_dev_rgroups(be, n);
     double amax = NAN, s = NAN;
     hpls_dbuf *part = hpls_dev_part(be, 1);
     HPLS_DEV_RUN(be, HPLS_K_amax_part, (size_t)ng, HPLS_KL(n), HPLS_KV(x), HPLS_KG(part));
@@ -536,7 +546,7 @@ static void v_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *
             dots(be, n, k - j < 3 ? k - j : 3, V + j, W, col, k);
         }
         if (k > 0)
-            hpls_dev_reduce_part(be, hpls_dev_rgroups(n), k, HPLS_DEV_SUM, h);
+            hpls_dev_reduce_part(be, hpls_dev_rgroups(be, n), k, HPLS_DEV_SUM, h);
     }
     hpls_be_reduce(be, h, k, HPLS_RED_SUM);
 }
@@ -558,7 +568,7 @@ static void v_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const 
     const hpls_dvec *a[3] = {x, x, y}, *b[3] = {x, y, y};
     int col[3] = {2 * k, 2 * k + 1, 2 * k + 2};
     dots(be, n, 3, a, b, col, ncol);
-    hpls_dev_reduce_part(be, hpls_dev_rgroups(n), ncol, HPLS_DEV_SUM, h);
+    hpls_dev_reduce_part(be, hpls_dev_rgroups(be, n), ncol, HPLS_DEV_SUM, h);
     hpls_be_reduce(be, h, ncol, HPLS_RED_SUM);
 }
 
@@ -570,7 +580,7 @@ static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_
         const hpls_dvec *a[3] = {t, t, s}, *b[3] = {t, s, s};
         int col[3] = {0, 1, 2};
         dots(be, n, 3, a, b, col, 3);
-        hpls_dev_reduce_part(be, hpls_dev_rgroups(n), 3, HPLS_DEV_SUM, v);
+        hpls_dev_reduce_part(be, hpls_dev_rgroups(be, n), 3, HPLS_DEV_SUM, v);
     }
     hpls_be_reduce(be, v, 3, HPLS_RED_SUM);
     *tt = v[0];
@@ -591,7 +601,7 @@ static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
         const hpls_dvec *a[2] = {r, rhat}, *b[2] = {r, r};
         int col[2] = {0, 1};
         dots(be, n, 2, a, b, col, 2);
-        hpls_dev_reduce_part(be, hpls_dev_rgroups(n), 2, HPLS_DEV_SUM, v);
+        hpls_dev_reduce_part(be, hpls_dev_rgroups(be, n), 2, HPLS_DEV_SUM, v);
     }
     hpls_be_reduce(be, v, 2, HPLS_RED_SUM);
     *rnorm = hpls_be_norm(be, n, v[0], r);
@@ -604,7 +614,7 @@ static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b, co
     double s = NAN;
     hpls_dbuf *part = hpls_dev_part(be, 1);
     if (part) {
-        int ng = hpls_dev_rgroups(n);
+        int ng = hpls_dev_rgroups(be, n);
         HPLS_DEV_RUN(be, HPLS_K_hisa_update_part, (size_t)ng, HPLS_KL(n), HPLS_KV(b), HPLS_KV(y),
                      HPLS_KV(ynew), HPLS_KV(bp), HPLS_KG(part));
         hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_SUM, &s);
@@ -618,7 +628,7 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x, doubl
     double first = NAN;
     hpls_dbuf *part = hpls_dev_part(be, 1);
     if (part) {
-        int ng = hpls_dev_rgroups(n);
+        int ng = hpls_dev_rgroups(be, n);
         HPLS_DEV_RUN(be, HPLS_K_finite_part, (size_t)ng, HPLS_KL(n), HPLS_KV(x), HPLS_KG(part));
         hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_MIN, &first);
     }

@@ -31,9 +31,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Groups of a reduction at most (its partials per column), and those of an
- * element-wise kernel (the work-group size HPLS_DEV_WG: sizes.h). */
+/* Groups of a reduction at most on a CPU device (its partials per column; a
+ * GPU's: hpls_dev_gpu_red_groups), and those of an element-wise kernel (the
+ * work-group size HPLS_DEV_WG: sizes.h). */
 enum { HPLS_DEV_NGMAX = 256, HPLS_DEV_GMAX = 4 * HPLS_DEV_NGMAX };
+/* A GPU's reduction groups a compute unit (16 x 128 items: the 2048 threads
+ * an SM holds since Volta), and the most on any device (the partials buffer
+ * holds this many doubles a column: 64 KiB). */
+enum { HPLS_DEV_RED_PER_UNIT = 16, HPLS_DEV_RED_MAX = 1 << 13 };
 /* A reduction's operation (vector.cl's RED_SUM, RED_MAX, RED_MIN). */
 enum { HPLS_DEV_SUM, HPLS_DEV_MAX, HPLS_DEV_MIN };
 
@@ -120,8 +125,10 @@ struct hpls_dev {
     int cpu;                /* 1: a CPU device (PoCL), whose work-groups the OS may preempt */
     size_t syncfree_groups; /* of a sync-free launch (HPLS_DEV_SYNCFREE_GROUPS unless init
                                sets the GPU's: hpls_dev_gpu_syncfree_groups) */
+    int red_groups;         /* of a reduction's first stage at most (HPLS_DEV_NGMAX unless
+                               init sets the GPU's: hpls_dev_gpu_red_groups) */
     const hpls_devlib *lib; /* NULL: the layer's kernels only */
-    hpls_dbuf *part, *out;  /* reductions: partials (HPLS_DEV_NGMAX x cap), results (cap) */
+    hpls_dbuf *part, *out;  /* reductions: partials (red_groups x cap), results (cap) */
     int cap;
 };
 
@@ -193,8 +200,8 @@ void hpls_dev_launch(hpls_backend *be, int k, size_t groups, size_t local, const
         (int)(sizeof((const hpls_karg[]){__VA_ARGS__}) / sizeof(hpls_karg))
 /* groups of an element-wise kernel over n (each item strides over the rest) */
 size_t hpls_dev_groups(hpls_int n);
-/* groups of a reduction over n: at most HPLS_DEV_NGMAX partials a column */
-int hpls_dev_rgroups(hpls_int n);
+/* groups of a reduction over n: at most the device's red_groups partials a column */
+int hpls_dev_rgroups(const hpls_backend *be, hpls_int n);
 
 /* ---- reductions in two stages -------------------------------------------- */
 /* The partials buffer with room for ncol columns (a kernel's group g writes
@@ -268,6 +275,16 @@ static inline size_t hpls_dev_gpu_syncfree_groups(int units, int blocks_per_unit
     size_t g =
         (size_t)(units > 0 ? units : 1) * (size_t)(blocks_per_unit > 0 ? blocks_per_unit : 1);
     return g > HPLS_DEV_SYNCFREE_GROUPS ? g : HPLS_DEV_SYNCFREE_GROUPS;
+}
+
+/* A GPU's reduction groups: HPLS_DEV_RED_PER_UNIT a unit, so the first stage
+ * fills every unit (256 groups of 128 items, a CPU's count, keep 32768 loads in
+ * flight: a fifth of an H100's resident threads); within [HPLS_DEV_NGMAX,
+ * HPLS_DEV_RED_MAX].  Inline for the cuda module, as the one above. */
+static inline int hpls_dev_gpu_red_groups(int units)
+{
+    long g = (long)(units > 0 ? units : 1) * HPLS_DEV_RED_PER_UNIT;
+    return g < HPLS_DEV_NGMAX ? HPLS_DEV_NGMAX : g > HPLS_DEV_RED_MAX ? HPLS_DEV_RED_MAX : (int)g;
 }
 
 /* factor.c: dilu/dic's and ilu0's constructions on the device (backend.h's

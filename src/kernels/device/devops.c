@@ -89,7 +89,7 @@ static double hpls_devop_residual(hpls_backend *be, const hpls_dmat *A, const hp
     hpls_dbuf *part = hpls_dev_part(be, 1);
     if (!part)
         return ss;
-    int ng = hpls_dev_rgroups(A->n);
+    int ng = hpls_dev_rgroups(be, A->n);
     if (A->view) { /* r = b, r = b - A x by the library, then (r, r) */
         hpls_dev_copy(be, hpls_dev_vbuf(b), 0, hpls_dev_vbuf(r), 0, (size_t)A->n * sizeof(double));
         lib_spmv(be, A, -1.0, x, 1.0, r);

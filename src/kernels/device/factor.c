@@ -108,7 +108,7 @@ static hpls_int first_flagged(hpls_backend *be, hpls_dbuf *chk, hpls_int n)
     double first = NAN;
     hpls_dbuf *part = hpls_dev_part(be, 1);
     if (part) {
-        int ng = hpls_dev_rgroups(n);
+        int ng = hpls_dev_rgroups(be, n);
         HPLS_DEV_RUN(be, HPLS_K_fac_first_part, (size_t)ng, HPLS_KL(n), HPLS_KG(chk),
                      HPLS_KG(part));
         hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_MIN, &first);

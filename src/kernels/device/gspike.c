@@ -553,7 +553,7 @@ void hpls_devgspike_solve(hpls_backend *be, hpls_devgspike *F, const hpls_dvec *
     level_solve(be, F->top, bb, xx);
     double last = INFINITY;
     for (int it = 0; F->refine && it < GS_REFINE_MAX; it++) {
-        int ng = hpls_dev_rgroups(n);
+        int ng = hpls_dev_rgroups(be, n);
         hpls_dbuf *part = hpls_dev_part(be, 4);
         if (!part)
             return;

@@ -145,7 +145,7 @@ double hpls_devop_relax_residual(hpls_backend *be, const hpls_drelax *R, const h
     hpls_dbuf *part = hpls_dev_part(be, 1);
     if (!part)
         return ss;
-    int ng = hpls_dev_rgroups(R->n);
+    int ng = hpls_dev_rgroups(be, R->n);
     HPLS_DEV_RUN(be, HPLS_K_relax_residual_part, (size_t)ng, HPLS_KL(R->n), HPLS_KG(A->rp),
                  HPLS_KG(A->ci), HPLS_KG(A->val), HPLS_KG(R->dp), HPLS_KI(upper), HPLS_KD(dscale),
                  HPLS_KV(xo), HPLS_KV(x), HPLS_KV(r), HPLS_KG(part));
