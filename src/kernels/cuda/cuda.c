@@ -477,6 +477,7 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     cudaDeviceGetAttribute(&slots, cudaDevAttrMaxBlocksPerMultiprocessor, 0);
     dev->syncfree_groups = hpls_dev_gpu_syncfree_groups(sms, slots);
+    dev->syncfree_lanes = HPLS_DEV_GPU_LANES;
     e = cudaStreamCreateWithFlags(&S->q, cudaStreamNonBlocking);
     const char *what = "cudaStreamCreate";
     if (e == cudaSuccess && sparse) {

@@ -26,22 +26,31 @@ const char *hpls_dev_kernel_name(int k)
 }
 
 /* ---- the backend's state -------------------------------------------------- */
-/* $HPLS_SYNCFREE_GROUPS in place of the backend's count: for the first runs
- * on a GPU, whose best count nothing here could measure (docs/gpu.md) */
-static hpls_status syncfree_override(hpls_dev *dev)
+/* $name (if set) in *v: a whole number from 1 to max (what: of what) */
+static hpls_status env_count(const char *name, long long max, const char *what, size_t *v)
 {
-    const char *e = getenv("HPLS_SYNCFREE_GROUPS");
+    const char *e = getenv(name);
     if (!e)
         return HPLS_OK;
     char *end;
     long long g = strtoll(e, &end, 10);
-    if (end == e || *end || g < 1 || g > (1ll << 24))
-        return hpls_fail(HPLS_ERR_OPTION,
-                         "HPLS_SYNCFREE_GROUPS=%s: a whole number of work-groups "
-                         "from 1 to 16777216",
-                         e);
-    dev->syncfree_groups = (size_t)g;
+    if (end == e || *end || g < 1 || g > max)
+        return hpls_fail(HPLS_ERR_OPTION, "%s=%s: a whole number of %s from 1 to %lld", name, e,
+                         what, max);
+    *v = (size_t)g;
     return HPLS_OK;
+}
+
+/* $HPLS_SYNCFREE_GROUPS and $HPLS_SYNCFREE_LANES in place of the backend's
+ * counts: for the first runs on a GPU, whose best counts nothing here could
+ * measure (docs/gpu.md), and to run the lanes' kernel on a CPU device (tests) */
+static hpls_status syncfree_override(hpls_dev *dev)
+{
+    hpls_status st =
+        env_count("HPLS_SYNCFREE_GROUPS", 1ll << 24, "work-groups", &dev->syncfree_groups);
+    return st != HPLS_OK
+               ? st
+               : env_count("HPLS_SYNCFREE_LANES", HPLS_DEV_WG, "lanes", &dev->syncfree_lanes);
 }
 
 hpls_status hpls_dev_create(hpls_backend *be, const hpls_devtab *tab)
@@ -51,6 +60,7 @@ hpls_status hpls_dev_create(hpls_backend *be, const hpls_devtab *tab)
         return HPLS_ERR_NOMEM;
     dev->t = tab;
     dev->syncfree_groups = HPLS_DEV_SYNCFREE_GROUPS;
+    dev->syncfree_lanes = 1;
     be->impl = dev;
     be->v = &hpls_dev_vops;
     be->d = &hpls_dev_devops;
@@ -228,8 +238,8 @@ void hpls_dev_ready_free(hpls_backend *be, hpls_dready *R)
     R->flag = NULL;
 }
 
-void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, const hpls_karg *a,
-                       int na)
+void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, size_t lanes,
+                       const hpls_karg *a, int na)
 {
     size_t groups = serial ? 1 : hpls_dev_of(be)->syncfree_groups;
     enum { MAXARGS = 32 };
@@ -253,7 +263,7 @@ void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, cons
     all[na] = HPLS_KG(R->flag);
     all[na + 1] = HPLS_KU(++R->epoch);
     hpls_dev_write(be, R->flag, rows, tail, sizeof tail);
-    hpls_dev_launch(be, k, groups, 1, all, na + 2);
+    hpls_dev_launch(be, k, groups, lanes, all, na + 2);
     hpls_dev_read(be, R->flag, rows + sizeof *tail, &tail[1], sizeof *tail);
     if (be->err == HPLS_OK && tail[1] != 0)
         hpls_be_fail(be, HPLS_ERR_INTERNAL,

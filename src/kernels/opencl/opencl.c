@@ -190,8 +190,10 @@ static hpls_status ocl_init(hpls_backend *be, hpls_dev *dev)
     dev->cpu = G.cpu;
     /* OpenCL tells no resident work-groups a unit: 32, an SM's block slots
      * (NVIDIA since Volta) and about an AMD CU's wave slots */
-    if (!G.cpu)
+    if (!G.cpu) {
         dev->syncfree_groups = hpls_dev_gpu_syncfree_groups((int)G.units, 32);
+        dev->syncfree_lanes = HPLS_DEV_GPU_LANES;
+    }
     cl_int e;
     S->q = clCreateCommandQueue(G.ctx, G.dev, 0, &e);
     for (int i = 0; e == CL_SUCCESS && i < HPLS_K_COUNT; i++)
