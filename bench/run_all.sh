@@ -8,7 +8,7 @@
 #       kernels prefetch petsc peers trisolve small gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded
 #       stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro
-#       mpi_model.  Tables that need a GPU run only when named (they refuse to run without
+#       mpi_model openfoam.  Tables that need a GPU run only when named (they refuse to run without
 #       one): cuda_switch, gpu_measured (`make bench-gpu`).
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
@@ -37,7 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
-all="kernels prefetch petsc peers trisolve small gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro mpi_model"
+all="kernels prefetch petsc peers trisolve small gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro mpi_model openfoam"
 gpu_only="cuda_switch gpu_measured"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}

@@ -61,7 +61,7 @@ typedef struct dilu_report {
 static inline hpls_int mirror_search(const hpls_trisplit *t, hpls_int j, hpls_int i)
 {
     const hpls_csr *A = t->A;
-    hpls_int lo = t->upbeg[j], end = A->rowptr[j + 1], hi = end;
+    hpls_int lo = t->upbeg[j], end = t->end[j], hi = end;
     while (lo < hi) {
         hpls_int mid = lo + (hi - lo) / 2;
         if (A->colind[mid] < i)
@@ -76,7 +76,7 @@ static inline hpls_int mirror_search(const hpls_trisplit *t, hpls_int j, hpls_in
 static inline hpls_int mirror_cursor(const hpls_trisplit *t, hpls_idx *cur, hpls_int j, hpls_int i)
 {
     const hpls_csr *A = t->A;
-    hpls_int q = t->upbeg[j] + cur[j], end = A->rowptr[j + 1];
+    hpls_int q = t->upbeg[j] + cur[j], end = t->end[j];
     while (q < end && A->colind[q] < i)
         q++;
     cur[j] = (hpls_idx)(q - t->upbeg[j]);
@@ -107,7 +107,7 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
     const hpls_trisplit *t = &c->F->a;
     const hpls_csr *A = t->A;
     const hpls_real *v = A->val;
-    hpls_int p0 = A->rowptr[i], le = t->lowend[i], end = A->rowptr[i + 1];
+    hpls_int p0 = t->beg[i], le = t->lowend[i], end = t->end[i];
     double big = 0, sum = 0;
     int asym = 0;
     for (hpls_int p = p0; p < end; p++) {
@@ -190,7 +190,7 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
             while ((k = hpls_sync_claim(&F->sync)) < n) {
                 hpls_int first = k, kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
                 for (hpls_int i = k; i < kend; i++) {
-                    for (hpls_int p = t->A->rowptr[i]; p < t->lowend[i]; p++)
+                    for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
                         if (t->A->colind[p] < first)
                             hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
                     dilu_row(c, i, 0, &mine);
@@ -243,7 +243,7 @@ static hpls_status numeric_dilu(hpls_trifac *F)
                   .rD = F->vec[1], .faces = F->faces};
     if (F->symmetric && F->n > 0) { /* E_11 = A_11, shifted: row 1 has no lower part */
         const hpls_trisplit *t = &F->a;
-        hpls_int p0 = t->A->rowptr[0], end = t->A->rowptr[1];
+        hpls_int p0 = t->beg[0], end = t->end[0];
         double big = 0;
         for (hpls_int p = p0; p < end; p++)
             big = fmax(big, fabs(t->A->val[p]));
@@ -259,10 +259,9 @@ static hpls_status numeric_dilu(hpls_trifac *F)
             return st;
     }
     if (F->at.A) { /* over A^T, unscaled: (E + U^T) y = r, (E + L^T) z = E y */
-        const hpls_csr *At = F->at.A;
-        F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, At->val);
+        F->fwd_t.T = hpls_trisplit_tri(&F->at, 0, NULL);
         F->fwd_t.dinv = c.rD;
-        F->bwd_t.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, At->val);
+        F->bwd_t.T = hpls_trisplit_tri(&F->at, 1, NULL);
         F->bwd_t.bscale = c.E;
         F->bwd_t.dinv = c.rD;
     }

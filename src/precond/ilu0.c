@@ -37,7 +37,7 @@ static double ilu_row(const ilu_ctx *c, hpls_idx *iw, hpls_real *w, hpls_int i, 
 {
     const hpls_trifac *F = c->F;
     const hpls_csr *A = F->a.A;
-    hpls_int p0 = A->rowptr[i], end = A->rowptr[i + 1], nl = F->a.lowend[i] - p0;
+    hpls_int p0 = F->a.beg[i], end = F->a.end[i], nl = F->a.lowend[i] - p0;
     hpls_int nu = F->a.upbeg[i] - p0; /* w's first upper entry (nl + 1: the diagonal at nl) */
     double big = 0;
     for (hpls_int p = p0; p < end; p++) {
@@ -133,13 +133,13 @@ static hpls_status transpose_values(const hpls_trifac *F, hpls_real *tlu)
     if (!next)
         return HPLS_ERR_NOMEM;
     for (hpls_int j = 0; j < At->nrows; j++)
-        next[j] = At->rowptr[j];
+        next[j] = F->at.beg[j];
     hpls_status st = HPLS_OK;
     for (hpls_int i = 0; i < A->nrows && st == HPLS_OK; i++) {
-        hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
+        hpls_int p0 = F->a.beg[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
         const hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)];
         const hpls_real *uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
-        for (hpls_int p = p0; p < A->rowptr[i + 1]; p++) {
+        for (hpls_int p = p0; p < F->a.end[i]; p++) {
             hpls_int q = next[A->colind[p]]++;
             if (At->colind[q] != i) {
                 st = hpls_fail(HPLS_ERR_INTERNAL, "ilu0: A^T's pattern does not mirror A's");
@@ -172,13 +172,13 @@ static hpls_status device_ilu0(hpls_trifac *F)
  * device only the M^-T sweeps' pattern (device_ilu0 builds the rest there). */
 static hpls_status numeric_ilu0(hpls_trifac *F)
 {
-    const hpls_csr *A = F->a.A;
+    const hpls_trisplit *t = &F->a;
     hpls_int n = F->n, nt = F->build == HPLS_TRI_SERIAL ? 1 : F->nt;
     ilu_ctx c = {.F = F, .shift = F->shift, .uinv = F->vec[1], .wlen = 1};
     if (!F->dev_numeric) {
         for (hpls_int i = 0; i < n; i++)
-            if (A->rowptr[i + 1] - A->rowptr[i] > c.wlen)
-                c.wlen = A->rowptr[i + 1] - A->rowptr[i];
+            if (t->end[i] - t->beg[i] > c.wlen)
+                c.wlen = t->end[i] - t->beg[i];
         c.iw = hpls_malloc(nt * n, sizeof *c.iw);
         c.w = hpls_malloc(nt * c.wlen, sizeof *c.w);
         hpls_int bad = n, ok = c.iw && c.w;
@@ -198,13 +198,12 @@ static hpls_status numeric_ilu0(hpls_trifac *F)
             return hpls_trifac_pivot_error(F, bad, pivot, "U_ii", 0);
     }
     if (F->at.A) { /* U^T y = r; L^T z = y (unit) */
-        const hpls_csr *At = F->at.A;
         hpls_status st = F->dev_numeric ? HPLS_OK : transpose_values(F, F->vec[2]);
         if (st != HPLS_OK)
             return st;
-        F->fwd_t.T = hpls_tri_of(At, 0, F->at.lowend, F->at.upbeg, F->vec[2]);
+        F->fwd_t.T = hpls_trisplit_tri(&F->at, 0, F->vec[2]);
         F->fwd_t.dinv = c.uinv;
-        F->bwd_t.T = hpls_tri_of(At, 1, F->at.lowend, F->at.upbeg, F->vec[2]);
+        F->bwd_t.T = hpls_trisplit_tri(&F->at, 1, F->vec[2]);
     }
     return HPLS_OK;
 }

@@ -40,6 +40,8 @@ static void trisplit_free(hpls_trisplit *t)
 {
     hpls_free(t->lowend);
     hpls_free(t->upbeg);
+    hpls_free(t->blkbeg);
+    hpls_free(t->blkend);
 }
 
 static void tricopy_free(hpls_tricopy *c)
@@ -65,10 +67,6 @@ void hpls_trifac_destroy(void *ctx)
     hpls_levels_free(&F->bwd_t.lev);
     hpls_sync_free(&F->sync);
     hpls_free(F->blk);
-    for (int k = 0; k < 2; k++) {
-        hpls_csr_destroy(F->part[k]);
-        hpls_free(F->from[k]);
-    }
     for (int k = 0; k < 4; k++) {
         hpls_free(F->vec[k]);
         if (F->be->d)
@@ -77,17 +75,6 @@ void hpls_trifac_destroy(void *ctx)
     if (F->be->d)
         F->be->d->fac_release(F->be, F->dfac);
     hpls_free(F);
-}
-
-static hpls_status trisplit_init(hpls_trisplit *t, const hpls_csr *A, int nt)
-{
-    t->A = A;
-    t->lowend = hpls_malloc(A->nrows, sizeof *t->lowend);
-    t->upbeg = hpls_malloc(A->nrows, sizeof *t->upbeg);
-    if (!t->lowend || !t->upbeg)
-        return HPLS_ERR_NOMEM;
-    hpls_k_tri_split(nt, A, t->lowend, t->upbeg);
-    return HPLS_OK;
 }
 
 /* Row i's entries in columns [lo, hi): columns are sorted, so they are the
@@ -104,49 +91,38 @@ static void row_range(const hpls_csr *A, hpls_int i, hpls_int lo, hpls_int hi, h
     *e = p;
 }
 
-/* *P = the entries of A whose row and column lie in the same block of rows
- * blk[0..nb] (A square), *from = their positions in A; a thread a block. */
-static hpls_status block_part(const hpls_csr *A, const hpls_int *blk, int nb, hpls_csr **P,
-                              hpls_int **from)
+/* t on A: whole rows, or (blk non-NULL, trisolve=block) each row's entries
+ * in its own block's columns, found by the thread that will factor the block
+ * (its pages first touched there).  The split (lowend, upbeg) is the same
+ * either way: a row's diagonal lies in its block. */
+static hpls_status trisplit_init(hpls_trisplit *t, const hpls_csr *A, int nt, const hpls_int *blk)
 {
-    hpls_int n = A->nrows, *len = hpls_malloc(n + 1, sizeof *len);
-    if (!len)
-        return HPLS_ERR_NOMEM;
-#pragma omp parallel for num_threads(nb) schedule(static, 1)
-    for (int q = 0; q < nb; q++)
-        for (hpls_int i = blk[q], b, e; i < blk[q + 1]; i++) {
-            row_range(A, i, blk[q], blk[q + 1], &b, &e);
-            len[i + 1] = e - b;
-        }
-    len[0] = 0;
-    for (hpls_int i = 0; i < n; i++)
-        len[i + 1] += len[i];
-    hpls_status st = hpls_csr_create(n, A->ncols, len[n], P);
-    if (st == HPLS_OK && !(*from = hpls_malloc(len[n], sizeof **from)))
-        st = HPLS_ERR_NOMEM;
-    if (st != HPLS_OK) {
-        hpls_free(len);
-        return st;
+    hpls_int n = A->nrows;
+    t->A = A;
+    t->beg = A->rowptr;
+    t->end = A->rowptr + 1;
+    t->lowend = hpls_malloc(n, sizeof *t->lowend);
+    t->upbeg = hpls_malloc(n, sizeof *t->upbeg);
+    if (blk) {
+        t->beg = t->blkbeg = hpls_malloc(n, sizeof *t->blkbeg);
+        t->end = t->blkend = hpls_malloc(n, sizeof *t->blkend);
     }
-    hpls_csr *B = *P;
-#pragma omp parallel for num_threads(nb) schedule(static, 1)
-    for (int q = 0; q < nb; q++)
-        for (hpls_int i = blk[q], b, e; i < blk[q + 1]; i++) {
-            row_range(A, i, blk[q], blk[q + 1], &b, &e);
-            B->rowptr[i + 1] = len[i + 1];
-            for (hpls_int p = b, k = len[i]; p < e; p++, k++) {
-                B->colind[k] = A->colind[p];
-                B->val[k] = A->val[p];
-                (*from)[k] = p;
-            }
-        }
-    hpls_free(len);
+    if (!t->lowend || !t->upbeg || (blk && (!t->blkbeg || !t->blkend)))
+        return HPLS_ERR_NOMEM;
+    if (blk) {
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+        for (int q = 0; q < nt; q++)
+            for (hpls_int i = blk[q]; i < blk[q + 1]; i++)
+                row_range(A, i, blk[q], blk[q + 1], &t->blkbeg[i], &t->blkend[i]);
+    }
+    hpls_k_tri_split(nt, A, t->lowend, t->upbeg);
     return HPLS_OK;
 }
 
-/* block: a.A (at.A) made the block-diagonal part of A (At), a block per thread
- * split as the SpMV splits rows (by nonzeros + rows). */
-static hpls_status block_init(hpls_trifac *F, const hpls_csr *A, const hpls_csr *At)
+/* block: the blocks of rows, a block per thread, split as the SpMV splits
+ * rows (by nonzeros + rows); a.A and at.A then stand for their block-diagonal
+ * parts (trisplit_init). */
+static hpls_status block_init(hpls_trifac *F, const hpls_csr *A)
 {
     if (F->be->d)
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
@@ -157,10 +133,7 @@ static hpls_status block_init(hpls_trifac *F, const hpls_csr *A, const hpls_csr 
         return HPLS_ERR_NOMEM;
     for (int t = 0; t <= F->nt; t++)
         F->blk[t] = hpls_k_row_split(A, t, F->nt);
-    hpls_status st = block_part(A, F->blk, F->nt, &F->part[0], &F->from[0]);
-    if (st == HPLS_OK && At)
-        st = block_part(At, F->blk, F->nt, &F->part[1], &F->from[1]);
-    return st;
+    return HPLS_OK;
 }
 
 hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
@@ -199,14 +172,12 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
     hpls_status st = HPLS_OK;
     if (F->build == HPLS_TRI_SYNCFREE || undecided(F))
         st = hpls_sync_init(&F->sync, F->n);
-    if (st == HPLS_OK && F->build == HPLS_TRI_BLOCK && (st = block_init(F, A, At)) == HPLS_OK) {
-        A = F->part[0];
-        At = F->part[1];
-    }
+    if (st == HPLS_OK && F->build == HPLS_TRI_BLOCK)
+        st = block_init(F, A);
     if (st == HPLS_OK)
-        st = trisplit_init(&F->a, A, F->nt);
+        st = trisplit_init(&F->a, A, F->nt, F->blk);
     if (st == HPLS_OK && At)
-        st = trisplit_init(&F->at, At, F->nt);
+        st = trisplit_init(&F->at, At, F->nt, F->blk);
     if (st != HPLS_OK) {
         hpls_trifac_destroy(F);
         return st;
@@ -280,17 +251,16 @@ hpls_status hpls_trifac_copies(hpls_trifac *F)
     /* levels, or auto's choice on a device; the host's auto: after its trials (auto_next) */
     int by_level = F->chosen == HPLS_TRI_LEVELS;
     if (by_level) {
-        hpls_tri Tl = hpls_tri_of(t->A, 0, t->lowend, t->upbeg, NULL);
-        hpls_tri Tu = hpls_tri_of(t->A, 1, t->lowend, t->upbeg, NULL);
+        hpls_tri Tl = hpls_trisplit_tri(t, 0, NULL);
+        hpls_tri Tu = hpls_trisplit_tri(t, 1, NULL);
         if ((st = hpls_levels_build(&Tl, colour_threads(F), &F->fwd.lev)) != HPLS_OK ||
             (st = hpls_levels_build(&Tu, colour_threads(F), &F->bwd.lev)) != HPLS_OK)
             return st;
         check_width(F);
     }
-    if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->A->rowptr, t->lowend)) !=
+    if ((st = tricopy_alloc(&F->low, n, by_level ? &F->fwd.lev : NULL, t->beg, t->lowend)) !=
             HPLS_OK ||
-        (st = tricopy_alloc(&F->up, n, by_level ? &F->bwd.lev : NULL, t->upbeg,
-                            t->A->rowptr + 1)) != HPLS_OK)
+        (st = tricopy_alloc(&F->up, n, by_level ? &F->bwd.lev : NULL, t->upbeg, t->end)) != HPLS_OK)
         return st;
     F->fwd.T = (hpls_tri){.n = n,
                           .lo = F->low.ptr,
@@ -312,8 +282,8 @@ static void copy_pattern_rows(hpls_trifac *F, int reverse, hpls_int first, hpls_
 {
     const hpls_csr *A = F->a.A;
     for (hpls_int i = first; i < last; i++) {
-        hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
-        hpls_int end = A->rowptr[i + 1];
+        hpls_int p0 = F->a.beg[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
+        hpls_int end = F->a.end[i];
         hpls_int ls = hpls_tricopy_slot(&F->low, i), us = hpls_tricopy_slot(&F->up, i);
         for (hpls_int p = p0; p < le; p++)
             F->low.col[F->low.ptr[ls] + (p - p0)] = A->colind[p];
@@ -338,10 +308,9 @@ void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse)
 hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv, const char *what,
                                     int sign)
 {
-    const hpls_csr *A = F->a.A;
     double big = 0;
-    for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-        big = fmax(big, fabs(A->val[p]));
+    for (hpls_int p = F->a.beg[i]; p < F->a.end[i]; p++)
+        big = fmax(big, fabs(F->a.A->val[p]));
     if (sign && !(sign * piv > 0))
         return hpls_fail(HPLS_ERR_SINGULAR,
                          "%s: %s = %g %s 0 at row %lld: M is not %s definite (the sign of "
@@ -505,18 +474,25 @@ static hpls_status upload_sweeps(hpls_trifac *F)
     return st;
 }
 
+/* t on A', A's pattern with new values (maybe another object: its rowptr) */
+static void rebind(hpls_trisplit *t, const hpls_csr *A)
+{
+    t->A = A;
+    if (!t->blkbeg) {
+        t->beg = A->rowptr;
+        t->end = A->rowptr + 1;
+    }
+}
+
 /* Values changed, same pattern: the split, the copies' layout, the level sets
  * and the strategy (trisolve=auto's choice) stay; only the numbers are redone
  * (and copied to the device again). */
 static hpls_status update_trifac(hpls_pc *pc, const hpls_csr *A, const hpls_csr *At)
 {
     hpls_trifac *F = pc->ctx;
-    for (int k = 0; F->blk && k < 2; k++) /* block: the new values of the blocks */
-        for (hpls_int p = 0; F->part[k] && p < F->part[k]->nnz; p++)
-            F->part[k]->val[p] = (k ? At : A)->val[F->from[k][p]];
-    F->a.A = F->blk ? F->part[0] : A;
+    rebind(&F->a, A);
     if (F->at.A)
-        F->at.A = F->blk ? F->part[1] : At;
+        rebind(&F->at, At);
     hpls_status st = F->numeric(F);
     if (st == HPLS_OK && F->be->d)
         st = upload_sweeps(F);

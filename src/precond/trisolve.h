@@ -28,11 +28,26 @@
 /* The constructions a device builds (hpls_devops' fac_build). */
 enum { HPLS_FAC_DILU, HPLS_FAC_ILU0 };
 
-/* The pattern of one matrix (A or A^T) split into its triangles. */
+/* The pattern of one matrix (A or A^T) split into its triangles: row i of
+ * M's pattern is A's positions [beg[i], end[i]): A->rowptr's, or with
+ * trisolve=block only those in the columns of row i's own block (so the
+ * blocks are factored in A itself, no block copied out of it). */
 typedef struct hpls_trisplit {
     const hpls_csr *A;
+    const hpls_int *beg, *end;
     hpls_int *lowend, *upbeg; /* see hpls_k_tri_split */
+    hpls_int *blkbeg, *blkend; /* block: beg and end, owned; else NULL */
 } hpls_trisplit;
+
+/* The strict lower (upper = 0) or upper triangle of t's pattern, values v
+ * (NULL: A's) */
+static inline hpls_tri hpls_trisplit_tri(const hpls_trisplit *t, int upper, const hpls_real *v)
+{
+    hpls_tri T = hpls_tri_of(t->A, upper, t->lowend, t->upbeg, v ? v : t->A->val);
+    T.lo = upper ? t->upbeg : t->beg;
+    T.hi = upper ? t->end : t->lowend;
+    return T;
+}
 
 /* One strictly triangular part of M stored on its own (split storage): row i
  * is col/val[ptr[s] .. ptr[s+1]) of its slot s, values already multiplied by
@@ -64,12 +79,7 @@ typedef struct hpls_trifac {
     double best[3];   /* auto: fastest application per strategy */
     char narrow[160]; /* levels too narrow, sweeps serial: why ("" otherwise) */
     hpls_trisplit a, at; /* A, and A^T (at.A NULL unless the method needs M^-T) */
-    /* block: the first row of each thread's block (nt + 1), and the
-     * block-diagonal parts of A and A^T that a.A and at.A then are, with the
-     * position in A (A^T) of each of their entries, for new values */
-    hpls_int *blk;
-    hpls_csr *part[2];
-    hpls_int *from[2];
+    hpls_int *blk;       /* block: the first row of each thread's block (nt + 1) */
     hpls_tricopy low, up;    /* M's scaled triangles, read by fwd and bwd */
     hpls_sweep fwd, bwd;     /* z = M^-1 r: forward sweep r -> z, backward z -> z */
     hpls_sweep fwd_t, bwd_t; /* z = M^-T r, over A^T */
@@ -115,7 +125,7 @@ static inline void hpls_trifac_copy_row(hpls_trifac *F, hpls_int i, const hpls_r
                                         double lscale, double uscale)
 {
     const hpls_csr *A = F->a.A;
-    hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
+    hpls_int p0 = F->a.beg[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
     hpls_int ls = hpls_tricopy_slot(&F->low, i), us = hpls_tricopy_slot(&F->up, i);
     hpls_idx *lc = F->low.col + F->low.ptr[ls] - p0;
     hpls_real *lv = F->low.val + F->low.ptr[ls] - p0;
@@ -125,7 +135,7 @@ static inline void hpls_trifac_copy_row(hpls_trifac *F, hpls_int i, const hpls_r
     }
     hpls_idx *uc = F->up.col + F->up.ptr[us] - ub;
     hpls_real *uv = F->up.val + F->up.ptr[us] - ub;
-    for (hpls_int p = ub; p < A->rowptr[i + 1]; p++) {
+    for (hpls_int p = ub; p < F->a.end[i]; p++) {
         uc[p] = A->colind[p];
         uv[p] = v[p] * uscale;
     }

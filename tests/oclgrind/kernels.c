@@ -4,6 +4,7 @@
  * --data-races (tests/oclgrind/run.sh), and the factors' constructions
  * through solver setups.  It checks no numbers: test_opencl
  * does; exit 77 without an OpenCL platform. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "backend/backend.h"
 #include "direct/direct.h"
 #include "hpls.h"
@@ -94,6 +95,40 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
     be->d->csr_release(be, dA);
     printf("relaxation, pjg, dense and block kernels run (%g)\n", t + ss[0]);
     return 0;
+}
+
+/* The sync-free sweeps with a row per group of lanes (sweep_syncfree_lanes,
+ * a GPU's layout), on a backend of their own told to use 2 lanes: A's rows
+ * of about 1.5 entries a triangle get 2, in two rounds where a row has 3. */
+static int lanes_sweeps(const hpls_csr *A, const hpls_int *lowend, const hpls_int *upbeg,
+                        const hpls_real *h)
+{
+    hpls_backend *be;
+    setenv("HPLS_SYNCFREE_LANES", "2", 1);
+    hpls_status st = hpls_backend_create(HPLS_BACKEND_OPENCL, 1, &be);
+    unsetenv("HPLS_SYNCFREE_LANES");
+    if (st != HPLS_OK)
+        return 1;
+    hpls_dvec *b = NULL, *x = NULL;
+    be->v->alloc(be, N, &b);
+    be->v->alloc(be, N, &x);
+    be->v->upload(be, N, h, b);
+    for (int upper = 0; upper < 2 && be->err == HPLS_OK; upper++) {
+        hpls_sweep w = {.T = hpls_tri_of(A, upper, lowend, upbeg, A->val), .dinv = h};
+        hpls_dsweep *W;
+        if (be->d->sweep_upload(be, &w, &W) != HPLS_OK)
+            break;
+        for (int strategy = 0; strategy < 3; strategy += 2) /* serial, syncfree */
+            be->d->sweep(be, W, strategy, b, x);
+        be->d->sweep_release(be, W);
+    }
+    st = be->err;
+    if (st != HPLS_OK)
+        fprintf(stderr, "lanes: %s\n", be->msg);
+    be->v->release(be, b);
+    be->v->release(be, x);
+    hpls_backend_destroy(be);
+    return st == HPLS_OK ? 0 : 1;
 }
 
 int main(void)
@@ -210,6 +245,8 @@ int main(void)
         be->d->sweep_release(be, W);
         hpls_levels_free(&w.lev);
     }
+    if (lanes_sweeps(A, lowend, upbeg, h) != 0) /* a GPU's sync-free sweeps */
+        return 1;
     if (relax_pjg_dense_block(be, A, h, v) != 0)
         return 1;
     /* dilu's, dic's and ilu0's constructions (factor.cl) by every strategy,

@@ -93,20 +93,24 @@ static double *dense_dilu(const hpls_csr *A, const hpls_real *E)
     return M;
 }
 
-/* ilu0's factor values on the pattern of the A it factored (trisolve=block:
- * A's block-diagonal part), gathered from the split copies that hold them
- * (the diagonal u_ii as 1 / (1/u_ii)); malloc'd. */
-static hpls_real *ilu0_values(const hpls_trifac *F)
+/* ilu0's factor values on M's pattern row by row, *len of them (A's, or
+ * with trisolve=block its block-diagonal part's: B's for B = that part),
+ * gathered from the split copies that hold them (the diagonal u_ii as
+ * 1 / (1/u_ii)); malloc'd. */
+static hpls_real *ilu0_values(const hpls_trifac *F, size_t *len)
 {
-    const hpls_csr *A = F->a.A;
-    hpls_real *lu = malloc((size_t)A->nnz * sizeof *lu);
-    for (hpls_int i = 0; i < A->nrows; i++) {
-        hpls_int p0 = A->rowptr[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
+    const hpls_trisplit *t = &F->a;
+    hpls_real *lu = malloc((size_t)t->A->nnz * sizeof *lu);
+    size_t k = 0;
+    for (hpls_int i = 0; i < t->A->nrows; i++) {
+        hpls_int p0 = t->beg[i], le = t->lowend[i], ub = t->upbeg[i];
         const hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)];
         const hpls_real *uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
-        for (hpls_int p = p0; p < A->rowptr[i + 1]; p++)
-            lu[p] = p < le ? lv[p - p0] : p >= ub ? uv[p - ub] : 1.0 / F->vec[1][i];
+        for (hpls_int p = p0; p < t->end[i]; p++)
+            lu[k++] = p < le ? lv[p - p0] : p >= ub ? uv[p - ub] : 1.0 / F->vec[1][i];
     }
+    if (len)
+        *len = k;
     return lu;
 }
 
@@ -201,7 +205,7 @@ static void ilu0_product_matches_a_on_its_pattern(void **state)
         hpls_int n = 50 + 5 * seed;
         hpls_csr *A = random_matrix(n, 5, 4.0, 100 + seed);
         hpls_solver *s = setup(A, "solver=qmr precond=ilu0 trisolve=serial");
-        hpls_real *lu = ilu0_values(fac(s));
+        hpls_real *lu = ilu0_values(fac(s), NULL);
         double *M = dense_ilu0(A, lu);
         free(lu);
         for (hpls_int i = 0; i < n; i++)
@@ -235,8 +239,9 @@ static void apply_with(const hpls_csr *A, const char *pc, const char *strategy, 
         tu_pc_apply(s, 0, r->data, z);
     tu_pc_apply(s, 1, r->data, zt);
     if (strcmp(pc, "ilu0") == 0) {
-        hpls_real *lu = ilu0_values(fac(s));
-        memcpy(diag, lu, (size_t)fac(s)->a.A->nnz * sizeof *diag);
+        size_t len;
+        hpls_real *lu = ilu0_values(fac(s), &len);
+        memcpy(diag, lu, len * sizeof *diag);
         free(lu);
     } else {
         memcpy(diag, fac(s)->vec[1], (size_t)n * sizeof *diag);

@@ -871,6 +871,38 @@ static void reductions_run_on_a_gpus_group_count(void **state)
     hpls_csr_destroy(A);
 }
 
+/* Issue 33: a GPU's sync-free sweeps give a row a warp of lanes (sweep.cl's
+ * sweep_syncfree_lanes: they wait for and read a row's x_j together, one lane
+ * subtracts in the entries' order).  Forced here on the CPU device: 2 lanes
+ * (rows of 3 lower entries: two rounds), 4 and 128 (the mean row caps it at
+ * 4), on 1000 groups too, give ref's bits; a bad count is refused by name. */
+static void syncfree_sweeps_by_lanes_keep_the_hosts_bits(void **state)
+{
+    (void)state;
+    static const char *const syncfree[] = {"syncfree", "serial"};
+    static const char *const lanes[] = {"2", "4", "128"};
+    for (int l = 0; l < 3; l++) {
+        setenv("HPLS_SYNCFREE_LANES", lanes[l], 1);
+        factored_match(syncfree, 2);
+    }
+    setenv("HPLS_SYNCFREE_GROUPS", "1000", 1);
+    factored_match(syncfree, 1);
+    unsetenv("HPLS_SYNCFREE_GROUPS");
+    setenv("HPLS_SYNCFREE_LANES", "129", 1);
+    hpls_csr *A = tu_gen("poisson3d:nx=6");
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    char o[96];
+    snprintf(o, sizeof o, "precond=dilu trisolve=syncfree backend=%s", dev);
+    assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    if (!strstr(hpls_solver_message(s), "HPLS_SYNCFREE_LANES=129: a whole number of lanes"))
+        fail_msg("message: %s", hpls_solver_message(s));
+    unsetenv("HPLS_SYNCFREE_LANES");
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
 /* options's setup on the device and on ref: the same status and message */
 static void same_setup_failure(const hpls_csr *A, const char *options, hpls_status want)
 {
@@ -1633,6 +1665,7 @@ int main(void)
         cmocka_unit_test(a_syncfree_wait_past_the_bound_is_an_error),
         cmocka_unit_test(syncfree_kernels_run_on_any_number_of_groups),
         cmocka_unit_test(reductions_run_on_a_gpus_group_count),
+        cmocka_unit_test(syncfree_sweeps_by_lanes_keep_the_hosts_bits),
         cmocka_unit_test(relaxation_sweeps_match_the_host_bit_for_bit),
         cmocka_unit_test(relaxation_methods_match_ref_bit_for_bit),
         cmocka_unit_test(ssor_and_pjg_preconditioners_match_ref_bit_for_bit),

@@ -478,6 +478,7 @@ static hpls_status cu_init(hpls_backend *be, hpls_dev *dev)
     cudaDeviceGetAttribute(&slots, cudaDevAttrMaxBlocksPerMultiprocessor, 0);
     dev->syncfree_groups = hpls_dev_gpu_syncfree_groups(sms, slots);
     dev->red_groups = hpls_dev_gpu_red_groups(sms);
+    dev->syncfree_lanes = HPLS_DEV_GPU_LANES;
     e = cudaStreamCreateWithFlags(&S->q, cudaStreamNonBlocking);
     const char *what = "cudaStreamCreate";
     if (e == cudaSuccess && sparse) {

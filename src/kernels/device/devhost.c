@@ -26,9 +26,11 @@ const char *hpls_dev_kernel_name(int k)
 }
 
 /* ---- the backend's state -------------------------------------------------- */
-/* $name in place of the backend's count (*out): for the first runs on a GPU,
- * whose best counts nothing here could measure (docs/gpu.md) */
-static hpls_status count_override(const char *name, long long most, long long *out)
+/* $name in place of the backend's count (*out), a whole number of `what`
+ * from 1 to most: for the first runs on a GPU, whose best counts nothing here
+ * could measure (docs/gpu.md), and to run a GPU's layouts on a CPU device (tests) */
+static hpls_status count_override(const char *name, long long most, const char *what,
+                                  long long *out)
 {
     const char *e = getenv(name);
     if (!e)
@@ -36,8 +38,8 @@ static hpls_status count_override(const char *name, long long most, long long *o
     char *end;
     long long g = strtoll(e, &end, 10);
     if (end == e || *end || g < 1 || g > most)
-        return hpls_fail(HPLS_ERR_OPTION, "%s=%s: a whole number of work-groups from 1 to %lld",
-                         name, e, most);
+        return hpls_fail(HPLS_ERR_OPTION, "%s=%s: a whole number of %s from 1 to %lld", name, e,
+                         what, most);
     *out = g;
     return HPLS_OK;
 }
@@ -45,11 +47,15 @@ static hpls_status count_override(const char *name, long long most, long long *o
 static hpls_status overrides(hpls_dev *dev)
 {
     long long sf = (long long)dev->syncfree_groups, red = dev->red_groups;
-    hpls_status st = count_override("HPLS_SYNCFREE_GROUPS", 1ll << 24, &sf);
+    long long lanes = (long long)dev->syncfree_lanes;
+    hpls_status st = count_override("HPLS_SYNCFREE_GROUPS", 1ll << 24, "work-groups", &sf);
     if (st == HPLS_OK)
-        st = count_override("HPLS_REDUCTION_GROUPS", HPLS_DEV_RED_MAX, &red);
+        st = count_override("HPLS_REDUCTION_GROUPS", HPLS_DEV_RED_MAX, "work-groups", &red);
+    if (st == HPLS_OK)
+        st = count_override("HPLS_SYNCFREE_LANES", HPLS_DEV_WG, "lanes", &lanes);
     dev->syncfree_groups = (size_t)sf;
     dev->red_groups = (int)red;
+    dev->syncfree_lanes = (size_t)lanes;
     return st;
 }
 
@@ -61,6 +67,7 @@ hpls_status hpls_dev_create(hpls_backend *be, const hpls_devtab *tab)
     dev->t = tab;
     dev->syncfree_groups = HPLS_DEV_SYNCFREE_GROUPS;
     dev->red_groups = HPLS_DEV_NGMAX;
+    dev->syncfree_lanes = 1;
     be->impl = dev;
     be->v = &hpls_dev_vops;
     be->d = &hpls_dev_devops;
@@ -238,8 +245,8 @@ void hpls_dev_ready_free(hpls_backend *be, hpls_dready *R)
     R->flag = NULL;
 }
 
-void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, const hpls_karg *a,
-                       int na)
+void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, size_t lanes,
+                       const hpls_karg *a, int na)
 {
     size_t groups = serial ? 1 : hpls_dev_of(be)->syncfree_groups;
     enum { MAXARGS = 32 };
@@ -263,7 +270,7 @@ void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, cons
     all[na] = HPLS_KG(R->flag);
     all[na + 1] = HPLS_KU(++R->epoch);
     hpls_dev_write(be, R->flag, rows, tail, sizeof tail);
-    hpls_dev_launch(be, k, groups, 1, all, na + 2);
+    hpls_dev_launch(be, k, groups, lanes, all, na + 2);
     hpls_dev_read(be, R->flag, rows + sizeof *tail, &tail[1], sizeof *tail);
     if (be->err == HPLS_OK && tail[1] != 0)
         hpls_be_fail(be, HPLS_ERR_INTERNAL,

@@ -127,6 +127,8 @@ struct hpls_dev {
                                sets the GPU's: hpls_dev_gpu_syncfree_groups) */
     int red_groups;         /* of a reduction's first stage at most (HPLS_DEV_NGMAX unless
                                init sets the GPU's: hpls_dev_gpu_red_groups) */
+    size_t syncfree_lanes;  /* most lanes a sync-free sweep gives a row (1: a CPU device;
+                               HPLS_DEV_GPU_LANES on a GPU; sweep.cl) */
     const hpls_devlib *lib; /* NULL: the layer's kernels only */
     hpls_dbuf *part, *out;  /* reductions: partials (red_groups x cap), results (cap) */
     int cap;
@@ -235,13 +237,14 @@ typedef struct hpls_dready {
 hpls_status hpls_dev_ready_alloc(hpls_backend *be, hpls_int n, hpls_dready *R);
 void hpls_dev_ready_free(hpls_backend *be, hpls_dready *R);
 /* The sync-free kernel k on the device's sync-free groups (hpls_dev's
- * syncfree_groups; serial: one, which takes the rows in order) of one item
+ * syncfree_groups; serial: one, which takes the rows in order) of `lanes`
+ * items (1 unless k takes a row per group: sweep_syncfree_lanes)
  * with a[0..na) and then R's flags and epoch.  Nothing once be->err is set (the epoch
  * stays); after a failed launch the flags are zeroed before the next.  A
  * wait past the watchdog's bound is be's HPLS_ERR_INTERNAL naming k and the
  * row that never became ready. */
-void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, const hpls_karg *a,
-                       int na);
+void hpls_dev_syncfree(hpls_backend *be, hpls_dready *R, int k, int serial, size_t lanes,
+                       const hpls_karg *a, int na);
 /* Test hooks: the k-th device write from now (hpls_dev_write or
  * hpls_dev_zero) fails (k >= 1; 0: none), and the watchdog's bound (0:
  * HPLS_DEV_SPINS) */
@@ -256,6 +259,7 @@ struct hpls_dsweep {
     hpls_dbuf *col, *val, *bscale, *dinv; /* bscale, dinv: optional */
     hpls_dready ready;                    /* syncfree, serial */
     hpls_int n, nlev, *off;               /* off: the level sets' nlev + 1 offsets, on the host */
+    size_t lanes;                         /* of a sync-free sweep's rows (devops.c: lanes_for) */
     int upper, scaled;                    /* scaled: 1 bscale, 2 dinv (sweep.cl) */
 };
 
@@ -265,6 +269,10 @@ struct hpls_dsweep {
  * per resident group, and 64 would leave a GPU of 132 SMs almost idle (a
  * level of poisson3d 100^3 holds 3356 rows on average; docs/gpu_model.md). */
 enum { HPLS_DEV_SYNCFREE_GROUPS = 64 };
+/* A GPU's lanes a row of a sync-free sweep: a warp (32 on NVIDIA; half an
+ * AMD wave).  A row of m entries then waits for its x_j in ceil(m / 32)
+ * rounds instead of m one after another. */
+enum { HPLS_DEV_GPU_LANES = 32 };
 /* A GPU's sync-free groups: every group it can hold resident (each of one
  * item takes a block slot), blocks_per_unit x units; surplus groups only
  * queue (a group claims a row once it runs), so the count is safe at any

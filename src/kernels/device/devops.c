@@ -181,6 +181,20 @@ static hpls_status optional_upload(hpls_backend *be, const void *h, size_t n, si
     return h ? hpls_dev_upload(be, h, n * size, b) : HPLS_OK;
 }
 
+/* Lanes for the rows of T: the power of two that covers its mean row
+ * (ceil), at most the device's; 1 on a CPU device (one item a group there:
+ * sweep.cl).  More would idle: a group's ready flags come from one row. */
+static size_t lanes_for(size_t most, const hpls_tri *T)
+{
+    double entries = 0;
+    for (hpls_int k = 0; k < T->n; k++)
+        entries += (double)(T->hi[k] - T->lo[k]);
+    size_t lanes = 1;
+    while (lanes < most && (double)lanes * (double)T->n < entries)
+        lanes *= 2;
+    return lanes;
+}
+
 static hpls_status hpls_devop_sweep_upload(hpls_backend *be, const hpls_sweep *w, hpls_dsweep **out)
 {
     const hpls_tri *T = &w->T;
@@ -192,8 +206,10 @@ static hpls_status hpls_devop_sweep_upload(hpls_backend *be, const hpls_sweep *w
     hpls_int nnz = 0; /* the entries' extent: col and val are read below it */
     for (hpls_int k = 0; k < n; k++)
         nnz = T->hi[k] > nnz ? T->hi[k] : nnz;
-    *W =
-        (hpls_dsweep){.n = n, .upper = T->upper, .scaled = (w->bscale ? 1 : 0) | (w->dinv ? 2 : 0)};
+    *W = (hpls_dsweep){.n = n,
+                       .upper = T->upper,
+                       .scaled = (w->bscale ? 1 : 0) | (w->dinv ? 2 : 0),
+                       .lanes = lanes_for(hpls_dev_of(be)->syncfree_lanes, T)};
     size_t nb = (size_t)n * sizeof(hpls_int);
     hpls_status st = hpls_dev_upload(be, T->lo, nb, &W->lo);
     if (st == HPLS_OK)
@@ -249,7 +265,8 @@ static void hpls_devop_sweep(hpls_backend *be, hpls_dsweep *W, int strategy, con
         }
         return;
     }
-    hpls_dev_syncfree(be, &W->ready, HPLS_K_sweep_syncfree, strategy != HPLS_TRI_SYNCFREE,
+    int k = W->lanes > 1 ? HPLS_K_sweep_syncfree_lanes : HPLS_K_sweep_syncfree;
+    hpls_dev_syncfree(be, &W->ready, k, strategy != HPLS_TRI_SYNCFREE, W->lanes,
                       HPLS_KARGS(HPLS_KL(W->n), HPLS_KI(W->upper), HPLS_KI(has_row), HPLS_KG(row),
                                  HPLS_KG(W->lo), HPLS_KG(W->hi), HPLS_KG(W->col), HPLS_KG(W->val),
                                  HPLS_KG(bscale), HPLS_KG(dinv), HPLS_KI(W->scaled), HPLS_KV(b),

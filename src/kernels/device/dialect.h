@@ -9,6 +9,7 @@
  *   GLOBAL double *p         device memory         LOCAL   work-group memory
  *   LOCAL_ARRAY(T, a, n)     a work-group array declared in a kernel
  *   BARRIER()                work-group barrier (local memory visible after it)
+ *   BARRIER_ALL()            the same for device memory too (the group's writes of it)
  *   LID GRP LSZ NGRP GID GSZ local id, group id, group size, groups, global id
  *                            and global size, in dimension 0, as idx_t
  *   atomic_add_u64(p, v)     64-bit atomic add on device memory, returns the old value
@@ -33,6 +34,7 @@
 #define LOCAL __local
 #define LOCAL_ARRAY(T, a, n) __local T a[n]
 #define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define BARRIER_ALL() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define LID ((idx_t)get_local_id(0))
 #define GRP ((idx_t)get_group_id(0))
 #define LSZ ((idx_t)get_local_size(0))
@@ -54,6 +56,7 @@ typedef ulong u64_t;
 #define LOCAL
 #define LOCAL_ARRAY(T, a, n) __shared__ T a[n]
 #define BARRIER() __syncthreads()
+#define BARRIER_ALL() __syncthreads()
 #define LID ((idx_t)threadIdx.x)
 #define GRP ((idx_t)blockIdx.x)
 #define LSZ ((idx_t)blockDim.x)

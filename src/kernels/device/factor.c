@@ -137,7 +137,7 @@ static void run_rows(hpls_backend *be, hpls_trifac *F, hpls_dfac *D, int kind, i
         return;
     }
     /* Alg. 5: rows from the ticket, ready flags; serial: one group */
-    hpls_dev_syncfree(be, &D->ready, HPLS_K_fac_syncfree, strategy != HPLS_TRI_SYNCFREE,
+    hpls_dev_syncfree(be, &D->ready, HPLS_K_fac_syncfree, strategy != HPLS_TRI_SYNCFREE, 1,
                       HPLS_KARGS(HPLS_KI(kind), HPLS_KL(n), HPLS_KI(flags), HPLS_KD(F->shift),
                                  HPLS_KG(D->rp), HPLS_KG(D->ci), HPLS_KG(D->val),
                                  HPLS_KG(D->lowend), HPLS_KG(D->upbeg), HPLS_KG(lo->lo),

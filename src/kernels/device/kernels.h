@@ -44,7 +44,8 @@
 
 #define HPLS_K_SWEEP(X)                                                                            \
     X(sweep_level, "lligggggggigg")                                                                \
-    X(sweep_syncfree, "liigggggggigggu")
+    X(sweep_syncfree, "liigggggggigggu")                                                           \
+    X(sweep_syncfree_lanes, "liigggggggigggu")
 
 #define HPLS_K_FACTOR(X)                                                                           \
     X(fac_level, "illlgidggggggggggggggg")                                                         \

@@ -131,7 +131,7 @@ void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A
         }
         return;
     }
-    hpls_dev_syncfree(be, &R->ready, HPLS_K_relax_syncfree, R->strategy != HPLS_TRI_SYNCFREE,
+    hpls_dev_syncfree(be, &R->ready, HPLS_K_relax_syncfree, R->strategy != HPLS_TRI_SYNCFREE, 1,
                       HPLS_KARGS(HPLS_KI(mode), HPLS_KL(R->n), HPLS_KG(A->rp), HPLS_KG(A->ci),
                                  HPLS_KG(A->val), HPLS_KG(R->dp), HPLS_KG(di), HPLS_KD(omega),
                                  HPLS_KV(b), HPLS_KV(x), HPLS_KV(xo)));

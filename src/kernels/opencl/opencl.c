@@ -193,6 +193,7 @@ static hpls_status ocl_init(hpls_backend *be, hpls_dev *dev)
     if (!G.cpu) {
         dev->syncfree_groups = hpls_dev_gpu_syncfree_groups((int)G.units, 32);
         dev->red_groups = hpls_dev_gpu_red_groups((int)G.units);
+        dev->syncfree_lanes = HPLS_DEV_GPU_LANES;
     }
     cl_int e;
     S->q = clCreateCommandQueue(G.ctx, G.dev, 0, &e);
