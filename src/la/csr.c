@@ -206,12 +206,18 @@ hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const ch
                          (long long)B->nrows, (long long)B->ncols, (long long)B->nnz,
                          (long long)A->nrows, (long long)A->ncols, (long long)A->nnz);
     for (hpls_int i = 0; i < A->nrows; i++) {
-        int same = A->rowptr[i + 1] == B->rowptr[i + 1];
-        for (hpls_int p = A->rowptr[i]; same && p < A->rowptr[i + 1]; p++)
+        int same = A->rowptr[i + 1] == B->rowptr[i + 1], finite = 1;
+        hpls_int p = A->rowptr[i];
+        for (; same && finite && p < A->rowptr[i + 1]; p++) {
             same = A->colind[p] == B->colind[p];
+            finite = isfinite(B->val[p]);
+        }
         if (!same)
             return hpls_fail(HPLS_ERR_SIZE, "%s: row %lld has another pattern than the matrix "
                              "set up: same pattern needed", what, (long long)i + 1);
+        if (!finite)
+            return hpls_fail(HPLS_ERR_VALUE, "CSR matrix: value %g at row %lld, column %d",
+                             B->val[p - 1], (long long)i, (int)B->colind[p - 1]);
     }
     return HPLS_OK;
 }

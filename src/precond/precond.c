@@ -213,8 +213,6 @@ hpls_status hpls_precond_update_values(hpls_precond *P, const hpls_csr *A)
     double t0 = hpls_wtime();
     P->msg[0] = '\0';
     hpls_status st = hpls_csr_same_pattern(P->A, A, "hpls_precond_update_values");
-    if (st == HPLS_OK)
-        st = hpls_csr_check(A);
     if (st != HPLS_OK)
         return pfail(P, st, "%s", hpls_last_error());
     if (!P->pc.update) /* this preconditioner has no numeric-only part: all again */

@@ -361,8 +361,6 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
     hpls_status st = hpls_csr_same_pattern(s->Auser, A, "hpls_solver_update_values");
-    if (st == HPLS_OK)
-        st = hpls_csr_check(A);
     if (st != HPLS_OK)
         return hpls_solver_fail(s, st, "%s", hpls_last_error());
     /* the quad-tree holds the values in its own order; the matching and the

@@ -491,6 +491,15 @@ static void update_values_equals_a_fresh_setup(void **state)
     assert_int_equal(hpls_solver_update_values(s, B), HPLS_ERR_ZERO_DIAG);
     assert_non_null(strstr(hpls_solver_message(s), "row 8"));
     assert_int_equal(hpls_solver_solve(s, b, x1), HPLS_ERR_STATE);
+    /* a value that is not finite is refused by name, by the solver and a
+     * preconditioner alike (checked in the pass that compares the pattern) */
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    B->val[B->rowptr[5] + 1] = NAN;
+    assert_int_equal(hpls_solver_update_values(s, B), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_solver_message(s), "value nan at row 5"));
+    hpls_precond *P = precond(A, "precond=dilu", 0);
+    assert_int_equal(hpls_precond_update_values(P, B), HPLS_ERR_VALUE);
+    hpls_precond_destroy(P);
     hpls_solver_destroy(s);
     hpls_vec_destroy(r);
     hpls_vec_destroy(x1);
