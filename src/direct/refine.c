@@ -80,12 +80,12 @@ double hpls_trefine_residual(const hpls_trefine *R, const hpls_real *b, const hp
         r[i] = b[i] - t;
         a += fabs(b[i]);
         /* dgtrfs's guard: a row whose |T||x| + |b| vanishes counts when r does not */
-        double e = a > TREFINE_SAFE ? fabs(r[i]) / a
-                   : fabs(r[i]) > 0.0 || !(a > 0.0)
+        double e = isgreater(a, TREFINE_SAFE) ? fabs(r[i]) / a
+                   : fabs(r[i]) != 0.0 || !isgreater(a, 0.0)
                        ? (fabs(r[i]) + TREFINE_SAFE) / (a + TREFINE_SAFE)
                        : 0.0;
         bad = bad || isnan(e);
-        berr = e > berr ? e : berr;
+        berr = isgreater(e, berr) ? e : berr;
     }
     return bad ? NAN : berr;
 }
@@ -105,11 +105,12 @@ hpls_status hpls_trefine_solve(const hpls_trefine *R, hpls_trefine_fn solve, con
     double last = INFINITY;
     for (int it = 0; it <= HPLS_TRIDIAG_REFINE_MAX; it++) {
         double berr = hpls_trefine_residual(R, b0, x, r);
-        if (it > 0 && !(berr < last)) { /* worse (or not finite): the previous x */
+        /* worse, or NaN (quiet comparisons: no FE_INVALID): the previous x */
+        if (it > 0 && !isless(berr, last)) {
             memcpy(x, xp, (size_t)n * sizeof *x);
             break;
         }
-        if (!(berr > DBL_EPSILON) || it == HPLS_TRIDIAG_REFINE_MAX)
+        if (!isgreater(berr, DBL_EPSILON) || it == HPLS_TRIDIAG_REFINE_MAX)
             break;
         last = berr;
         memcpy(xp, x, (size_t)n * sizeof *x);
@@ -145,7 +146,7 @@ double hpls_trefine_probe(const hpls_trefine *R, hpls_trefine_fn solve, const vo
 
 hpls_status hpls_trefine_verdict(const char *who, double growth, double berr)
 {
-    if (berr <= HPLS_TRIDIAG_PROBE_MAX)
+    if (islessequal(berr, HPLS_TRIDIAG_PROBE_MAX))
         return HPLS_OK;
     if (isnan(berr))
         return HPLS_ERR_NOMEM;

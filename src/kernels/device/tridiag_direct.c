@@ -260,11 +260,11 @@ static void solve_refined(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, h
                      HPLS_KG(part));
         double berr;
         hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_MAX, &berr);
-        if (it > 0 && !(berr < last)) { /* worse (or NaN): the previous x */
+        if (it > 0 && !isless(berr, last)) { /* worse (or NaN): the previous x */
             be->v->copy(be, n, F->xp, x);
             break;
         }
-        if (!(berr > DBL_EPSILON) || it == HPLS_TRIDIAG_REFINE_MAX)
+        if (!isgreater(berr, DBL_EPSILON) || it == HPLS_TRIDIAG_REFINE_MAX)
             break;
         last = berr;
         be->v->copy(be, n, x, F->xp);
