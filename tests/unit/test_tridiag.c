@@ -480,9 +480,9 @@ static void collection_at(hpls_int n, const int *ids, const char *const *opts, s
         if (n > 512 && id >= 8 && id <= 11)
             continue;
         /* #12 at n = 2^20 overflows by its data: dgtsv's x is not finite, nor are
-         * the sums of the methods' residuals; thomas's solve of #13 (dorr, cond
-         * 4e20) at 2^20 overflows on the way (not yet understood): make check-fpe
-         * lifts its traps for these only (docs/testing.md) */
+         * the sums of the methods' residuals; thomas's forward sweep on #13 (dorr,
+         * cond 4e20) at 2^20 reaches 1.6e300 and overflows though its growth is
+         * 1: make check-fpe lifts its traps for these only (docs/testing.md) */
         int held = n > 512 && (id == 12 || (id == 13 && ids)) ? tu_fpe_hold() : 0;
         hpls_tridiag *T;
         hpls_vec *xt, *b;
