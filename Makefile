@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check asan valgrind tsan fuzz oclgrind mpich openfoam install bench bench-quick bench-gpu gpu-bundle clean
+.PHONY: all deps build demo check check-fpe asan valgrind tsan fuzz oclgrind mpich openfoam install bench bench-quick bench-gpu gpu-bundle clean
 
 all: build
 
@@ -21,6 +21,12 @@ demo: build
 
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Every unit test (the cmocka executables, each backend variant) with the floating-point
+# exceptions OpenFOAM traps enabled (tests/util/fpe.c): a division by zero, an invalid
+# operation or an overflow anywhere in the library fails the test with SIGFPE.
+check-fpe: build
+	cd $(BUILD) && HPLS_TEST_TRAP_FPE=1 ctest --output-on-failure -j $(JOBS) -R '^test_'
 
 # The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan:

@@ -11,7 +11,8 @@
  * so level sizes are n, floor(n/2), ... down to 1 (any n, not only 2^k), about
  * 2n equations in all (Eq. 5).  Back substitution: x_i = (b_i - l_i x_{i-1} -
  * u_i x_{i+1}) / d_i at the even equations of each level.  No pivoting: stable
- * for diagonally dominant T; a vanishing divisor is reported with its row. */
+ * for diagonally dominant T; a vanishing divisor is reported with its row, a
+ * growing row measured (refine.c refines then). */
 #include "direct/direct.h"
 
 #include <float.h>
@@ -95,7 +96,9 @@ hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
         hpls_real *k1 = f->k1 + f->off[lev], *k2 = f->k2 + f->off[lev];
         hpls_real *ln = f->l + f->off[lev + 1], *un = f->u + f->off[lev + 1];
         hpls_real *dn = f->dinv + f->off[lev + 1], *sn = scale + f->off[lev + 1];
-#pragma omp parallel for schedule(static) num_threads(f->nt) if (m > CR_PARALLEL_MIN)
+        double growth = f->growth;
+#pragma omp parallel for schedule(static) num_threads(f->nt) if (m > CR_PARALLEL_MIN) \
+    reduction(max : growth)
         for (hpls_int k = 0; k < m / 2; k++) {
             hpls_int i = 2 * k + 1;
             double a = l[i] * dv[i - 1];
@@ -109,7 +112,15 @@ hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
             dn[k] = f->dinv[f->off[lev] + i] - t1 - t2;
             sn[k] = fabs(f->dinv[f->off[lev] + i]) + fabs(t1) + fabs(t2);
             k1[i - 1] = k2[i - 1] = 0.0;
+            /* the row's entries after the step against before it (<= 1 when rows
+             * i-1, i+1 are dominant); a zero row before it counts as growth */
+            double before =
+                fabs(l[i]) + fabs(f->dinv[f->off[lev] + i]) + (i + 1 < m ? fabs(u[i]) : 0.0);
+            double after = fabs(ln[k]) + sn[k] + fabs(un[k]);
+            double g = before > 0.0 ? after / before : after > 0.0 ? INFINITY : 0.0;
+            growth = !(g <= growth) ? (isnan(g) ? INFINITY : g) : growth;
         }
+        f->growth = isfinite(growth) ? growth : INFINITY;
         if (m % 2 == 1)
             k1[m - 1] = k2[m - 1] = 0.0;
     }

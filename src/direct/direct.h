@@ -12,12 +12,15 @@
 
 #include "core/internal.h"
 
+#include <float.h>
+
 /* ---- Thomas (thomas.c): LU without pivoting ------------------------------ */
 typedef struct hpls_thomas {
     hpls_int n;
     hpls_real *dl;   /* n: the sub-diagonal, copied */
     hpls_real *cp;   /* n: du[i] / pivot_i, the multipliers of the back substitution */
     hpls_real *pinv; /* n: 1 / pivot_i */
+    double growth;   /* max_i (|L||U|)_i / |T|_i in row sums (refine.c); Inf if not finite */
 } hpls_thomas;
 
 /* Factors T; a pivot that is zero, not finite, or below eps times its row's
@@ -37,6 +40,7 @@ typedef struct hpls_cr {
     hpls_real *l, *u;  /* the reduced coefficients of every level (Step 1) */
     hpls_real *dinv;   /* 1 / reduced diagonal */
     hpls_real *k1, *k2; /* multipliers of the b reduction at the odd equations */
+    double growth;      /* max over the reductions of a row's entries after / before (refine.c) */
 } hpls_cr;
 
 hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
@@ -44,6 +48,61 @@ hpls_status hpls_cr_factor(hpls_int n, const hpls_real *dl, const hpls_real *d,
 /* x = T^{-1} b (Steps 2 and 3); work holds off[nlev] - n values. */
 void hpls_cr_solve(const hpls_cr *f, const hpls_real *b, hpls_real *x, hpls_real *work);
 void hpls_cr_free(hpls_cr *f);
+
+/* ---- refinement of the methods without pivoting (refine.c) ------------- */
+/* Growth above which thomas and cr keep T and refine every solve: a row- or
+ * column-dominant or positive definite T stays at or below 2 (the bits of
+ * its solves unchanged); #1, #4, #14, #16 of Table A.1 reach 1e2..1e8. */
+#define HPLS_TRIDIAG_GROWTH_REFINE 8.0
+enum { HPLS_TRIDIAG_REFINE_MAX = 10 }; /* refinement steps at most */
+typedef struct hpls_trefine {
+    hpls_int n;
+    int nt;                      /* threads of the residual */
+    hpls_real *dl, *d, *du, *rs; /* a copy of T, its row scales (hpls_gspike_equilibrate) */
+} hpls_trefine;
+/* x = T^{-1} b with a method's factors (ctx); x may be b. */
+typedef void (*hpls_trefine_fn)(const void *ctx, const hpls_real *b, hpls_real *x);
+hpls_status hpls_trefine_init(hpls_int n, const hpls_real *dl, const hpls_real *d,
+                              const hpls_real *du, int nt, hpls_trefine *R);
+void hpls_trefine_free(hpls_trefine *R);
+/* r = b - T x; returns the componentwise backward error
+ * max_i |r_i| / (|T||x| + |b|)_i (dgtrfs's), NaN when a row's is NaN. */
+double hpls_trefine_residual(const hpls_trefine *R, const hpls_real *b, const hpls_real *x,
+                             hpls_real *r);
+/* The solve x = T^{-1} b, then refinement steps x += T^{-1}(b - T x) while
+ * the backward error decreases and is above eps, HPLS_TRIDIAG_REFINE_MAX at
+ * most; a step that made it worse is undone.  x may be b. */
+hpls_status hpls_trefine_solve(const hpls_trefine *R, hpls_trefine_fn solve, const void *ctx,
+                               const hpls_real *b, hpls_real *x);
+/* The componentwise backward error the refined solve leaves on b = T v, v a
+ * fixed pseudo-random vector of [-1, 1) (NaN when out of memory): the probe
+ * of a factorization that refines. */
+double hpls_trefine_probe(const hpls_trefine *R, hpls_trefine_fn solve, const void *ctx);
+/* Above this backward error of the probe, a method without pivoting refuses
+ * T (measured: 2.8e-16 at most where refinement converges on Table A.1, 0.4
+ * and 1 on #14 at n = 2^20, cond 1e46, where it cannot); 32 eps keeps the
+ * x of an accepted T within the issue's 100x of dgtsv's. */
+#define HPLS_TRIDIAG_PROBE_MAX (32 * DBL_EPSILON)
+/* HPLS_OK when berr <= HPLS_TRIDIAG_PROBE_MAX, else HPLS_ERR_SINGULAR saying T
+ * needs pivoting (who: the method; growth, berr: the figures it names). */
+hpls_status hpls_trefine_verdict(const char *who, double growth, double berr);
+/* The solves of thomas's factors (ctx: an hpls_thomas) and cr's (ctx: below). */
+typedef struct hpls_trefine_crctx {
+    const hpls_cr *cr;
+    hpls_real *work; /* off[nlev] - n values */
+} hpls_trefine_crctx;
+void hpls_trefine_thomas(const void *ctx, const hpls_real *b, hpls_real *x);
+void hpls_trefine_cr(const void *ctx, const hpls_real *b, hpls_real *x);
+/* After thomas's or cr's factorization fac (an hpls_thomas or hpls_cr, as m)
+ * of T: when its growth exceeds HPLS_TRIDIAG_GROWTH_REFINE, R keeps T (R->n
+ * > 0, else R is empty) and the probe decides; HPLS_ERR_SINGULAR
+ * (hpls_trefine_verdict) when T needs pivoting. */
+hpls_status hpls_trefine_setup(hpls_tridiag_method m, const void *fac, hpls_int n,
+                               const hpls_real *dl, const hpls_real *d, const hpls_real *du, int nt,
+                               hpls_trefine *R);
+
+/* 1 when thomas's or cr's factors F refine every solve (tridiag_methods.c). */
+int hpls_tridiag_factors_refine(const hpls_tridiag_factors *F);
 
 /* ---- g-Spike (gspike.c): Venetis et al. 2015, Algorithm 1 ---------------- */
 typedef struct hpls_gspike hpls_gspike;

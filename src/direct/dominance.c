@@ -27,9 +27,10 @@ void hpls_tridiag_dominance_rows(hpls_int m, const hpls_real *dl, const hpls_rea
         double above = i > 0 ? fabs(du[i - 1]) : e->above;
         double below = i < m - 1 ? fabs(dl[i + 1]) : e->below;
         double a = fabs(d[i]), c = a - above - below, s = a + above + below;
-        cgap = c < cgap ? c : cgap;
-        cnorm = s > cnorm ? s : cnorm;
-        bad |= !(s <= DBL_MAX); /* NaN or Inf would drop out of the minima: no bound */
+        /* quiet comparisons (isless: no FE_INVALID on a NaN, which trapFpe traps) */
+        cgap = isless(c, cgap) ? c : cgap;
+        cnorm = isgreater(s, cnorm) ? s : cnorm;
+        bad |= !isfinite(s); /* NaN or Inf would drop out of the minima: no bound */
     }
     *out = (hpls_tridiag_dom){.cgap = cgap, .cnorm = bad ? INFINITY : cnorm};
 }

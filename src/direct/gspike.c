@@ -148,6 +148,28 @@ double hpls_gspike_block_repair(hpls_gspike *f, double coupling, hpls_int a, hpl
     return zeta;
 }
 
+/* hpls_gspike_back_subst for a spike, stopped (returning 0) before a value
+ * would pass DBL_MAX / 8: an exactly zero or tiny R_kk of a block left
+ * unrepaired (delta = 0) must not divide by zero or overflow (trapFpe, make
+ * check-fpe).  R's entries are below 2 (rows equilibrated into [1/2, 1)), so
+ * neither the bound nor the next row's sum can overflow. */
+static int spike_subst(const hpls_gspike *f, hpls_int a, hpls_int e, hpls_real *y, int short_last)
+{
+    const hpls_real *r0 = f->r0, *r1 = f->r1, *r2 = f->r2;
+    hpls_int top = short_last ? e - 2 : e - 1;
+    double y1 = 0.0, y2 = 0.0;
+    for (hpls_int k = top; k >= a; k--) {
+        double num = y[k] - r1[k] * y1 - r2[k] * y2;
+        if (!isless(fabs(num), fabs(r0[k]) * (DBL_MAX / 8)))
+            return 0;
+        double t = num / r0[k];
+        y[k] = t;
+        y2 = y1;
+        y1 = t;
+    }
+    return 1;
+}
+
 double hpls_gspike_block_spikes(hpls_gspike *f, hpls_int a, hpls_int e, const double *vr,
                                 const double *wr, int short_last)
 {
@@ -158,7 +180,8 @@ double hpls_gspike_block_spikes(hpls_gspike *f, hpls_int a, hpls_int e, const do
             v[e - 2] = f->r1[e - 2];
         if (e - 3 >= a)
             v[e - 3] = f->r2[e - 3];
-        hpls_gspike_back_subst(f, a, e, v, 1);
+        if (!spike_subst(f, a, e, v, 1))
+            return INFINITY;
     } else if (vr) {
         /* Q_j^T B_j: the rotations before row e-3 act on zeros (with vr[0] = 0,
          * rows e-2 and e-1 get coupling (s, c) of the last rotation) */
@@ -166,7 +189,8 @@ double hpls_gspike_block_spikes(hpls_gspike *f, hpls_int a, hpls_int e, const do
             v[e - 2] = vr[0];
         v[e - 1] = vr[1];
         hpls_gspike_apply_qt(f, e - 3 > a ? e - 3 : a, e, v);
-        hpls_gspike_back_subst(f, a, e, v, 0);
+        if (!spike_subst(f, a, e, v, 0))
+            return INFINITY;
     }
     memset(w + a, 0, (size_t)(e - a) * sizeof *w);
     if (wr) { /* Q_j^T C_j, the column before the block in its first two rows */
@@ -174,7 +198,8 @@ double hpls_gspike_block_spikes(hpls_gspike *f, hpls_int a, hpls_int e, const do
         if (a + 1 < e)
             w[a + 1] = wr[1];
         hpls_gspike_apply_qt(f, a, e, w);
-        hpls_gspike_back_subst(f, a, e, w, short_last);
+        if (!spike_subst(f, a, e, w, short_last))
+            return INFINITY;
     }
     /* NaN compares false: a non-finite spike makes the growth infinite */
     double growth = 0.0;
@@ -673,7 +698,7 @@ hpls_status hpls_gspike_solve(const hpls_gspike *f, const hpls_real *b, hpls_rea
     double last = INFINITY;
     for (int it = 0; f->ad && it < GS_REFINE_MAX; it++) {
         double berr = residual(f, b, x, r);
-        if (!(berr > DBL_EPSILON) || !(berr <= 0.5 * last))
+        if (!isgreater(berr, DBL_EPSILON) || !islessequal(berr, 0.5 * last)) /* quiet: NaN */
             break;
         last = berr;
         solve_level(f, r, r, work); /* the correction */

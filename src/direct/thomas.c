@@ -6,7 +6,8 @@
  *   y_i = (b_i - dl_i y_{i-1}) / pivot_i,  x_i = y_i - cp_i x_{i+1}  (solve)
  *
  * Stable for diagonally dominant or symmetric positive definite T; otherwise a
- * pivot may vanish, which is reported with its row instead of dividing by it.
+ * pivot may vanish, which is reported with its row instead of dividing by it,
+ * or grow, which the factorization measures (refine.c refines then).
  * Traffic of a solve: reads dl, pinv, cp, b, writes x: 5n values. */
 #include "direct/direct.h"
 
@@ -32,7 +33,7 @@ hpls_status hpls_thomas_factor(hpls_int n, const hpls_real *dl, const hpls_real 
         hpls_thomas_free(f);
         return HPLS_ERR_NOMEM;
     }
-    double cprev = 0.0;
+    double cprev = 0.0, growth = 0.0;
     for (hpls_int i = 0; i < n; i++) {
         double lc = i > 0 ? dl[i] * cprev : 0.0;
         double piv = d[i] - lc;
@@ -45,10 +46,16 @@ hpls_status hpls_thomas_factor(hpls_int n, const hpls_real *dl, const hpls_real 
                              piv, (long long)i + 1);
         }
         f->dl[i] = i > 0 ? dl[i] : 0.0;
+        /* row i of |L||U| is (|dl_i|, |lc| + |piv|, |du_i|): its sum against T's
+         * (positive: a zero row has a zero pivot, refused above) */
+        double off = fabs(f->dl[i]) + (i < n - 1 ? fabs(du[i]) : 0.0);
+        double g = (off + fabs(lc) + fabs(piv)) / (off + fabs(d[i]));
+        growth = g > growth ? g : growth;
         f->pinv[i] = 1.0 / piv;
         cprev = i < n - 1 ? du[i] * f->pinv[i] : 0.0;
         f->cp[i] = cprev;
     }
+    f->growth = isfinite(growth) ? growth : INFINITY;
     return HPLS_OK;
 }
 

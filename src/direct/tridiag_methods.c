@@ -16,6 +16,8 @@ struct hpls_tridiag_factors {
     hpls_cr cr;
     hpls_gspike *gspike;
     hpls_lapack_gt lapack;
+    int refine; /* thomas, cr: the growth called for refinement (refine.c) */
+    hpls_trefine ref;
 };
 
 static const char *const method_names[] = {"thomas", "cr", "gspike", "lapack"};
@@ -92,8 +94,14 @@ hpls_status hpls_tridiag_factor_sized(const hpls_tridiag *T, hpls_tridiag_method
         break;
     case HPLS_TRIDIAG_LAPACK: st = hpls_lapack_gt_factor(n, T->dl, T->d, T->du, &F->lapack); break;
     }
+    /* thomas and cr refine where their growth calls for it (refine.c) */
+    if (st == HPLS_OK && (m == HPLS_TRIDIAG_THOMAS || m == HPLS_TRIDIAG_CR)) {
+        const void *fac = m == HPLS_TRIDIAG_CR ? (const void *)&F->cr : (const void *)&F->thomas;
+        st = hpls_trefine_setup(m, fac, n, T->dl, T->d, T->du, F->nt, &F->ref);
+        F->refine = F->ref.n > 0;
+    }
     if (st != HPLS_OK) {
-        hpls_free(F);
+        hpls_tridiag_factors_destroy(F);
         return st;
     }
     *out = F;
@@ -108,6 +116,7 @@ void hpls_tridiag_factors_destroy(hpls_tridiag_factors *F)
     hpls_cr_free(&F->cr);
     hpls_gspike_free(F->gspike);
     hpls_lapack_gt_free(&F->lapack);
+    hpls_trefine_free(&F->ref);
     hpls_free(F);
 }
 
@@ -131,6 +140,30 @@ hpls_status hpls_tridiag_rcond(const hpls_tridiag *T, double *rcond)
     return st;
 }
 
+/* thomas or cr with refinement, column by column (the residual is parallel) */
+static hpls_status solve_refined(const hpls_tridiag_factors *F, hpls_int nrhs, const hpls_real *b,
+                                 hpls_real *x)
+{
+    hpls_int n = F->n;
+    hpls_trefine_crctx c = {&F->cr, NULL};
+    if (F->method == HPLS_TRIDIAG_CR &&
+        !(c.work = hpls_malloc(F->cr.off[F->cr.nlev] - n + 1, sizeof *c.work)))
+        return HPLS_ERR_NOMEM;
+    hpls_status st = HPLS_OK;
+    for (hpls_int k = 0; k < nrhs && st == HPLS_OK; k++)
+        st = F->method == HPLS_TRIDIAG_CR
+                 ? hpls_trefine_solve(&F->ref, hpls_trefine_cr, &c, b + k * n, x + k * n)
+                 : hpls_trefine_solve(&F->ref, hpls_trefine_thomas, &F->thomas, b + k * n,
+                                      x + k * n);
+    hpls_free(c.work);
+    return st;
+}
+
+int hpls_tridiag_factors_refine(const hpls_tridiag_factors *F)
+{
+    return F ? F->refine : 0;
+}
+
 hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int nrhs,
                                         const hpls_real *b, hpls_real *x)
 {
@@ -139,6 +172,8 @@ hpls_status hpls_tridiag_solve_factored(const hpls_tridiag_factors *F, hpls_int 
     hpls_int n = F->n;
     if (n == 0 || nrhs == 0)
         return HPLS_OK;
+    if (F->refine)
+        return solve_refined(F, nrhs, b, x);
     hpls_status st = HPLS_OK;
     switch (F->method) {
     case HPLS_TRIDIAG_THOMAS:

@@ -94,7 +94,7 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
             restart = 1;
             continue;
         }
-        omega = tt > 0.0 ? ts / tt : 0.0;
+        omega = isgreater(tt, 0.0) ? ts / tt : 0.0; /* quiet: tt is NaN after a device failure */
         /* x += alpha phat + omega shat; r = s - omega t */
         hpls_v_bicgstab_xr(be, n, alpha, phat, omega, shat, sv, t, rhat, x, r, &rnorm, &rhat_r);
         if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))

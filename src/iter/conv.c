@@ -119,7 +119,7 @@ int hpls_conv_met(hpls_solver *s, hpls_int it, const hpls_dvec *r, double rnorm)
     if (it < s->opt.miniter)
         return 0;
     if (!s->conv_fn)
-        return rnorm <= s->conv.target;
+        return islessequal(rnorm, s->conv.target); /* quiet: NaN after a device failure */
     return s->conv_fn(s->conv_ctx, it, s->op.n, hpls_v_host(s->be, r), rnorm) != 0;
 }
 

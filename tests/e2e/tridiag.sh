@@ -44,6 +44,13 @@ out=$("$HPLS" solve --gen tridiag:id=13,n=512 --solver gspike --json 2>&1)
   { echo "FAIL dorr_json: $out"; fail=$((fail + 1)); }
 expect well_conditioned_json 0 '"rcond":[0-9.e+-]*,"ill_conditioned":false' \
   -- "$HPLS" solve "$T/A18.mtx" --solver gspike --json
+# issue 32: thomas and cr refine where elimination without pivoting grows
+# (#16: 1e8) and refuse where no refinement can help (#14 at 2^20: cond 1e46)
+for m in thomas cr; do
+  expect "grown_${m}_refines" 0 "converged" -- "$HPLS" solve --gen tridiag:id=16,n=4096 --solver "$m"
+  expect "needs_pivoting_$m" 3 "$m: elimination without pivoting grows by .* T needs pivoting \(no pivoting; try gspike or lapack\)" \
+    -- "$HPLS" solve --gen tridiag:id=14,n=1048576 --solver "$m"
+done
 # the Neumann matrix tridiag(-1, 2, -1), 1 at both ends (A 1 = 0): singular, the
 # same refusal at every partition count, for a consistent b (A x, x_i = i) or not
 awk 'BEGIN { n = 1000; print "%%MatrixMarket matrix coordinate real general"

@@ -244,7 +244,12 @@ static void reader_names_line_and_value_of_nan_or_inf(void **state)
     expect_read_error(BANNER "3 3 2\n1 1 1\n2 2 nan\n", HPLS_ERR_VALUE, 4,
                       "value 'nan' is not finite");
     expect_read_error(BANNER "3 3 1\n1 1 -Inf\n", HPLS_ERR_VALUE, 3, "'-Inf'");
+    /* glibc's strtod raises FE_OVERFLOW on a literal past DBL_MAX (it returns
+     * HUGE_VAL and ERANGE, which the reader reports): a third-party trap, lifted
+     * around this read only (make check-fpe, docs/testing.md) */
+    int held = tu_fpe_hold();
     expect_read_error(BANNER "3 3 1\n1 1 1e999\n", HPLS_ERR_VALUE, 3, "'1e999'");
+    tu_fpe_release(held);
 }
 
 static void reader_refuses_declared_sizes_that_cannot_fit_in_memory(void **state)

@@ -12,6 +12,14 @@
 
 #include "core/internal.h"
 
+/* Floating-point traps (fpe.c): with HPLS_TEST_TRAP_FPE=1 every unit test runs
+ * with FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW trapped; tu_fpe_trapping says
+ * so; hold lifts them around a third-party call that raises them (returns
+ * what release needs), release restores them. */
+int tu_fpe_trapping(void);
+int tu_fpe_hold(void);
+void tu_fpe_release(int was);
+
 /* Full path of a file in ../shared/data (e.g. "matrices/west0479.mtx") into buf;
  * returns 0 when the file is absent, so the caller can skip(). */
 int tu_data_path(const char *rel, char *buf, size_t len);

@@ -121,7 +121,9 @@ double hpls_xsum_round(const hpls_xsum *a)
         sticky |= (w & 0x3ff) != 0;
         if ((w >> 10 & 1) && (sticky || (m & 1))) /* above half an ulp, or half and m odd */
             m++;
-        r = ldexp((double)m, lead - 52 - 1074); /* m = 2^53 is exact; past DBL_MAX: Inf */
+        /* m = 2^53 is exact; rounded up past DBL_MAX (lead = 2097): Inf, said
+         * rather than made by ldexp, whose overflow would trap (feenableexcept) */
+        r = (m >> 53) && lead - 1073 >= 1024 ? INFINITY : ldexp((double)m, lead - 52 - 1074);
     }
     return neg ? -r : r;
 }

@@ -113,7 +113,7 @@ static hpls_int first_flagged(hpls_backend *be, hpls_dbuf *chk, hpls_int n)
                      HPLS_KG(part));
         hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_MIN, &first);
     }
-    return first < (double)n ? (hpls_int)first : n;
+    return isless(first, (double)n) ? (hpls_int)first : n; /* quiet: NaN after a failure */
 }
 
 /* The construction's kernels by strategy. */

@@ -563,7 +563,7 @@ void hpls_devgspike_solve(hpls_backend *be, hpls_devgspike *F, const hpls_dvec *
         double h[4]; /* max |D r|, ||D T||_inf, ||x||_inf, ||D b||_inf */
         hpls_dev_reduce_part(be, ng, 4, HPLS_DEV_MAX, h);
         double den = h[1] * h[2] + h[3], berr = den > 0 ? h[0] / den : 0.0;
-        if (!(berr > DBL_EPSILON) || !(berr <= 0.5 * last))
+        if (!isgreater(berr, DBL_EPSILON) || !islessequal(berr, 0.5 * last)) /* quiet: NaN */
             break;
         last = berr;
         level_solve(be, F->top, hpls_dev_vbuf(F->r), hpls_dev_vbuf(F->r)); /* the correction */

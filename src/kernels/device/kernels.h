@@ -71,7 +71,8 @@
     X(cr_back, "llgggglgl")
 
 #define HPLS_K_THOMAS(X)                                                                           \
-    X(tri_thomas, "llggggg")
+    X(tri_thomas, "llggggg")                                                                       \
+    X(tri_resid_part, "lggggggg")
 
 #define HPLS_K_GSPIKE(X)                                                                           \
     X(gs_factor, "llldggggggggggg")                                                                \

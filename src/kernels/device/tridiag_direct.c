@@ -14,10 +14,16 @@
  *           factorization is made in both cases for its pivot test, so the
  *           device refuses what the host refuses
  *   gspike  one system: kernels/device/gspike.c
- *   lapack  host only (LAPACK's dgttrf has no device version): refused. */
+ *   lapack  host only (LAPACK's dgttrf has no device version): refused.
+ * thomas and cr on one system refine as the host does (src/direct/refine.c:
+ * the host's growth and probe decide, the device's residual has the host's
+ * expressions, so a refined x keeps the host's bits where the solve has them). */
 #include "direct/direct.h"
 #include "kernels/device/devhost.h"
 #include "kernels/device/gspike.h"
+
+#include <float.h>
+#include <math.h>
 
 struct hpls_dtfac {
     int method; /* hpls_tridiag_method */
@@ -28,27 +34,62 @@ struct hpls_dtfac {
     hpls_int *off;                            /* their offsets (host), */
     hpls_dbuf *l, *u, *dinv, *k1, *k2, *work; /* coefficients, levels 1.. of b and x */
     hpls_devgspike *gs;
+    /* thomas and cr on one system, when the host's factors grew (src/direct/
+     * refine.c): T, the residual and correction, b's copy, the last iterate */
+    hpls_dbuf *tdl, *td, *tdu;
+    hpls_dvec *r, *b0, *xp;
 };
 
 void hpls_devop_tfac_release(hpls_backend *be, hpls_dtfac *F)
 {
     if (!F)
         return;
-    hpls_dbuf *const mem[] = {F->dl, F->cp, F->pinv, F->l, F->u, F->dinv, F->k1, F->k2, F->work};
+    hpls_dbuf *const mem[] = {F->dl, F->cp, F->pinv, F->l,   F->u,  F->dinv,
+                              F->k1, F->k2, F->work, F->tdl, F->td, F->tdu};
     for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
         hpls_dev_free(be, mem[k]);
+    be->v->release(be, F->r);
+    be->v->release(be, F->b0);
+    be->v->release(be, F->xp);
     be->d->tri_release(be, F->tri);
     hpls_free(F->off);
     hpls_devgspike_free(be, F->gs);
     hpls_free(F);
 }
 
+/* One system: the host's refinement decision on the host's factors fac
+ * (refine.c: growth, probe, refusal); when it refines, T and the vectors of
+ * the refinement on the device. */
+static hpls_status refine_setup(hpls_backend *be, const hpls_tridiag *T, hpls_dtfac *F,
+                                const void *fac)
+{
+    hpls_trefine R;
+    hpls_status st = hpls_trefine_setup(F->method, fac, T->n, T->dl, T->d, T->du, be->nthreads, &R);
+    if (st != HPLS_OK || R.n == 0)
+        return st;
+    size_t bytes = (size_t)T->n * sizeof(double);
+    st = hpls_dev_upload(be, R.dl, bytes, &F->tdl);
+    if (st == HPLS_OK)
+        st = hpls_dev_upload(be, R.d, bytes, &F->td);
+    if (st == HPLS_OK)
+        st = hpls_dev_upload(be, R.du, bytes, &F->tdu);
+    hpls_dvec **v[3] = {&F->r, &F->b0, &F->xp};
+    for (int k = 0; st == HPLS_OK && k < 3; k++)
+        st = be->v->alloc(be, T->n, v[k]);
+    hpls_trefine_free(&R);
+    return st;
+}
+
 static hpls_status factor_thomas(hpls_backend *be, const hpls_tridiag *T, hpls_dtfac *F)
 {
     hpls_thomas t; /* on a block-diagonal T, each block's factors (its dl[lo] is 0) */
     hpls_status st = hpls_thomas_factor(T->n, T->dl, T->d, T->du, &t);
-    if (st != HPLS_OK)
+    if (st == HPLS_OK && F->block >= T->n)
+        st = refine_setup(be, T, F, &t);
+    if (st != HPLS_OK) {
+        hpls_thomas_free(&t);
         return st;
+    }
     size_t bytes = (size_t)T->n * sizeof(double);
     st = hpls_dev_upload(be, t.dl, bytes, &F->dl);
     if (st == HPLS_OK)
@@ -60,16 +101,18 @@ static hpls_status factor_thomas(hpls_backend *be, const hpls_tridiag *T, hpls_d
                          : hpls_dev_fail(be, st, "thomas's factors of %lld rows", (long long)T->n);
 }
 
-/* CR's pivot test on each block (cr.c, as the host's btri factors them) */
-static hpls_status cr_check(const hpls_tridiag *T, hpls_int block, int nt)
+/* CR's pivot test on each block (cr.c, as the host's btri factors them);
+ * one system: the refinement's decision too */
+static hpls_status cr_check(hpls_backend *be, const hpls_tridiag *T, hpls_dtfac *F)
 {
     hpls_status st = HPLS_OK;
-    for (hpls_int lo = 0; st == HPLS_OK && lo < T->n; lo += block) {
+    for (hpls_int lo = 0; st == HPLS_OK && lo < T->n; lo += F->block) {
         hpls_cr f;
-        hpls_int len = T->n - lo < block ? T->n - lo : block;
-        st = hpls_cr_factor(len, T->dl + lo, T->d + lo, T->du + lo, nt, &f);
-        if (st == HPLS_OK)
-            hpls_cr_free(&f);
+        hpls_int len = T->n - lo < F->block ? T->n - lo : F->block;
+        st = hpls_cr_factor(len, T->dl + lo, T->d + lo, T->du + lo, be->nthreads, &f);
+        if (st == HPLS_OK && F->block >= T->n)
+            st = refine_setup(be, T, F, &f);
+        hpls_cr_free(&f);
     }
     return st;
 }
@@ -79,8 +122,12 @@ static hpls_status factor_cr_levels(hpls_backend *be, const hpls_tridiag *T, hpl
 {
     hpls_cr f;
     hpls_status st = hpls_cr_factor(T->n, T->dl, T->d, T->du, be->nthreads, &f);
-    if (st != HPLS_OK)
+    if (st == HPLS_OK)
+        st = refine_setup(be, T, F, &f);
+    if (st != HPLS_OK) {
+        hpls_cr_free(&f);
         return st;
+    }
     hpls_int total = f.off[f.nlev];
     size_t bytes = (size_t)total * sizeof(double);
     F->nlev = f.nlev;
@@ -118,7 +165,7 @@ hpls_status hpls_devop_tfac_factor(hpls_backend *be, const hpls_tridiag *T, hpls
     case HPLS_TRIDIAG_THOMAS: st = factor_thomas(be, T, F); break;
     case HPLS_TRIDIAG_CR:
         if (block <= HPLS_DEVICE_TRI_MAX) {
-            st = cr_check(T, block, be->nthreads);
+            st = cr_check(be, T, F);
             if (st == HPLS_OK)
                 st = be->d->tri_upload(be, T, block, &F->tri);
         } else if (block >= n) {
@@ -180,10 +227,8 @@ static void solve_cr_levels(hpls_backend *be, const hpls_dtfac *F, const hpls_dv
 #undef CR_AT
 }
 
-void hpls_devop_tfac_solve(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, hpls_dvec *x)
+static void solve_plain(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, hpls_dvec *x)
 {
-    if (F->n == 0 || be->err != HPLS_OK)
-        return;
     if (F->gs) {
         hpls_devgspike_solve(be, F->gs, b, x);
     } else if (F->tri) {
@@ -195,6 +240,47 @@ void hpls_devop_tfac_solve(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, 
         HPLS_DEV_RUN(be, HPLS_K_tri_thomas, hpls_dev_groups(nb), HPLS_KL(F->n), HPLS_KL(F->block),
                      HPLS_KG(F->dl), HPLS_KG(F->cp), HPLS_KG(F->pinv), HPLS_KV(b), HPLS_KV(x));
     }
+}
+
+/* refine.c's hpls_trefine_solve step for step: its residual (tri_resid_part),
+ * its stopping test on the read-back error, its undoing of a worse step */
+static void solve_refined(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, hpls_dvec *x)
+{
+    hpls_int n = F->n;
+    be->v->copy(be, n, b, F->b0); /* b is needed after x is written (x may be b) */
+    solve_plain(be, F, F->b0, x);
+    double last = INFINITY;
+    for (int it = 0; it <= HPLS_TRIDIAG_REFINE_MAX && be->err == HPLS_OK; it++) {
+        int ng = hpls_dev_rgroups(n);
+        hpls_dbuf *part = hpls_dev_part(be, 1);
+        if (!part)
+            return;
+        HPLS_DEV_RUN(be, HPLS_K_tri_resid_part, (size_t)ng, HPLS_KL(n), HPLS_KG(F->tdl),
+                     HPLS_KG(F->td), HPLS_KG(F->tdu), HPLS_KV(F->b0), HPLS_KV(x), HPLS_KV(F->r),
+                     HPLS_KG(part));
+        double berr;
+        hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_MAX, &berr);
+        if (it > 0 && !isless(berr, last)) { /* worse (or NaN): the previous x */
+            be->v->copy(be, n, F->xp, x);
+            break;
+        }
+        if (!isgreater(berr, DBL_EPSILON) || it == HPLS_TRIDIAG_REFINE_MAX)
+            break;
+        last = berr;
+        be->v->copy(be, n, x, F->xp);
+        solve_plain(be, F, F->r, F->r);   /* the correction */
+        be->v->axpy(be, n, 1.0, F->r, x); /* x += r */
+    }
+}
+
+void hpls_devop_tfac_solve(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, hpls_dvec *x)
+{
+    if (F->n == 0 || be->err != HPLS_OK)
+        return;
+    if (F->r)
+        solve_refined(be, F, b, x);
+    else
+        solve_plain(be, F, b, x);
 }
 
 void hpls_devop_tfac_stats(const hpls_dtfac *F, hpls_int *singular, double *rcond)
