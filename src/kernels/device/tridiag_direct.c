@@ -251,7 +251,7 @@ static void solve_refined(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, h
     solve_plain(be, F, F->b0, x);
     double last = INFINITY;
     for (int it = 0; it <= HPLS_TRIDIAG_REFINE_MAX && be->err == HPLS_OK; it++) {
-        int ng = hpls_dev_rgroups(n);
+        int ng = hpls_dev_rgroups(be, n);
         hpls_dbuf *part = hpls_dev_part(be, 1);
         if (!part)
             return;
