@@ -14,7 +14,8 @@
 # its source package (scripts/openfoam_deps.sh) when missing and root.
 #
 #   bench/openfoam.sh [BUILD_DIR]     HPLS_OPENFOAM_STEPS (200: steps on 12,225 cells),
-#                                     HPLS_OPENFOAM_BIG_STEPS (5), HPLS_OPENFOAM_REFINE (10),
+#                                     HPLS_OPENFOAM_BIG_STEPS (5; 0: no refined case),
+#                                     HPLS_OPENFOAM_REFINE (10),
 #                                     HPLS_OPENFOAM_RANKS ("1 2")
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -24,9 +25,12 @@ refine=${HPLS_OPENFOAM_REFINE:-10} ranks=${HPLS_OPENFOAM_RANKS:-1 2}
 if [ "${HPLS_BENCH_SMOKE:-0}" = 1 ]; then
     steps=5 big_steps=2 refine=2
 fi
-for v in "$steps" "$big_steps" "$refine" $ranks; do
+for v in "$steps" "$refine" $ranks; do
     [[ $v =~ ^[1-9][0-9]*$ ]] || bench_die "HPLS_OPENFOAM_* must be positive integers, not '$v'"
 done
+[[ $big_steps =~ ^[0-9]+$ ]] || bench_die "HPLS_OPENFOAM_BIG_STEPS must be a whole number, not '$big_steps'"
+cases=("pitzDaily 1 $steps")
+[ "$big_steps" = 0 ] || cases+=("pitzDaily-x$refine $refine $big_steps")
 work=${TMPDIR:-/tmp}/hpls_bench/openfoam
 rm -rf "$work" && mkdir -p "$work"
 export WM_PROJECT_DIR=${WM_PROJECT_DIR:-/usr/share/openfoam} OMP_NUM_THREADS=1
@@ -72,11 +76,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 {
     echo "# OpenFOAM: hpls as simpleFoam's linear solver against OpenFOAM's own"
     echo
-    echo "simpleFoam on the pitzDaily tutorial (Debian's openfoam-examples), as it comes and refined ${refine}x in x and y; a run of $steps steps (${big_steps} refined), from the same mesh with three sets of linear solvers (tolerances and relTol the tutorial's): OpenFOAM's DIC-PCG for p and DILU-PBiCGStab for U, k, epsilon (\`foam\`); hpls's cg + dic and bicgstab + dilu with dilu_order faces through libhplsFoam.so (\`hpls\`, OpenFOAM's stop test); OpenFOAM's GAMG (smoother GaussSeidel) for p and DILU-PBiCGStab for the rest (\`gamg\`).  Seconds are OpenFOAM's profiling (\`lduMatrix::solver.FIELD\`: constructing the solver and solving, every solve of the run; on 2 ranks the slower rank's), run = application::main.  1 thread per rank (OMP_NUM_THREADS=1); 2 ranks: \`decomposePar\` (simple, 2 slabs in x), \`mpiexec -n 2 simpleFoam -parallel\`.  A ratio is hpls's seconds over OpenFOAM's in this run; below 1, hpls ahead."
+    echo "simpleFoam on the pitzDaily tutorial (Debian's openfoam-examples)$([ "$big_steps" = 0 ] || echo ", as it comes and refined ${refine}x in x and y"); a run of $steps steps$([ "$big_steps" = 0 ] || echo " (${big_steps} refined)"), from the same mesh with three sets of linear solvers (tolerances and relTol the tutorial's): OpenFOAM's DIC-PCG for p and DILU-PBiCGStab for U, k, epsilon (\`foam\`); hpls's cg + dic and bicgstab + dilu with dilu_order faces through libhplsFoam.so (\`hpls\`, OpenFOAM's stop test); OpenFOAM's GAMG (smoother GaussSeidel) for p and DILU-PBiCGStab for the rest (\`gamg\`).  Seconds are OpenFOAM's profiling (\`lduMatrix::solver.FIELD\`: constructing the solver and solving, every solve of the run; on 2 ranks the slower rank's), run = application::main.  1 thread per rank (OMP_NUM_THREADS=1); 2 ranks: \`decomposePar\` (simple, 2 slabs in x), \`mpiexec -n 2 simpleFoam -parallel\`.  A ratio is hpls's seconds over OpenFOAM's in this run; below 1, hpls ahead."
     echo
     echo "| case | cells | ranks | p: foam s | p: hpls s | p: hpls / foam | p: gamg s | p: hpls / gamg | U: foam s | U: hpls s | U: hpls / foam | k+epsilon: foam s | k+epsilon: hpls s | k+epsilon: hpls / foam | run: foam s | run: hpls s | run: gamg s | p iterations foam / hpls / gamg | U iterations foam / hpls |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
-    for c in "pitzDaily 1 $steps" "pitzDaily-x$refine $refine $big_steps"; do
+    for c in "${cases[@]}"; do
         read -r name r n <<<"$c"
         for np in $ranks; do
             for mode in foam hpls gamg; do
