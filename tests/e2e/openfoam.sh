@@ -36,6 +36,8 @@ par_steps=${PITZDAILY_PAR_STEPS:-100}
 export WM_PROJECT_DIR=${WM_PROJECT_DIR:-/usr/share/openfoam} FOAM_SIGFPE=true
 examples=/usr/share/doc/openfoam-examples/examples/incompressible
 skip() { echo "SKIP: $* (scripts/openfoam_deps.sh installs it; make openfoam runs this test)"; exit 77; }
+# .ci/run's make check: its openfoam stage (make openfoam) runs this test, once
+[ -z "${HPLS_CI_OPENFOAM_STAGE:-}" ] || { echo "SKIP: CI runs this test in its openfoam stage"; exit 77; }
 
 for tool in blockMesh icoFoam simpleFoam; do
   command -v "$tool" >/dev/null 2>&1 || skip "OpenFOAM is not installed (no $tool)"
