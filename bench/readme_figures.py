@@ -588,10 +588,13 @@ SETUP_WHY = {
     "1": "the copies the sweeps read are written to fresh memory at every setup (first-touch "
          "page faults: perf, about a third of an ilu0 setup on poisson3d 100³), as PETSc's "
          "factor is, and A is split into its triangles first (the lowend/upbeg arrays)",
-    "2": "trisolve=block first extracts each thread's diagonal block of A into a matrix of "
-         "its own (perf: a tenth of an ilu0 block setup on poisson3d 100³), which PETSc's "
-         "processes own already, and the copies go to fresh memory (page faults, a quarter); "
-         "the factorisation itself is a sixth",
+    "2": "measured when trisolve=block still copied each thread's diagonal block of A out "
+         "into a matrix of its own (perf: that copy and its page faults a quarter of an ilu0 "
+         "block setup on poisson3d 100³); since f6f8c29 the blocks are factored in A itself: "
+         "by hand, same machine, medians of 11, ilu0 0.121 -> 0.073 s, dilu 0.093 -> 0.066 s "
+         "at 2 threads, still about 2x PETSc's 2 processes (the split copies go to fresh "
+         "memory, page faults, as PETSc's factor does, and a thread done first waits for the "
+         "other at each step); this table not yet re-run",
 }
 
 
