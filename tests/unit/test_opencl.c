@@ -826,6 +826,25 @@ static void factored_preconditioners_match_ref_bit_for_bit(void **state)
     factored_match(strategies, 4);
 }
 
+/* $var=value refused at a device setup by name: HPLS_ERR_OPTION, the message
+ * "var=value: " followed by says */
+static void refused_at_setup(const char *var, const char *value, const char *says)
+{
+    setenv(var, value, 1);
+    hpls_csr *A = tu_gen("poisson3d:nx=6");
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, on_dev("precond=dilu trisolve=syncfree")), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
+    char want[128];
+    snprintf(want, sizeof want, "%s=%s: %s", var, value, says);
+    if (!strstr(hpls_solver_message(s), want))
+        fail_msg("message: %s (want %s)", hpls_solver_message(s), want);
+    unsetenv(var);
+    hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
 /* Issue 33, finding 6: a GPU runs sync-free kernels on as many groups as it
  * holds resident (thousands), not the CPU's 64.  The sweeps and constructions
  * are correct at any count (a group claims a row once it runs): 1000 groups
@@ -836,19 +855,8 @@ static void syncfree_kernels_run_on_any_number_of_groups(void **state)
     static const char *const syncfree[] = {"syncfree"};
     setenv("HPLS_SYNCFREE_GROUPS", "1000", 1);
     factored_match(syncfree, 1);
-    setenv("HPLS_SYNCFREE_GROUPS", "0", 1);
-    hpls_csr *A = tu_gen("poisson3d:nx=6");
-    hpls_solver *s;
-    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
-    char o[96];
-    snprintf(o, sizeof o, "precond=dilu trisolve=syncfree backend=%s", dev);
-    assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
-    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
-    if (!strstr(hpls_solver_message(s), "HPLS_SYNCFREE_GROUPS=0: a whole number of work-groups"))
-        fail_msg("message: %s", hpls_solver_message(s));
     unsetenv("HPLS_SYNCFREE_GROUPS");
-    hpls_solver_destroy(s);
-    hpls_csr_destroy(A);
+    refused_at_setup("HPLS_SYNCFREE_GROUPS", "0", "a whole number of work-groups");
 }
 
 /* A device backend whose reductions take at most groups work-groups
@@ -942,19 +950,8 @@ static void syncfree_sweeps_by_lanes_keep_the_hosts_bits(void **state)
     setenv("HPLS_SYNCFREE_GROUPS", "1000", 1);
     factored_match(syncfree, 1);
     unsetenv("HPLS_SYNCFREE_GROUPS");
-    setenv("HPLS_SYNCFREE_LANES", "129", 1);
-    hpls_csr *A = tu_gen("poisson3d:nx=6");
-    hpls_solver *s;
-    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
-    char o[96];
-    snprintf(o, sizeof o, "precond=dilu trisolve=syncfree backend=%s", dev);
-    assert_int_equal(hpls_solver_set_options(s, o), HPLS_OK);
-    assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
-    if (!strstr(hpls_solver_message(s), "HPLS_SYNCFREE_LANES=129: a whole number of lanes"))
-        fail_msg("message: %s", hpls_solver_message(s));
     unsetenv("HPLS_SYNCFREE_LANES");
-    hpls_solver_destroy(s);
-    hpls_csr_destroy(A);
+    refused_at_setup("HPLS_SYNCFREE_LANES", "129", "a whole number of lanes");
 }
 
 /* options's setup on the device and on ref: the same status and message */
