@@ -378,16 +378,23 @@ hpls_status hpls_solver_update_values(hpls_solver *s, const hpls_csr *A)
     return HPLS_OK;
 }
 
+/* What a dense or shell setup does first: the old setup torn down, this
+ * process's environment, the options checked. */
+static hpls_status begin_local_setup(hpls_solver *s)
+{
+    hpls_solver_auto_restore(s);
+    hpls_solver_teardown(s);
+    s->env = &hpls_env_local;
+    s->msg[0] = '\0';
+    return hpls_solver_check_options(s);
+}
+
 hpls_status hpls_solver_setup_dense(hpls_solver *s, const hpls_dense *A)
 {
     if (!s || !A || (A->nrows * A->ncols > 0 && !A->data))
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_dense: NULL argument");
     double t0 = hpls_wtime();
-    hpls_solver_auto_restore(s);
-    hpls_solver_teardown(s);
-    s->env = &hpls_env_local;
-    s->msg[0] = '\0';
-    hpls_status st = hpls_solver_check_options(s);
+    hpls_status st = begin_local_setup(s);
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
@@ -422,11 +429,7 @@ hpls_status hpls_solver_setup_shell(hpls_solver *s, hpls_int n, hpls_apply_fn ap
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_setup_shell: %s",
                          n < 0 ? "negative n" : "NULL solver or apply");
     double t0 = hpls_wtime();
-    hpls_solver_auto_restore(s);
-    hpls_solver_teardown(s);
-    s->env = &hpls_env_local;
-    s->msg[0] = '\0';
-    hpls_status st = hpls_solver_check_options(s);
+    hpls_status st = begin_local_setup(s);
     if (st != HPLS_OK)
         return st;
     const hpls_method *m = s->opt.method;
