@@ -588,13 +588,12 @@ SETUP_WHY = {
     "1": "the copies the sweeps read are written to fresh memory at every setup (first-touch "
          "page faults: perf, about a third of an ilu0 setup on poisson3d 100³), as PETSc's "
          "factor is, and A is split into its triangles first (the lowend/upbeg arrays)",
-    "2": "measured when trisolve=block still copied each thread's diagonal block of A out "
-         "into a matrix of its own (perf: that copy and its page faults a quarter of an ilu0 "
-         "block setup on poisson3d 100³); since f6f8c29 the blocks are factored in A itself: "
-         "by hand, same machine, medians of 11, ilu0 0.121 -> 0.073 s, dilu 0.093 -> 0.066 s "
-         "at 2 threads, still about 2x PETSc's 2 processes (the split copies go to fresh "
-         "memory, page faults, as PETSc's factor does, and a thread done first waits for the "
-         "other at each step); this table not yet re-run",
+    "2": "hpls's block setup gains 1.4-1.6x from its second thread where PETSc's gains "
+         "3.4-3.8x from its second process (its symbolic ILU(0) 53 ms on 1 process, 6 ms on 2 in "
+         "-log_view, poisson3d 100³); not profiled since the blocks are factored in A itself "
+         "(f6f8c29, which took this row from 3.4-4.9x to 2.7-3.2x); the suspect: the split "
+         "copies go to fresh memory at every setup, and two threads of one process "
+         "first-touching pages contend on its address space where two processes do not",
 }
 
 
