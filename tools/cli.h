@@ -133,7 +133,7 @@ void cli_history_update(cli_history *h);
  * returns 0, or EXIT_USAGE with a message if a write failed. */
 int cli_history_close(cli_history *h, const char *path);
 
-/* ---- MPI (mpi_solve.c, built with HPLS_MPI) ---- */
+/* ---- MPI (mpi_solve.c, built with HPLS_MPI; without, no_mpi.c) ---- */
 /* 1 when started by mpirun / mpiexec (the command then runs distributed). */
 int cli_mpi_launched(void);
 /* `hpls solve` on every rank: MPI_Init_thread (FUNNELED), cmd_solve, MPI_Finalize. */

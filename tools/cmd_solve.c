@@ -596,7 +596,6 @@ int cmd_solve(int argc, char **argv)
     if ((rc = parse_args(argc, argv, s, &j)) >= 0)
         goto cleanup;
     const char *spec = j.files[0] ? NULL : (j.spec ? j.spec : DEFAULT_PROBLEM);
-#ifdef HPLS_HAVE_MPI
     if (cli_mpi_active()) { /* mpirun: every rank parsed the same arguments */
         cli_dist_job job = {.matrix = j.files[0],
                             .bfile = j.files[1],
@@ -610,7 +609,6 @@ int cmd_solve(int argc, char **argv)
         rc = cli_solve_dist(&s, &job);
         goto cleanup;
     }
-#endif
     /* one process reads A itself: --read is for mpirun */
     if ((rc = check_paths(&j)) != 0 || (rc = cli_load(j.files[0], spec, 1, &pb)) != 0)
         goto cleanup;

@@ -152,10 +152,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "solve") == 0) {
-#ifdef HPLS_HAVE_MPI
-        if (cli_mpi_launched())
+        if (cli_mpi_launched()) /* never without MPI (no_mpi.c) */
             return cli_mpi_main(argc - 1, argv + 1);
-#endif
         return cmd_solve(argc - 1, argv + 1);
     }
     if (strcmp(cmd, "info") == 0)

@@ -13,18 +13,18 @@
  * if it vanishes again in the restarted iteration the solve stops with
  * BREAKDOWN.  Convergence is tested on the recursive ||r||, then confirmed on
  * b - A x; a failed confirmation restarts from the true residual. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_bicg(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *rt = s->work[1], *p = s->work[2], *pt = s->work[3];
-    hpls_dvec *q = s->work[4], *qt = s->work[5], *zbuf = s->work[6], *ztbuf = s->work[7];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *rt = mc->work[1], *p = mc->work[2], *pt = mc->work[3];
+    hpls_dvec *q = mc->work[4], *qt = mc->work[5], *zbuf = mc->work[6], *ztbuf = mc->work[7];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     double rho_old = 1.0;
     int restart = 1;
@@ -42,10 +42,10 @@ hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             hpls_v_copy(be, n, r, rt); /* rt = r */
             restarted_at = it;
         }
-        const hpls_dvec *z = hpls_pc_apply(s, r, zbuf);     /* z = M^-1 r */
-        const hpls_dvec *zt = hpls_pc_apply_t(s, rt, ztbuf); /* zt = M^-T rt */
+        const hpls_dvec *z = hpls_m_pc_apply(mc, r, zbuf);      /* z = M^-1 r */
+        const hpls_dvec *zt = hpls_m_pc_apply_t(mc, rt, ztbuf); /* zt = M^-T rt */
         double rho = hpls_v_dot(be, n, z, rt);
-        int g = hpls_guard(s, rho, "rho = (M^-1 r, rt)", it, restarted_at == it);
+        int g = hpls_guard(mc, rho, "rho = (M^-1 r, rt)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) { /* restart with rt = r */
@@ -62,10 +62,10 @@ hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             hpls_v_xpay(be, n, z, beta, p);   /* p = z + beta p */
             hpls_v_xpay(be, n, zt, beta, pt); /* pt = zt + beta pt */
         }
-        hpls_op_apply(s, p, q);      /* q = A p */
-        hpls_op_apply_t(s, pt, qt);  /* qt = A^T pt */
+        hpls_m_op_apply(mc, p, q);     /* q = A p */
+        hpls_m_op_apply_t(mc, pt, qt); /* qt = A^T pt */
         double sigma = hpls_v_dot(be, n, pt, q);
-        g = hpls_guard(s, sigma, "(pt, A p)", it, restarted_at == it);
+        g = hpls_guard(mc, sigma, "(pt, A p)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) {
@@ -79,7 +79,7 @@ hpls_status hpls_solve_bicg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         hpls_v_axpy(be, n, -alpha, qt, rt); /* rt -= alpha qt */
         rho_old = rho;
         rnorm = hpls_v_nrm2(be, n, r);
-        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
+        if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
     }
 }

@@ -27,19 +27,19 @@
  * solve stops with BREAKDOWN; so does zeta = 0 after a restart (no progress).
  * Convergence is tested on the recursive ||r||, confirmed on b - A x; a failed
  * confirmation restarts from the true residual. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_bicgsafe(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
-    hpls_dvec *ap = s->work[4], *u = s->work[5], *au = s->work[6], *y = s->work[7];
-    hpls_dvec *zhat = s->work[8], *rhbuf = s->work[9], *uhbuf = s->work[10];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *rs = mc->work[1], *ar = mc->work[2], *phat = mc->work[3];
+    hpls_dvec *ap = mc->work[4], *u = mc->work[5], *au = mc->work[6], *y = mc->work[7];
+    hpls_dvec *zhat = mc->work[8], *rhbuf = mc->work[9], *uhbuf = mc->work[10];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     const hpls_dvec *uhat = u;
     double rho = 0.0, beta = 0.0;
@@ -71,7 +71,7 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
             beta = 0.0;
             restarted_at = it;
         }
-        int g = hpls_guard(s, rho, "rho = (rs, r)", it, restarted_at >= it - 1);
+        int g = hpls_guard(mc, rho, "rho = (rs, r)", it, restarted_at >= it - 1);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) { /* restart with rs = r */
@@ -79,13 +79,13 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
             it--;
             continue;
         }
-        const hpls_dvec *rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
-        hpls_op_apply(s, rhat, ar);                         /* Ar = A rhat */
+        const hpls_dvec *rhat = hpls_m_pc_apply(mc, r, rhbuf); /* rhat = M^-1 r */
+        hpls_m_op_apply(mc, rhat, ar);                         /* Ar = A rhat */
         /* phat = rhat + beta (phat - uhat); Ap = Ar + beta (Ap - Au) */
         hpls_v_axpbypcz(be, n, 1.0, rhat, -beta, uhat, beta, phat);
         hpls_v_axpbypcz(be, n, 1.0, ar, -beta, au, beta, ap);
         double sigma = hpls_v_dot(be, n, rs, ap);
-        g = hpls_guard(s, sigma, "(rs, A p)", it, restarted_at == it);
+        g = hpls_guard(mc, sigma, "(rs, A p)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) {
@@ -105,7 +105,7 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
             zeta = cb / ce;
         }
         restart = 0;
-        g = hpls_guard(s, isfinite(eta) ? zeta : eta, isfinite(eta) ? "zeta" : "eta", it,
+        g = hpls_guard(mc, isfinite(eta) ? zeta : eta, isfinite(eta) ? "zeta" : "eta", it,
                        restarted_at == it);
         if (g < 0)
             return HPLS_OK;
@@ -115,15 +115,15 @@ hpls_status hpls_solve_bicgsafe(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
             continue;
         }
         hpls_v_axpbypcz(be, n, zeta, ap, eta, y, eta * beta, u); /* u = zeta Ap + eta (y + beta u) */
-        uhat = hpls_pc_apply(s, u, uhbuf);                    /* uhat = M^-1 u */
+        uhat = hpls_m_pc_apply(mc, u, uhbuf);                    /* uhat = M^-1 u */
         /* zhat = zeta rhat + eta zhat - alpha uhat */
         hpls_v_axpbypcz(be, n, zeta, rhat, -alpha, uhat, eta, zhat);
-        hpls_op_apply(s, uhat, au);                           /* Au = A uhat */
+        hpls_m_op_apply(mc, uhat, au);                            /* Au = A uhat */
         hpls_v_axpbypcz(be, n, zeta, ar, -alpha, au, eta, y);     /* y = zeta Ar + eta y - alpha Au */
         hpls_v_axpbypcz(be, n, alpha, phat, 1.0, zhat, 1.0, x);   /* x += alpha phat + zhat */
         hpls_v_axpbypcz(be, n, -alpha, ap, -1.0, y, 1.0, r);      /* r = r - alpha Ap - y */
         rnorm = hpls_v_nrm2(be, n, r);
-        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
+        if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;

@@ -17,19 +17,19 @@
  * iteration has three reductions: (rhat, v); (t, t), (t, s), (s, s); and
  * ||r||, (rhat, r).  (A solve converging at a half step thus pays one M^-1 s
  * and A shat it does not use, once.) */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_bicgstab(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *rhat = s->work[1], *p = s->work[2], *v = s->work[3];
-    hpls_dvec *sv = s->work[4], *t = s->work[5], *phatbuf = s->work[6], *shatbuf = s->work[7];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    s->conv.r = r; /* what a user's convergence test sees (s is copied there at a half step) */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *rhat = mc->work[1], *p = mc->work[2], *v = mc->work[3];
+    hpls_dvec *sv = mc->work[4], *t = mc->work[5], *phatbuf = mc->work[6], *shatbuf = mc->work[7];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    mc->conv.r = r; /* what a user's convergence test sees (s is copied there at a half step) */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     double rho = 1.0, alpha = 1.0, omega = 1.0;
     double rhat_r = 0.0; /* (rhat, r), summed by the fused update of r */
@@ -53,7 +53,7 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
             restarted_at = it;
         } else {
             double rho_new = rhat_r;
-            int g = hpls_guard(s, rho_new, "rho = (rhat, r)", it, restarted_at == it - 1);
+            int g = hpls_guard(mc, rho_new, "rho = (rhat, r)", it, restarted_at == it - 1);
             if (g < 0)
                 return HPLS_OK;
             if (g > 0) { /* restart with rhat = r */
@@ -65,10 +65,10 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
             hpls_v_bicgstab_p(be, n, r, beta, omega, v, p); /* p = r + beta (p - omega v) */
             rho = rho_new;
         }
-        const hpls_dvec *phat = hpls_pc_apply(s, p, phatbuf); /* phat = M^-1 p */
-        hpls_op_apply(s, phat, v);                            /* v = A phat */
+        const hpls_dvec *phat = hpls_m_pc_apply(mc, p, phatbuf); /* phat = M^-1 p */
+        hpls_m_op_apply(mc, phat, v);                            /* v = A phat */
         double sigma = hpls_v_dot(be, n, rhat, v);
-        int g = hpls_guard(s, sigma, "(rhat, A p)", it, restarted_at == it);
+        int g = hpls_guard(mc, sigma, "(rhat, A p)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) {
@@ -78,17 +78,17 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
         }
         alpha = rho / sigma;
         hpls_v_waxpy(be, n, -alpha, v, r, sv);                 /* s = r - alpha v */
-        const hpls_dvec *shat = hpls_pc_apply(s, sv, shatbuf); /* shat = M^-1 s */
-        hpls_op_apply(s, shat, t);                             /* t = A shat */
+        const hpls_dvec *shat = hpls_m_pc_apply(mc, sv, shatbuf); /* shat = M^-1 s */
+        hpls_m_op_apply(mc, shat, t);                             /* t = A shat */
         double tt, ts, ss;
         hpls_v_dot3(be, n, t, sv, &tt, &ts, &ss); /* (t, t), (t, s), (s, s) */
         double snorm = hpls_be_norm(be, n, ss, sv);
-        if (hpls_conv_met(s, it, sv, snorm)) { /* converged at the half step */
+        if (hpls_conv_met(mc, it, sv, snorm)) { /* converged at the half step */
             hpls_v_axpy(be, n, alpha, phat, x);
             hpls_v_copy(be, n, sv, r);
-            hpls_reason why = hpls_conv_check(s, it, snorm);
+            hpls_reason why = hpls_conv_check(mc, it, snorm);
             if (hpls_reason_converged(why))
-                why = hpls_conv_confirm(s, b, x, r, it);
+                why = hpls_conv_confirm(mc, b, x, r, it);
             if (why != HPLS_NOT_RUN)
                 return HPLS_OK;
             restart = 1;
@@ -97,9 +97,9 @@ hpls_status hpls_solve_bicgstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
         omega = isgreater(tt, 0.0) ? ts / tt : 0.0; /* quiet: tt is NaN after a device failure */
         /* x += alpha phat + omega shat; r = s - omega t */
         hpls_v_bicgstab_xr(be, n, alpha, phat, omega, shat, sv, t, rhat, x, r, &rnorm, &rhat_r);
-        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
+        if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
-        if (!restart && hpls_guard(s, omega, "omega", it, 1))
+        if (!restart && hpls_guard(mc, omega, "omega", it, 1))
             return HPLS_OK;
     }
 }

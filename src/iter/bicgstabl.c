@@ -40,7 +40,7 @@
  * polynomial whose degree is below the cycle's steps (or omega = 0) makes the
  * next rho meaningless, so the next cycle restarts.  A non-finite alpha or
  * gamma stops before it is used. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
@@ -72,13 +72,13 @@ void hpls_destroy_bicgstabl(void *mdata)
     hpls_free(D);
 }
 
-hpls_status hpls_setup_bicgstabl(hpls_solver *s)
+hpls_status hpls_setup_bicgstabl(hpls_mctx *mc)
 {
-    int l = (int)s->opt.ell;
+    int l = (int)mc->opt.ell;
     bcgsl_data *D = hpls_calloc(1, sizeof *D);
     if (!D)
         return HPLS_ERR_NOMEM;
-    D->be = s->be;
+    D->be = mc->be;
     D->l = l;
     D->r = hpls_calloc(l + 1, sizeof *D->r);
     D->u = hpls_calloc(l + 1, sizeof *D->u);
@@ -90,13 +90,13 @@ hpls_status hpls_setup_bicgstabl(hpls_solver *s)
     D->a = hpls_calloc(l + 1, sizeof *D->a);
     int ok = D->r && D->u && D->tau && D->sig && D->g && D->gp && D->c && D->a;
     for (int i = 0; ok && i <= l; i++)
-        ok = s->be->v->alloc(s->be, s->op.n, &D->r[i]) == HPLS_OK &&
-             s->be->v->alloc(s->be, s->op.n, &D->u[i]) == HPLS_OK;
+        ok = mc->be->v->alloc(mc->be, mc->n, &D->r[i]) == HPLS_OK &&
+             mc->be->v->alloc(mc->be, mc->n, &D->u[i]) == HPLS_OK;
     if (!ok) {
         hpls_destroy_bicgstabl(D);
         return HPLS_ERR_NOMEM;
     }
-    s->mdata = D;
+    mc->mdata = D;
     return HPLS_OK;
 }
 
@@ -104,15 +104,15 @@ hpls_status hpls_setup_bicgstabl(hpls_solver *s)
 
 /* x += M^-1 xt, xt = 0.  An update that is not finite is dropped (x keeps its
  * last finite value) and ends the solve as NaN at iteration it: returns 0. */
-static int fold(hpls_solver *s, hpls_dvec *xt, hpls_dvec *z, hpls_dvec *x, hpls_int it)
+static int fold(hpls_mctx *mc, hpls_dvec *xt, hpls_dvec *z, hpls_dvec *x, hpls_int it)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    const hpls_dvec *mz = hpls_pc_apply(s, xt, z);
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    const hpls_dvec *mz = hpls_m_pc_apply(mc, xt, z);
     double bad;
     if (hpls_v_finite(be, n, mz, &bad) >= 0) {
-        hpls_breakdown(s, bad, "an entry of the update of x", it);
-        s->info.iterations = it;
+        hpls_breakdown(mc, bad, "an entry of the update of x", it);
+        mc->info.iterations = it;
         return 0;
     }
     hpls_v_axpy(be, n, 1.0, mz, x);
@@ -122,15 +122,15 @@ static int fold(hpls_solver *s, hpls_dvec *xt, hpls_dvec *z, hpls_dvec *x, hpls_
 
 /* The test after iteration it on rn = ||r_0||: 1 to stop (x finished), 0 to
  * go on, with *restart = 1 when r_0 is now the true residual of x. */
-static int check(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x, hpls_dvec *xt, hpls_dvec *z,
+static int check(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x, hpls_dvec *xt, hpls_dvec *z,
                  hpls_dvec *r0, hpls_int it, double rn, int *restart)
 {
-    hpls_reason why = hpls_conv_check(s, it, rn);
+    hpls_reason why = hpls_conv_check(mc, it, rn);
     if (why == HPLS_NOT_RUN)
         return 0;
-    if (why == HPLS_DIVERGED_NAN || !fold(s, xt, z, x, it) || !hpls_reason_converged(why))
+    if (why == HPLS_DIVERGED_NAN || !fold(mc, xt, z, x, it) || !hpls_reason_converged(why))
         return 1;
-    why = hpls_conv_confirm(s, b, x, r0, it);
+    why = hpls_conv_confirm(mc, b, x, r0, it);
     *restart = why == HPLS_NOT_RUN;
     return !*restart;
 }
@@ -138,10 +138,10 @@ static int check(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x, hpls_dvec *xt
 /* The MR part over m directions r_1 .. r_m: the QR factors, gamma, and the
  * updates of xt, r_0 and u_0.  Returns the directions used (0: sigma_1 is 0
  * or not finite), or -1 after stopping the solve on a non-finite gamma. */
-static int min_residual(hpls_solver *s, bcgsl_data *D, int m, hpls_dvec *xt, hpls_int it)
+static int min_residual(hpls_mctx *mc, bcgsl_data *D, int m, hpls_dvec *xt, hpls_int it)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
     hpls_dvec **r = D->r, **u = D->u;
     const hpls_dvec *const *q = (const hpls_dvec *const *)(r + 1); /* q_1 .. q_m */
     int used = 0;
@@ -180,8 +180,8 @@ static int min_residual(hpls_solver *s, bcgsl_data *D, int m, hpls_dvec *xt, hpl
             g -= TAU(D, j, i) * D->g[i];
         D->g[j] = g;
         if (!isfinite(g)) {
-            hpls_breakdown(s, g, "gamma of the minimal-residual step", it);
-            s->info.iterations = it;
+            hpls_breakdown(mc, g, "gamma of the minimal-residual step", it);
+            mc->info.iterations = it;
             return -1;
         }
     }
@@ -203,15 +203,15 @@ static int min_residual(hpls_solver *s, bcgsl_data *D, int m, hpls_dvec *xt, hpl
     return used;
 }
 
-hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_bicgstabl(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    bcgsl_data *D = s->mdata;
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    bcgsl_data *D = mc->mdata;
     hpls_dvec **r = D->r, **u = D->u;
-    hpls_dvec *rt = s->work[0], *xt = s->work[1], *z = s->work[2];
-    double rn = hpls_op_residual(s, b, x, r[0]); /* r_0 = b - A x */
-    if (hpls_conv_start(s, rn) != HPLS_NOT_RUN)
+    hpls_dvec *rt = mc->work[0], *xt = mc->work[1], *z = mc->work[2];
+    double rn = hpls_m_op_residual(mc, b, x, r[0]); /* r_0 = b - A x */
+    if (hpls_conv_start(mc, rn) != HPLS_NOT_RUN)
         return HPLS_OK;
     hpls_v_set(be, n, 0.0, xt);
     double rho0 = 1.0, rho1 = 0.0, alpha = 0.0, omega = 1.0;
@@ -227,7 +227,7 @@ hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *
      * the solve stops or restarts (M^-1 xt). */
     for (;;) {
         if (restart) {
-            if (restarted_at >= 0 && !fold(s, xt, z, x, it))
+            if (restarted_at >= 0 && !fold(mc, xt, z, x, it))
                 return HPLS_OK;
             hpls_v_copy(be, n, r[0], rt); /* rt = r_0 */
             hpls_v_set(be, n, 0.0, u[0]);
@@ -237,27 +237,27 @@ hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *
             restart = 0;
             restarted_at = it;
         }
-        int m = (int)(s->opt.maxiter - it < D->l ? s->opt.maxiter - it : D->l);
+        int m = (int)(mc->opt.maxiter - it < D->l ? mc->opt.maxiter - it : D->l);
         rho0 = -omega * rho0;
         for (int j = 0; j < m && !restart; j++) {
-            int g = hpls_guard(s, rho1, "rho = (r_j, rt)", it + 1, restarted_at == it);
+            int g = hpls_guard(mc, rho1, "rho = (r_j, rt)", it + 1, restarted_at == it);
             if (g == 0) {
                 double beta = alpha * (rho1 / rho0);
                 rho0 = rho1;
                 for (int i = 0; i <= j; i++)
                     hpls_v_xpay(be, n, r[i], -beta, u[i]); /* u_i = r_i - beta u_i */
-                hpls_op_apply(s, hpls_pc_apply(s, u[j], z), u[j + 1]);
+                hpls_m_op_apply(mc, hpls_m_pc_apply(mc, u[j], z), u[j + 1]);
                 double sigma = hpls_v_dot(be, n, u[j + 1], rt);
-                g = hpls_guard(s, sigma, "(A M^-1 u_j, rt)", it + 1, restarted_at == it);
+                g = hpls_guard(mc, sigma, "(A M^-1 u_j, rt)", it + 1, restarted_at == it);
                 alpha = rho1 / sigma;
                 if (g == 0 && !isfinite(alpha)) {
-                    hpls_breakdown(s, alpha, "alpha", it + 1);
+                    hpls_breakdown(mc, alpha, "alpha", it + 1);
                     g = -1;
                 }
             }
             if (g < 0) { /* stopped (BREAKDOWN or NAN) */
-                s->info.iterations = it;
-                fold(s, xt, z, x, it);
+                mc->info.iterations = it;
+                fold(mc, xt, z, x, it);
                 return HPLS_OK;
             }
             if (g > 0) { /* restart from r_0 */
@@ -267,7 +267,7 @@ hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *
             hpls_v_axpy(be, n, alpha, u[0], xt);
             for (int i = 0; i <= j; i++)
                 hpls_v_axpy(be, n, -alpha, u[i + 1], r[i]); /* r_i -= alpha u_i+1 */
-            hpls_op_apply(s, hpls_pc_apply(s, r[j], z), r[j + 1]);
+            hpls_m_op_apply(mc, hpls_m_pc_apply(mc, r[j], z), r[j + 1]);
             it++;
             if (j == m - 1)
                 break;
@@ -275,18 +275,18 @@ hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *
             const hpls_dvec *shadow[1] = {rt};
             hpls_v_mdot2(be, n, 1, shadow, r[j + 1], r[0], D->c);
             rho1 = D->c[0];
-            if (check(s, b, x, xt, z, r[0], it, hpls_be_norm(be, n, D->c[4], r[0]), &restart))
+            if (check(mc, b, x, xt, z, r[0], it, hpls_be_norm(be, n, D->c[4], r[0]), &restart))
                 return HPLS_OK;
         }
         if (restart)
             continue;
-        int used = min_residual(s, D, m, xt, it);
+        int used = min_residual(mc, D, m, xt, it);
         if (used < 0)
             return HPLS_OK;
         if (used == 0 &&
-            hpls_guard(s, D->sig[1], "||A M^-1 r_0||^2", it, restarted_at == it - m) < 0) {
-            s->info.iterations = it;
-            fold(s, xt, z, x, it);
+            hpls_guard(mc, D->sig[1], "||A M^-1 r_0||^2", it, restarted_at == it - m) < 0) {
+            mc->info.iterations = it;
+            fold(mc, xt, z, x, it);
             return HPLS_OK;
         }
         if (used > 0)
@@ -294,7 +294,7 @@ hpls_status hpls_solve_bicgstabl(hpls_solver *s, const hpls_dvec *b, hpls_dvec *
         const hpls_dvec *pair[2] = {r[0], rt};
         hpls_v_mdot(be, n, 2, pair, r[0], D->c); /* ||r_0||^2, (rt, r_0) */
         rho1 = D->c[1];
-        if (check(s, b, x, xt, z, r[0], it, hpls_be_norm(be, n, D->c[0], r[0]), &restart))
+        if (check(mc, b, x, xt, z, r[0], it, hpls_be_norm(be, n, D->c[0], r[0]), &restart))
             return HPLS_OK;
         if (used < m || omega == 0.0)
             restart = 1;

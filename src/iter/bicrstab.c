@@ -21,19 +21,19 @@
  * stops with BREAKDOWN; zeta = 0 means no progress: BREAKDOWN.  Convergence
  * is tested on the recursive ||r||, confirmed on b - A x; a failed
  * confirmation restarts from the true residual. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_bicrstab(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *rs = s->work[1], *ar = s->work[2], *phat = s->work[3];
-    hpls_dvec *ap = s->work[4], *aap = s->work[5], *t = s->work[6], *at = s->work[7];
-    hpls_dvec *rhbuf = s->work[8], *qhbuf = s->work[9];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *rs = mc->work[1], *ar = mc->work[2], *phat = mc->work[3];
+    hpls_dvec *ap = mc->work[4], *aap = mc->work[5], *t = mc->work[6], *at = mc->work[7];
+    hpls_dvec *rhbuf = mc->work[8], *qhbuf = mc->work[9];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     /* t and At are written as 0 * (old value) + ...: start them finite */
     hpls_v_set(be, n, 0.0, t);
@@ -57,20 +57,20 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
     for (hpls_int it = 1;; it++) {
         if (restart) {
             hpls_v_copy(be, n, r, rs);             /* rs = r */
-            rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
-            hpls_op_apply(s, rhat, ar);        /* Ar = A rhat */
+            rhat = hpls_m_pc_apply(mc, r, rhbuf);  /* rhat = M^-1 r */
+            hpls_m_op_apply(mc, rhat, ar);         /* Ar = A rhat */
             rho = hpls_v_dot(be, n, rs, ar);
             restarted_at = it;
-            if (hpls_guard(s, rho, "rho = (rs, A r)", it, 1)) /* just restarted */
+            if (hpls_guard(mc, rho, "rho = (rs, A r)", it, 1)) /* just restarted */
                 return HPLS_OK;
             hpls_v_copy(be, n, rhat, phat); /* phat = rhat */
             hpls_v_copy(be, n, ar, ap);     /* Ap = Ar */
             restart = 0;
         }
-        const hpls_dvec *qhat = hpls_pc_apply(s, ap, qhbuf); /* qhat = M^-1 Ap */
-        hpls_op_apply(s, qhat, aap);                         /* AAp = A qhat */
+        const hpls_dvec *qhat = hpls_m_pc_apply(mc, ap, qhbuf); /* qhat = M^-1 Ap */
+        hpls_m_op_apply(mc, qhat, aap);                         /* AAp = A qhat */
         double sigma = hpls_v_dot(be, n, rs, aap);
-        int g = hpls_guard(s, sigma, "(rs, A A p)", it, restarted_at == it);
+        int g = hpls_guard(mc, sigma, "(rs, A A p)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) { /* restart with rs = r */
@@ -81,12 +81,12 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
         double alpha = rho / sigma;
         hpls_v_axpbypcz(be, n, 1.0, r, -alpha, ap, 0.0, t); /* t = r - alpha Ap */
         double tnorm = hpls_v_nrm2(be, n, t);
-        if (tnorm <= s->conv.target) { /* converged at the half step */
+        if (tnorm <= mc->conv.target) {         /* converged at the half step */
             hpls_v_axpy(be, n, alpha, phat, x); /* x += alpha phat */
             hpls_v_copy(be, n, t, r);
-            hpls_reason why = hpls_conv_check(s, it, tnorm);
+            hpls_reason why = hpls_conv_check(mc, it, tnorm);
             if (hpls_reason_converged(why))
-                why = hpls_conv_confirm(s, b, x, r, it);
+                why = hpls_conv_confirm(mc, b, x, r, it);
             if (why != HPLS_NOT_RUN)
                 return HPLS_OK;
             restart = 1;
@@ -100,16 +100,16 @@ hpls_status hpls_solve_bicrstab(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x
         hpls_v_axpy(be, n, -zeta * alpha, qhat, x);
         hpls_v_axpbypcz(be, n, 1.0, t, -zeta, at, 0.0, r); /* r = t - zeta At */
         rnorm = hpls_v_nrm2(be, n, r);
-        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
+        if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
-        if (hpls_guard(s, zeta, "zeta", it, 1)) /* no progress: a restart would not help */
+        if (hpls_guard(mc, zeta, "zeta", it, 1)) /* no progress: a restart would not help */
             return HPLS_OK;
-        rhat = hpls_pc_apply(s, r, rhbuf); /* rhat = M^-1 r */
-        hpls_op_apply(s, rhat, ar);        /* Ar = A rhat */
+        rhat = hpls_m_pc_apply(mc, r, rhbuf); /* rhat = M^-1 r */
+        hpls_m_op_apply(mc, rhat, ar);        /* Ar = A rhat */
         double rho_new = hpls_v_dot(be, n, rs, ar);
-        g = hpls_guard(s, rho_new, "rho = (rs, A r)", it, restarted_at == it);
+        g = hpls_guard(mc, rho_new, "rho = (rs, A r)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) {

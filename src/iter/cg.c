@@ -12,48 +12,48 @@
  *   loop: q = A p; alpha = rho / (p, q); x += alpha p; r -= alpha q
  *         z = M^-1 r; rho' = (r, z); p = z + (rho'/rho) p
  * Traffic per iteration: one SpMV + 10n (unpreconditioned). */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_cg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_cg(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *zbuf = s->work[1], *p = s->work[2], *q = s->work[3];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    s->conv.r = r; /* what a user's convergence test sees */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *zbuf = mc->work[1], *p = mc->work[2], *q = mc->work[3];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    mc->conv.r = r;                                 /* what a user's convergence test sees */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     int restart = 1;
     double rho = 0.0, sign_a = 0.0, sign_m = 0.0; /* the signs of A and M, from the first */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            const hpls_dvec *z = hpls_pc_apply(s, r, zbuf); /* z = M^-1 r */
+            const hpls_dvec *z = hpls_m_pc_apply(mc, r, zbuf);   /* z = M^-1 r */
             hpls_v_copy(be, n, z, p);                            /* p = z */
             rho = hpls_v_dot(be, n, r, z);
             restart = 0;
             if (sign_m == 0.0)
                 sign_m = rho < 0.0 ? -1.0 : 1.0;
         }
-        hpls_op_apply(s, p, q); /* q = A p */
+        hpls_m_op_apply(mc, p, q); /* q = A p */
         double pq = hpls_v_dot(be, n, p, q);
         if (sign_a == 0.0)
             sign_a = pq < 0.0 ? -1.0 : 1.0;
         if (!(sign_a * pq > 0.0))
-            return hpls_indefinite(s, pq, "(p, A p)", it);
+            return hpls_indefinite(mc, pq, "(p, A p)", it);
         double alpha = rho / pq;
         hpls_v_axpy(be, n, alpha, p, x);  /* x += alpha p */
         hpls_v_axpy(be, n, -alpha, q, r); /* r -= alpha q */
         rnorm = hpls_v_nrm2(be, n, r);
-        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
+        if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
-        const hpls_dvec *z = hpls_pc_apply(s, r, zbuf); /* z = M^-1 r */
+        const hpls_dvec *z = hpls_m_pc_apply(mc, r, zbuf); /* z = M^-1 r */
         double rho_new = hpls_v_dot(be, n, r, z);
         if (!(sign_m * rho_new > 0.0)) /* rnorm > 0 here, so M is not definite */
-            return hpls_indefinite(s, rho_new, "(r, M^-1 r)", it + 1);
+            return hpls_indefinite(mc, rho_new, "(r, M^-1 r)", it + 1);
         hpls_v_xpay(be, n, z, rho_new / rho, p); /* p = z + beta p */
         rho = rho_new;
     }

@@ -13,18 +13,18 @@
  * remedy); if it vanishes again in the restarted iteration the solve stops
  * with BREAKDOWN.  Convergence is tested on the recursive ||r||, confirmed on
  * b - A x; a failed confirmation restarts from the true residual. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_cgs(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *rhat = s->work[1], *u = s->work[2], *p = s->work[3];
-    hpls_dvec *q = s->work[4], *v = s->work[5], *uq = s->work[6], *hbuf = s->work[7];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *rhat = mc->work[1], *u = mc->work[2], *p = mc->work[3];
+    hpls_dvec *q = mc->work[4], *v = mc->work[5], *uq = mc->work[6], *hbuf = mc->work[7];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     /* q and uq are written as 0 * (old value) + ...: start them finite */
     hpls_v_set(be, n, 0.0, q);
@@ -47,7 +47,7 @@ hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             restarted_at = it;
         }
         double rho = hpls_v_dot(be, n, rhat, r);
-        int g = hpls_guard(s, rho, "rho = (rhat, r)", it, restarted_at == it);
+        int g = hpls_guard(mc, rho, "rho = (rhat, r)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) { /* restart with rhat = r */
@@ -64,10 +64,10 @@ hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             hpls_v_axpbypcz(be, n, 1.0, r, beta, q, 0.0, u);      /* u = r + beta q */
             hpls_v_axpbypcz(be, n, 1.0, u, beta, q, beta * beta, p); /* p = u + beta q + beta^2 p */
         }
-        const hpls_dvec *phat = hpls_pc_apply(s, p, hbuf); /* phat = M^-1 p */
-        hpls_op_apply(s, phat, v);                         /* v = A phat */
+        const hpls_dvec *phat = hpls_m_pc_apply(mc, p, hbuf); /* phat = M^-1 p */
+        hpls_m_op_apply(mc, phat, v);                         /* v = A phat */
         double sigma = hpls_v_dot(be, n, rhat, v);
-        g = hpls_guard(s, sigma, "(rhat, A p)", it, restarted_at == it);
+        g = hpls_guard(mc, sigma, "(rhat, A p)", it, restarted_at == it);
         if (g < 0)
             return HPLS_OK;
         if (g > 0) {
@@ -78,13 +78,13 @@ hpls_status hpls_solve_cgs(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         double alpha = rho / sigma;
         hpls_v_axpbypcz(be, n, 1.0, u, -alpha, v, 0.0, q); /* q = u - alpha v */
         hpls_v_axpbypcz(be, n, 1.0, u, 1.0, q, 0.0, uq);   /* uq = u + q */
-        const hpls_dvec *uhat = hpls_pc_apply(s, uq, hbuf); /* uhat = M^-1 (u + q) */
+        const hpls_dvec *uhat = hpls_m_pc_apply(mc, uq, hbuf);  /* uhat = M^-1 (u + q) */
         hpls_v_axpy(be, n, alpha, uhat, x);                     /* x += alpha uhat */
-        hpls_op_apply(s, uhat, v);                          /* v = A uhat */
+        hpls_m_op_apply(mc, uhat, v);                           /* v = A uhat */
         hpls_v_axpy(be, n, -alpha, v, r);                       /* r -= alpha A uhat */
         rho_old = rho;
         rnorm = hpls_v_nrm2(be, n, r);
-        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
+        if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
     }
 }

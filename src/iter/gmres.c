@@ -37,7 +37,7 @@
  * lucky breakdown: the solution lies in the current space and is exact.
  * Traffic per step j: one SpMV + two reads of v_0..v_{j-1} + about 8n (FGMRES:
  * a read of z_0..z_{j-1} more). */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
@@ -87,19 +87,19 @@ static hpls_dvec **vectors(hpls_backend *be, hpls_int count, hpls_int n)
     return v;
 }
 
-static hpls_status setup(hpls_solver *s, int flexible)
+static hpls_status setup(hpls_mctx *mc, int flexible)
 {
-    hpls_int m = s->opt.restart, n = s->op.n;
-    if (s->opt.precnorm && !s->opt.left)
+    hpls_int m = mc->opt.restart, n = mc->n;
+    if (mc->opt.precnorm && !mc->opt.left)
         return hpls_fail(HPLS_ERR_OPTION, "norm=preconditioned needs pc_side=left (with right "
                                           "preconditioning the residual is the true one)");
     gmres_data *G = hpls_calloc(1, sizeof *G);
     if (!G)
         return HPLS_ERR_NOMEM;
-    G->be = s->be;
+    G->be = mc->be;
     G->m = m;
-    G->v = vectors(s->be, m + 1, n);
-    G->z = flexible ? vectors(s->be, m, n) : NULL;
+    G->v = vectors(mc->be, m + 1, n);
+    G->z = flexible ? vectors(mc->be, m, n) : NULL;
     G->h = hpls_calloc((m + 1) * m, sizeof *G->h);
     G->rt = hpls_calloc((m + 1) * m, sizeof *G->rt);
     G->cs = hpls_malloc(m, sizeof *G->cs);
@@ -116,58 +116,64 @@ static hpls_status setup(hpls_solver *s, int flexible)
         destroy_gmres(G);
         return HPLS_ERR_NOMEM;
     }
-    s->mdata = G;
+    mc->mdata = G;
     return HPLS_OK;
 }
 
-hpls_status hpls_setup_gmres(hpls_solver *s) { return setup(s, 0); }
-hpls_status hpls_setup_fgmres(hpls_solver *s) { return setup(s, 1); }
+hpls_status hpls_setup_gmres(hpls_mctx *mc)
+{
+    return setup(mc, 0);
+}
+hpls_status hpls_setup_fgmres(hpls_mctx *mc)
+{
+    return setup(mc, 1);
+}
 void hpls_destroy_gmres(void *mdata) { destroy_gmres(mdata); }
 
 /* r = b - A x, or M^-1 (b - A x) with left preconditioning; returns its norm.
  * Records ||b - A x|| and the scale of the estimates (gmres_data). */
-static double residual(hpls_solver *s, gmres_data *G, const hpls_dvec *b, const hpls_dvec *x,
+static double residual(hpls_mctx *mc, gmres_data *G, const hpls_dvec *b, const hpls_dvec *x,
                        hpls_dvec *r, hpls_dvec *t)
 {
     G->scale = 1.0;
-    if (!s->opt.left)
-        return G->rnorm = hpls_op_residual(s, b, x, r);
-    G->rnorm = hpls_op_residual(s, b, x, t);
-    const hpls_dvec *z = hpls_pc_apply(s, t, r);
+    if (!mc->opt.left)
+        return G->rnorm = hpls_m_op_residual(mc, b, x, r);
+    G->rnorm = hpls_m_op_residual(mc, b, x, t);
+    const hpls_dvec *z = hpls_m_pc_apply(mc, t, r);
     if (z != r)
-        hpls_v_copy(s->be, s->op.n, z, r);
-    double pn = hpls_v_nrm2(s->be, s->op.n, r);
-    if (!s->opt.precnorm && pn > 0.0)
+        hpls_v_copy(mc->be, mc->n, z, r);
+    double pn = hpls_v_nrm2(mc->be, mc->n, r);
+    if (!mc->opt.precnorm && pn > 0.0)
         G->scale = G->rnorm / pn;
     return pn;
 }
 
 /* v[j+1] = A M^-1 v[j] (FGMRES: z_j = M^-1 v[j] kept), or M^-1 A v[j] (left). */
-static void product(hpls_solver *s, gmres_data *G, hpls_int j, hpls_dvec *t)
+static void product(hpls_mctx *mc, gmres_data *G, hpls_int j, hpls_dvec *t)
 {
     hpls_dvec **v = G->v;
-    if (s->opt.left) {
-        hpls_op_apply(s, v[j], t);
-        const hpls_dvec *z = hpls_pc_apply(s, t, v[j + 1]);
+    if (mc->opt.left) {
+        hpls_m_op_apply(mc, v[j], t);
+        const hpls_dvec *z = hpls_m_pc_apply(mc, t, v[j + 1]);
         if (z != v[j + 1])
-            hpls_v_copy(s->be, s->op.n, z, v[j + 1]);
+            hpls_v_copy(mc->be, mc->n, z, v[j + 1]);
         return;
     }
     hpls_dvec *zj = G->z ? G->z[j] : t;
-    const hpls_dvec *z = hpls_pc_apply(s, v[j], zj);
+    const hpls_dvec *z = hpls_m_pc_apply(mc, v[j], zj);
     if (G->z && z != zj)
-        hpls_v_copy(s->be, s->op.n, z, zj);
-    hpls_op_apply(s, z, v[j + 1]);
+        hpls_v_copy(mc->be, mc->n, z, zj);
+    hpls_m_op_apply(mc, z, v[j + 1]);
 }
 
 /* ||u - V c|| for the pending u = v[j] with alpha = (u, u): by Pythagoras when
  * that is exact to rounding (the second pass removed under half of ||u||^2),
  * else v[j] is finished here (v[j] = (u - V c) / nu, also z_j for FGMRES when
  * there is one: not at the cycle's end) and *done set. */
-static double pending_norm(hpls_solver *s, gmres_data *G, hpls_int j, double alpha, int *done)
+static double pending_norm(hpls_mctx *mc, gmres_data *G, hpls_int j, double alpha, int *done)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
     double cc = 0.0;
     for (hpls_int i = 0; i < j; i++)
         cc += G->c[i] * G->c[i];
@@ -219,11 +225,10 @@ static double rotate(gmres_data *G, hpls_int col)
 /* One cycle of at most m columns from v[0] = r / beta, starting at iteration
  * *it.  Returns the reason (HPLS_NOT_RUN: the cycle ended without one), the
  * columns done in *ncols. */
-static hpls_reason cycle(hpls_solver *s, gmres_data *G, hpls_dvec *t, hpls_int *it,
-                         hpls_int *ncols)
+static hpls_reason cycle(hpls_mctx *mc, gmres_data *G, hpls_dvec *t, hpls_int *it, hpls_int *ncols)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n, m = G->m;
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n, m = G->m;
     hpls_dvec **v = G->v;
     const hpls_dvec *const *V = (const hpls_dvec *const *)v;
     double *h = G->h, *c = G->c, *f = G->f, *d = G->dots;
@@ -234,7 +239,7 @@ static hpls_reason cycle(hpls_solver *s, gmres_data *G, hpls_dvec *t, hpls_int *
         int last = j == m, done = j == 0;
         double alpha = 1.0, gamma = 0.0, zeta = 0.0;
         if (!last) {
-            product(s, G, j, t);                         /* v[j+1] = z = A M^-1 u_j */
+            product(mc, G, j, t);                              /* v[j+1] = z = A M^-1 u_j */
             hpls_v_mdot2(be, n, (int)j, V, v[j], v[j + 1], d); /* the one reduction */
             for (hpls_int i = 0; i < j; i++) {
                 c[i] = d[i];
@@ -250,7 +255,7 @@ static hpls_reason cycle(hpls_solver *s, gmres_data *G, hpls_dvec *t, hpls_int *
             alpha = d[j];
         }
         if (j > 0) { /* the second pass of u_j: column j-1 is complete */
-            nu = pending_norm(s, G, j, alpha, &done);
+            nu = pending_norm(mc, G, j, alpha, &done);
             double *col = h + (j - 1) * (m + 1), *hc = G->hc;
             for (hpls_int i = 0; i < j; i++) { /* hc = H c_{j-1}, H's first j-1 columns */
                 double sum = 0.0;
@@ -265,12 +270,14 @@ static hpls_reason cycle(hpls_solver *s, gmres_data *G, hpls_dvec *t, hpls_int *
             (*it)++;
             *ncols = j;
             if (rd == 0.0 || !isfinite(rd)) { /* rd = 0: R is singular, and so is A M^-1 */
-                s->info.iterations = *it;
-                hpls_breakdown(s, rd, "the rotated diagonal of H (0: A M^-1 is singular "
-                                      "on the Krylov space)", *it);
-                return s->info.reason;
+                mc->info.iterations = *it;
+                hpls_breakdown(mc, rd,
+                               "the rotated diagonal of H (0: A M^-1 is singular "
+                               "on the Krylov space)",
+                               *it);
+                return mc->info.reason;
             }
-            why = hpls_conv_check(s, *it, fabs(G->g[j]) * G->scale);
+            why = hpls_conv_check(mc, *it, fabs(G->g[j]) * G->scale);
             if (why != HPLS_NOT_RUN || col[j] == 0.0 || last)
                 return why; /* converged, stopped, lucky (h_{j,j-1} = 0) or the cycle's end */
         }
@@ -306,30 +313,30 @@ static hpls_reason cycle(hpls_solver *s, gmres_data *G, hpls_dvec *t, hpls_int *
     return why;
 }
 
-static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+static hpls_status solve(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    gmres_data *G = s->mdata;
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n, m = G->m;
-    hpls_dvec *r = s->work[0], *t = s->work[1], *u = s->work[2];
+    gmres_data *G = mc->mdata;
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n, m = G->m;
+    hpls_dvec *r = mc->work[0], *t = mc->work[1], *u = mc->work[2];
     double *rt = G->rt, *g = G->g, *y = G->y;
-    int precnorm = s->opt.left && s->opt.precnorm;
+    int precnorm = mc->opt.left && mc->opt.precnorm;
     if (precnorm) {
-        const hpls_dvec *pb = hpls_pc_apply(s, b, t); /* reference norm ||M^-1 b|| */
-        hpls_conv_use_precond_norm(s, hpls_v_nrm2(be, n, pb));
+        const hpls_dvec *pb = hpls_m_pc_apply(mc, b, t); /* reference norm ||M^-1 b|| */
+        hpls_conv_use_precond_norm(mc, hpls_v_nrm2(be, n, pb));
     }
-    double beta = residual(s, G, b, x, r, t);
-    hpls_reason why = hpls_conv_start(s, precnorm ? beta : G->rnorm);
+    double beta = residual(mc, G, b, x, r, t);
+    hpls_reason why = hpls_conv_start(mc, precnorm ? beta : G->rnorm);
     hpls_int it = 0;
     while (why == HPLS_NOT_RUN) {
         if (!(beta > 0.0) || !isfinite(beta)) { /* left: M^-1 r vanished, r did not */
-            hpls_breakdown(s, beta, "||M^-1 (b - A x)||", it);
+            hpls_breakdown(mc, beta, "||M^-1 (b - A x)||", it);
             break;
         }
         hpls_v_axpby(be, n, 1.0 / beta, r, 0.0, G->v[0]); /* v_0 = r / beta */
         g[0] = beta;
         hpls_int j;
-        why = cycle(s, G, t, &it, &j);
+        why = cycle(mc, G, t, &it, &j);
         if (why == HPLS_DIVERGED_NAN || why == HPLS_DIVERGED_BREAKDOWN)
             break;
         int lucky = j > 0 && G->h[(j - 1) * (m + 1) + j] == 0.0;
@@ -343,39 +350,38 @@ static hpls_status solve(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             hpls_v_maxpy(be, n, (int)j, y, (const hpls_dvec *const *)G->z, 1.0, x); /* x += Z y */
         } else {
             hpls_v_maxpy(be, n, (int)j, y, (const hpls_dvec *const *)G->v, 0.0, u); /* u = V y */
-            const hpls_dvec *z = s->opt.left ? u : hpls_pc_apply(s, u, t);
+            const hpls_dvec *z = mc->opt.left ? u : hpls_m_pc_apply(mc, u, t);
             hpls_v_axpy(be, n, 1.0, z, x); /* x += M^-1 V y */
         }
         if (hpls_reason_converged(why) && !precnorm) {
-            why = hpls_conv_confirm(s, b, x, r, it); /* r: the true residual if not */
-            if (why == HPLS_NOT_RUN && s->opt.left)  /* M^-1 r, and the ratio again */
-                residual(s, G, b, x, r, t);
+            why = hpls_conv_confirm(mc, b, x, r, it); /* r: the true residual if not */
+            if (why == HPLS_NOT_RUN && mc->opt.left)  /* M^-1 r, and the ratio again */
+                residual(mc, G, b, x, r, t);
         } else if (why == HPLS_NOT_RUN || lucky)
-            residual(s, G, b, x, r, t);
+            residual(mc, G, b, x, r, t);
         if (why == HPLS_NOT_RUN) {
             beta = hpls_v_nrm2(be, n, r);
             if (!(beta > 0.0) || !isfinite(beta))
-                why = hpls_conv_check(s, it, s->opt.left && !precnorm ? G->rnorm : beta);
+                why = hpls_conv_check(mc, it, mc->opt.left && !precnorm ? G->rnorm : beta);
         }
     }
     return HPLS_OK;
 }
 
-hpls_status hpls_solve_gmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_gmres(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    return solve(s, b, x);
+    return solve(mc, b, x);
 }
 
-hpls_status hpls_solve_fgmres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_fgmres(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    return solve(s, b, x);
+    return solve(mc, b, x);
 }
 
-hpls_status hpls_gmres_basis_loss(const hpls_solver *s, hpls_int k, double *loss)
+hpls_status hpls_gmres_loss(const hpls_mctx *mc, hpls_int k, double *loss)
 {
-    const gmres_data *G = s->mdata;
-    if (!G || (s->opt.method->setup != hpls_setup_gmres &&
-               s->opt.method->setup != hpls_setup_fgmres) || k < 1 || k > G->m)
+    const gmres_data *G = mc->mdata;
+    if (!G || mc->mdata_destroy != hpls_destroy_gmres || k < 1 || k > G->m)
         return hpls_fail(HPLS_ERR_ARG, "hpls_gmres_basis_loss: not a gmres solver, or k %lld "
                          "outside 1..restart", (long long)k);
     double *d = hpls_malloc(k, sizeof *d);
@@ -383,10 +389,10 @@ hpls_status hpls_gmres_basis_loss(const hpls_solver *s, hpls_int k, double *loss
         return HPLS_ERR_NOMEM;
     *loss = 0.0;
     for (hpls_int i = 0; i < k; i++) {
-        hpls_v_mdot(s->be, s->op.n, (int)k, (const hpls_dvec *const *)G->v, G->v[i], d);
+        hpls_v_mdot(mc->be, mc->n, (int)k, (const hpls_dvec *const *)G->v, G->v[i], d);
         for (hpls_int j = 0; j < k; j++)
             *loss = fmax(*loss, fabs(d[j] - (i == j ? 1.0 : 0.0)));
     }
     hpls_free(d);
-    return s->be->err;
+    return mc->be->err;
 }

@@ -19,11 +19,10 @@
  * Eq. 7), and S x adds the couplings to the other ranks' rows through the halo
  * (mpi/dist_hisa.c).  T x = b' stays local, the residual identity holds row by
  * row, and ||y - y'|| is the one reduction of an iteration. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include "direct/block_tridiag.h"
 #include "la/split.h"
-#include "options.h"
 
 #include <math.h>
 
@@ -96,23 +95,22 @@ hpls_status hpls_tridiag_device_method(const hpls_backend *be, const char *who, 
 }
 
 /* The device's setup: S and the factors of T there. */
-static hpls_status setup_device(hpls_solver *s, hisa_data *H, hpls_int block)
+static hpls_status setup_device(hpls_mctx *mc, hisa_data *H, hpls_int block)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
     hpls_int rows = block > 0 && block < n ? block : n;
     int method;
     hpls_status st = hpls_tridiag_device_method(
-        be, s->opt.method->name, n, rows,
-        hpls_optset_is_set(&s->os, "tridiag") ? s->opt.tridiag : -1, &method);
+        be, mc->name, n, rows, mc->opt.tridiag_set ? mc->opt.tridiag : -1, &method);
     if (st != HPLS_OK)
         return st;
     hpls_tridiag *T = NULL;
-    st = hpls_split_tridiag(s->A, block, be->nthreads, &T, &H->S);
+    st = hpls_split_tridiag(mc->A, block, be->nthreads, &T, &H->S);
     H->be = be;
     if (st == HPLS_OK)
         st = be->d->csr_upload(be, H->S, 0, &H->dS);
-    const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p, .delta = s->opt.gspike_delta};
+    const hpls_tridiag_opts o = {.partitions = mc->opt.gspike_p, .delta = mc->opt.gspike_delta};
     if (st == HPLS_OK)
         st = be->d->tfac_factor(be, T, rows, method, &o, 0, &H->dT);
     hpls_tridiag_destroy(T);
@@ -121,25 +119,26 @@ static hpls_status setup_device(hpls_solver *s, hisa_data *H, hpls_int block)
     return st;
 }
 
-static hpls_status setup(hpls_solver *s, hpls_int block)
+static hpls_status setup(hpls_mctx *mc, hpls_int block)
 {
     hisa_data *H = hpls_calloc(1, sizeof *H);
     if (!H)
         return HPLS_ERR_NOMEM;
-    hpls_status st = s->be->d ? setup_device(s, H, block)
-                              : hpls_hisa_build(s->A, block, s->opt.tridiag, s->opt.gspike_delta,
-                                                s->opt.gspike_p, s->be->nthreads, &H->S, &H->T);
+    hpls_status st = mc->be->d
+                         ? setup_device(mc, H, block)
+                         : hpls_hisa_build(mc->A, block, mc->opt.tridiag, mc->opt.gspike_delta,
+                                           mc->opt.gspike_p, mc->be->nthreads, &H->S, &H->T);
     if (st != HPLS_OK) {
         hpls_destroy_hisa(H);
         return st;
     }
-    s->mdata = H;
+    mc->mdata = H;
     return HPLS_OK;
 }
 
-hpls_status hpls_setup_hisa(hpls_solver *s)
+hpls_status hpls_setup_hisa(hpls_mctx *mc)
 {
-    return setup(s, 0);
+    return setup(mc, 0);
 }
 
 hpls_int hpls_bhisa_block(hpls_int n, hpls_int block, int nthreads)
@@ -150,14 +149,14 @@ hpls_int hpls_bhisa_block(hpls_int n, hpls_int block, int nthreads)
     return n > p ? (n + p - 1) / p : 1;
 }
 
-hpls_status hpls_setup_bhisa(hpls_solver *s)
+hpls_status hpls_setup_bhisa(hpls_mctx *mc)
 {
-    if (s->opt.tridiag != HPLS_TRIDIAG_THOMAS && s->opt.tridiag != HPLS_TRIDIAG_CR)
+    if (mc->opt.tridiag != HPLS_TRIDIAG_THOMAS && mc->opt.tridiag != HPLS_TRIDIAG_CR)
         return hpls_fail(HPLS_ERR_OPTION, "bhisa solves its blocks by tridiag=thomas or cr");
     /* on a device: blocks as large as local memory holds (fewer cuts, fewer
      * iterations; the paper took 64 on a K20c) */
-    hpls_int dflt = s->be->d && s->opt.block <= 0 ? HPLS_DEVICE_TRI_MAX : s->opt.block;
-    return setup(s, hpls_bhisa_block(s->op.n, dflt, s->be->nthreads));
+    hpls_int dflt = mc->be->d && mc->opt.block <= 0 ? HPLS_DEVICE_TRI_MAX : mc->opt.block;
+    return setup(mc, hpls_bhisa_block(mc->n, dflt, mc->be->nthreads));
 }
 
 /* Growth over this many consecutive iterations, to a residual above the best
@@ -166,9 +165,9 @@ hpls_status hpls_setup_bhisa(hpls_solver *s)
 #define GROW_FACTOR 10.0
 
 /* y = S x on the backend (a host kernel, or the device's SpMV) */
-static void s_product(hpls_solver *s, const hisa_data *H, const hpls_dvec *x, hpls_dvec *y)
+static void s_product(hpls_mctx *mc, const hisa_data *H, const hpls_dvec *x, hpls_dvec *y)
 {
-    hpls_backend *be = s->be;
+    hpls_backend *be = mc->be;
     if (H->dS) {
         be->d->spmv(be, H->dS, x, y);
         return;
@@ -178,56 +177,56 @@ static void s_product(hpls_solver *s, const hisa_data *H, const hpls_dvec *x, hp
     hpls_real *yp = hpls_v_host(be, y);
     if (!xp || !yp) /* a refused handle, recorded: the test stops */
         return;
-    if (s->op.dk) /* distributed: S is the rank's part, its couplings to the others' rows too */
-        s->op.dk->apply_part(&s->op, S, xp, yp);
+    if (mc->op->dk) /* distributed: S is the rank's part, its couplings to the others' rows too */
+        mc->op->dk->apply_part(mc->op, S, xp, yp);
     else
         be->k->spmv(be->nthreads, be->pf, S, xp, yp);
 }
 
 /* T x = b' on the backend (a host kernel, or the device's factors) */
-static hpls_status t_solve(hpls_solver *s, const hisa_data *H, const hpls_dvec *bp, hpls_dvec *x)
+static hpls_status t_solve(hpls_mctx *mc, const hisa_data *H, const hpls_dvec *bp, hpls_dvec *x)
 {
     if (H->dT) {
-        s->be->d->tfac_solve(s->be, H->dT, bp, x);
-        return s->be->err;
+        mc->be->d->tfac_solve(mc->be, H->dT, bp, x);
+        return mc->be->err;
     }
     const hpls_btri *T = H->T;
-    const hpls_real *b = hpls_v_host(s->be, bp);
-    hpls_real *xp = hpls_v_host(s->be, x);
-    return b && xp ? hpls_btri_solve(T, b, xp) : s->be->err;
+    const hpls_real *b = hpls_v_host(mc->be, bp);
+    hpls_real *xp = hpls_v_host(mc->be, x);
+    return b && xp ? hpls_btri_solve(T, b, xp) : mc->be->err;
 }
 
-hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_hisa(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    const hisa_data *H = s->mdata;
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *y = s->work[0], *ynew = s->work[1], *bp = s->work[2], *xold = s->work[3];
-    double rnorm = hpls_op_residual(s, b, x, bp); /* r0 = b - A x0 */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    const hisa_data *H = mc->mdata;
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *y = mc->work[0], *ynew = mc->work[1], *bp = mc->work[2], *xold = mc->work[3];
+    double rnorm = hpls_m_op_residual(mc, b, x, bp); /* r0 = b - A x0 */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
-    s_product(s, H, x, y);                            /* y = S x0 */
+    s_product(mc, H, x, y);                           /* y = S x0 */
     hpls_v_axpbypcz(be, n, 1.0, b, -1.0, y, 0.0, bp); /* b' = b - y */
     double best = rnorm, prev = rnorm;
     int growing = 0;
     for (hpls_int it = 1;; it++) {
-        if (s->opt.xtol > 0)
+        if (mc->opt.xtol > 0)
             hpls_v_copy(be, n, x, xold);
-        hpls_status st = t_solve(s, H, bp, x); /* T x = b' */
+        hpls_status st = t_solve(mc, H, bp, x); /* T x = b' */
         if (st != HPLS_OK)
             return st;
-        s_product(s, H, x, ynew);                          /* y' = S x */
+        s_product(mc, H, x, ynew);                         /* y' = S x */
         rnorm = hpls_v_hisa_update(be, n, b, y, ynew, bp); /* ||y - y'||, b' = b - y' */
         hpls_dvec *t = y;
         y = ynew;
         ynew = t;
-        hpls_reason why = hpls_conv_check(s, it, rnorm);
+        hpls_reason why = hpls_conv_check(mc, it, rnorm);
         if (why != HPLS_NOT_RUN)
             return HPLS_OK;
-        if (s->opt.xtol > 0) {
+        if (mc->opt.xtol > 0) {
             hpls_v_axpy(be, n, -1.0, x, xold); /* xold = x^{m-1} - x^m */
-            if (hpls_v_nrm2(be, n, xold) <= s->opt.xtol * hpls_v_nrm2(be, n, x)) {
-                s->info.reason = HPLS_CONVERGED_STEP;
+            if (hpls_v_nrm2(be, n, xold) <= mc->opt.xtol * hpls_v_nrm2(be, n, x)) {
+                mc->info.reason = HPLS_CONVERGED_STEP;
                 return HPLS_OK;
             }
         }
@@ -235,13 +234,13 @@ hpls_status hpls_solve_hisa(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         prev = rnorm;
         best = fmin(best, rnorm);
         if (growing >= GROW_RUN && rnorm > GROW_FACTOR * best) {
-            s->info.reason = HPLS_DIVERGED_GROWTH;
-            return hpls_solver_fail(s, HPLS_OK,
-                                    "the residual grew for %d iterations: "
-                                    "rho(T^-1 S) >= 1, so %s cannot converge on this matrix; "
-                                    "use T as a preconditioner instead (e.g. --solver bicgstab "
-                                    "--precond tridiag)",
-                                    GROW_RUN, s->opt.method->name);
+            mc->info.reason = HPLS_DIVERGED_GROWTH;
+            return hpls_m_fail(mc, HPLS_OK,
+                               "the residual grew for %d iterations: "
+                               "rho(T^-1 S) >= 1, so %s cannot converge on this matrix; "
+                               "use T as a preconditioner instead (e.g. --solver bicgstab "
+                               "--precond tridiag)",
+                               GROW_RUN, mc->name);
         }
     }
 }

@@ -3,23 +3,23 @@
  * The residual of x_k is the update itself, so the convergence test on the
  * true residual costs nothing extra.
  * Traffic per iteration: A once, x twice, b, r twice, D^{-1}: one SpMV + 4n. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_jacobi(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_jacobi(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0];
-    const double omega = s->opt.omega;
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0];
+    const double omega = mc->opt.omega;
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
-        hpls_v_diag_axpy(be, n, omega, s->invdiag, r, x); /* x += omega D^-1 r */
-        rnorm = hpls_op_residual(s, b, x, r);             /* r = b - A x */
-        if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
+        hpls_v_diag_axpy(be, n, omega, mc->invdiag, r, x); /* x += omega D^-1 r */
+        rnorm = hpls_m_op_residual(mc, b, x, r);           /* r = b - A x */
+        if (hpls_conv_check(mc, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }
 }
@@ -38,34 +38,34 @@ static void column_norms(hpls_backend *be, hpls_int k, double *rn)
  * that stops leaves the device's list of active columns, its values in
  * place, and X comes back once at the end.  The same iterates as the host's
  * (every column's row sums in the same order). */
-static hpls_status jacobi_block_device(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+static hpls_status jacobi_block_device(hpls_mctx *mc, hpls_int k, const hpls_real *B, hpls_real *X,
                                        hpls_info *col)
 {
-    hpls_backend *be = s->be;
+    hpls_backend *be = mc->be;
     hpls_dblock *D = NULL;
     double *rn = hpls_malloc(k, sizeof *rn);
     hpls_colconv *cc = hpls_malloc(k, sizeof *cc);
     hpls_int *which = hpls_malloc(k, sizeof *which); /* active slot -> column */
     hpls_status st = rn && cc && which ? HPLS_OK : HPLS_ERR_NOMEM;
     if (st == HPLS_OK)
-        st = be->d->block_create(be, s->op.n, k, B, X, &D);
+        st = be->d->block_create(be, mc->n, k, B, X, &D);
     if (st != HPLS_OK)
         goto done;
-    hpls_block_norms(s, k, B, rn); /* ||b_j||, on the host */
+    hpls_block_norms(mc, k, B, rn); /* ||b_j||, on the host */
     for (hpls_int j = 0; j < k; j++) {
         which[j] = j;
         cc[j].bnorm = rn[j];
     }
     hpls_int active = k;
     be->d->block_columns(be, D, which, active);
-    be->d->block_residual(be, D, s->op.dA, rn);
+    be->d->block_residual(be, D, mc->op->dA, rn);
     for (hpls_int it = 0; active > 0; it++) {
         column_norms(be, active, rn);
         hpls_int before = active;
         for (hpls_int a = 0; a < active;) { /* the test of each active column */
             hpls_int j = which[a];
-            hpls_reason r = it == 0 ? hpls_conv_column_start(s, &cc[j], cc[j].bnorm, rn[a])
-                                    : hpls_conv_column(s, &cc[j], it, rn[a]);
+            hpls_reason r = it == 0 ? hpls_conv_column_start(mc, &cc[j], cc[j].bnorm, rn[a])
+                                    : hpls_conv_column(mc, &cc[j], it, rn[a]);
             if (r == HPLS_NOT_RUN) {
                 a++;
                 continue;
@@ -80,8 +80,8 @@ static hpls_status jacobi_block_device(hpls_solver *s, hpls_int k, const hpls_re
             break;
         if (active < before)
             be->d->block_columns(be, D, which, active);
-        be->d->block_jacobi(be, D, s->opt.omega, s->invdiag); /* x_j += omega D^-1 r_j */
-        be->d->block_residual(be, D, s->op.dA, rn);
+        be->d->block_jacobi(be, D, mc->opt.omega, mc->invdiag); /* x_j += omega D^-1 r_j */
+        be->d->block_residual(be, D, mc->op->dA, rn);
     }
     be->d->block_download(be, D, X);
 done:
@@ -96,15 +96,15 @@ done:
  * from one block product (A read once for several columns).  A column that
  * stops is written back and the last active one takes its place, so the
  * block shrinks as columns converge. */
-hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real *B, hpls_real *X,
+hpls_status hpls_solve_jacobi_block(hpls_mctx *mc, hpls_int k, const hpls_real *B, hpls_real *X,
                                     hpls_info *col)
 {
-    if (s->be->d)
-        return jacobi_block_device(s, k, B, X, col);
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    const hpls_real *dinv = hpls_v_host(be, s->invdiag);
-    const double omega = s->opt.omega;
+    if (mc->be->d)
+        return jacobi_block_device(mc, k, B, X, col);
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    const hpls_real *dinv = hpls_v_host(be, mc->invdiag);
+    const double omega = mc->opt.omega;
     hpls_real *Bw = hpls_malloc(n * k, sizeof *Bw), *Xw = hpls_malloc(n * k, sizeof *Xw);
     hpls_real *Rw = hpls_malloc(n * k, sizeof *Rw);
     double *rn = hpls_malloc(k, sizeof *rn);
@@ -117,18 +117,18 @@ hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real 
         Bw[j] = B[j];
         Xw[j] = X[j];
     }
-    hpls_block_norms(s, k, Bw, rn); /* ||b_j|| */
+    hpls_block_norms(mc, k, Bw, rn); /* ||b_j|| */
     for (hpls_int j = 0; j < k; j++) {
         which[j] = j;
         cc[j].bnorm = rn[j];
     }
-    hpls_block_residual(s, k, Bw, Xw, Rw, rn);
+    hpls_block_residual(mc, k, Bw, Xw, Rw, rn);
     hpls_int active = k;
     for (hpls_int it = 0; active > 0; it++) {
         for (hpls_int a = 0; a < active;) { /* the test of each active column */
             hpls_int j = which[a];
-            hpls_reason r = it == 0 ? hpls_conv_column_start(s, &cc[j], cc[j].bnorm, rn[a])
-                                    : hpls_conv_column(s, &cc[j], it, rn[a]);
+            hpls_reason r = it == 0 ? hpls_conv_column_start(mc, &cc[j], cc[j].bnorm, rn[a])
+                                    : hpls_conv_column(mc, &cc[j], it, rn[a]);
             if (r == HPLS_NOT_RUN) {
                 a++;
                 continue;
@@ -151,7 +151,7 @@ hpls_status hpls_solve_jacobi_block(hpls_solver *s, hpls_int k, const hpls_real 
         for (hpls_int i = 0; i < n; i++) /* x_j += omega D^-1 r_j */
             for (hpls_int a = 0; a < active; a++)
                 Xw[a * n + i] += omega * dinv[i] * Rw[a * n + i];
-        hpls_block_residual(s, active, Bw, Xw, Rw, rn);
+        hpls_block_residual(mc, active, Bw, Xw, Rw, rn);
     }
 done:
     hpls_free(Bw);

@@ -16,20 +16,20 @@
  * scales phibar by the measured ratio ||r||_2 / phibar and iterates on.  (r2, M^-1 r2) < 0 proves M is
  * not positive definite (HPLS_DIVERGED_INDEFINITE); beta = 0 is the lucky breakdown.
  * Traffic per iteration: one SpMV + about 18n (unpreconditioned). */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <float.h>
 #include <math.h>
 
-hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_minres(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r1 = s->work[0], *r2 = s->work[1], *y = s->work[2], *v = s->work[3];
-    hpls_dvec *w = s->work[4], *w1 = s->work[5], *w2 = s->work[6], *zbuf = s->work[7];
-    hpls_dvec *t = s->work[8];
-    double rnorm = hpls_op_residual(s, b, x, r2); /* r2 = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r1 = mc->work[0], *r2 = mc->work[1], *y = mc->work[2], *v = mc->work[3];
+    hpls_dvec *w = mc->work[4], *w1 = mc->work[5], *w2 = mc->work[6], *zbuf = mc->work[7];
+    hpls_dvec *t = mc->work[8];
+    double rnorm = hpls_m_op_residual(mc, b, x, r2); /* r2 = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     int restart = 1;
     double beta = 0, oldb = 0, dbar = 0, epsln = 0, phibar = 0, cs = -1, sn = 0;
@@ -38,10 +38,10 @@ hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
     for (hpls_int it = 1;; it++) {
         if (restart) { /* (re)start the Lanczos process from the residual in r2 */
             hpls_v_copy(be, n, r2, r1);
-            z = hpls_pc_apply(s, r2, zbuf);
+            z = hpls_m_pc_apply(mc, r2, zbuf);
             double b2 = hpls_v_dot(be, n, r2, z);
             if (!(b2 > 0.0))
-                return hpls_indefinite(s, b2, "(r, M^-1 r)", it);
+                return hpls_indefinite(mc, b2, "(r, M^-1 r)", it);
             beta = sqrt(b2);
             oldb = 0;
             dbar = epsln = sn = 0;
@@ -53,7 +53,7 @@ hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             restart = 0;
         }
         hpls_v_axpby(be, n, 1.0 / beta, z, 0.0, v); /* v = z / beta */
-        hpls_op_apply(s, v, y);                 /* y = A v */
+        hpls_m_op_apply(mc, v, y);                  /* y = A v */
         if (oldb > 0)
             hpls_v_axpy(be, n, -beta / oldb, r1, y); /* y -= (beta/oldbeta) r1 */
         double alpha = hpls_v_dot(be, n, v, y);
@@ -62,11 +62,11 @@ hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         r1 = r2;
         r2 = y;
         y = tmp;
-        z = hpls_pc_apply(s, r2, zbuf);
+        z = hpls_m_pc_apply(mc, r2, zbuf);
         oldb = beta;
         double b2 = hpls_v_dot(be, n, r2, z);
         if (b2 < 0.0 || isnan(b2))
-            return hpls_indefinite(s, b2, "(r, M^-1 r)", it);
+            return hpls_indefinite(mc, b2, "(r, M^-1 r)", it);
         beta = sqrt(b2);
         double oldeps = epsln;
         double delta = cs * dbar + sn * alpha;
@@ -85,9 +85,9 @@ hpls_status hpls_solve_minres(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         hpls_v_axpbypcz(be, n, -oldeps / gamma, w1, -delta / gamma, w2, 0.0, w);
         hpls_v_axpy(be, n, 1.0 / gamma, v, w);
         hpls_v_axpy(be, n, phi, w, x); /* x += phi w */
-        hpls_reason why = hpls_conv_check(s, it, phibar * scale);
+        hpls_reason why = hpls_conv_check(mc, it, phibar * scale);
         if (hpls_reason_converged(why) || (why == HPLS_NOT_RUN && beta == 0.0)) {
-            why = hpls_conv_confirm(s, b, x, t, it); /* t: the true residual if not */
+            why = hpls_conv_confirm(mc, b, x, t, it); /* t: the true residual if not */
             if (why == HPLS_NOT_RUN && beta == 0.0) { /* the Lanczos process ended */
                 hpls_v_copy(be, n, t, r2);
                 restart = 1;

@@ -22,7 +22,7 @@
  * of psize rows, and each block's new values go to the ranks that hold them
  * before the next block (mpi/dist_pjg.c): the same iteration as one process
  * with those blocks. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <stdlib.h>
 
@@ -68,23 +68,25 @@ hpls_status hpls_pjg_partition_upload(hpls_backend *be, hpls_pjg_partition *P, h
     return be->d->pjg_upload(be, P, n, dense, &P->dev);
 }
 
-hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
-                                     int nthreads, hpls_pjg_partition **out)
+hpls_status hpls_pjg_blocks(hpls_int n, hpls_int nnz, hpls_int psize, hpls_int nblocks,
+                            const hpls_int *ptr, const hpls_int *idx, int nthreads,
+                            hpls_pjg_partition **out)
 {
     *out = NULL;
     hpls_pjg_partition *P = hpls_calloc(1, sizeof *P);
     if (!P)
         return HPLS_ERR_NOMEM;
     hpls_int nb;
-    if (o->part_ptr) { /* the user's ordered list of blocks */
-        nb = o->part_nblocks;
-        if (o->part_ptr[nb] != n) {
+    if (ptr) { /* the user's ordered list of blocks */
+        nb = nblocks;
+        if (ptr[nb] != n) {
             hpls_pjg_partition_free(P);
             return hpls_fail(HPLS_ERR_SIZE, "the partition holds %lld unknowns, the matrix %lld",
-                             (long long)o->part_ptr[nb], (long long)n);
+                             (long long)ptr[nb], (long long)n);
         }
     } else {
-        hpls_int psize = o->psize > 0 ? o->psize : hpls_pjg_default_psize(n, nnz, nthreads);
+        if (psize <= 0)
+            psize = hpls_pjg_default_psize(n, nnz, nthreads);
         nb = n > 0 ? (n + psize - 1) / psize : 0;
         P->psize = psize;
     }
@@ -99,11 +101,11 @@ hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_option
     for (hpls_int i = 0; i < n; i++)
         P->blockof[i] = -1;
     for (hpls_int k = 0; k <= nb; k++)
-        P->ptr[k] = o->part_ptr ? o->part_ptr[k] : (k * P->psize < n ? k * P->psize : n);
+        P->ptr[k] = ptr ? ptr[k] : (k * P->psize < n ? k * P->psize : n);
     int contiguous = 1;
     for (hpls_int k = 0; k < nb; k++)
         for (hpls_int q = P->ptr[k]; q < P->ptr[k + 1]; q++) {
-            hpls_int i = o->part_idx ? o->part_idx[q] : q;
+            hpls_int i = idx ? idx[q] : q;
             if (i < 0 || i >= n || P->blockof[i] >= 0) {
                 hpls_pjg_partition_free(P);
                 return hpls_fail(HPLS_ERR_ARG, "partition: unknown %lld is %s", (long long)i + 1,
@@ -125,24 +127,25 @@ hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_option
     return HPLS_OK;
 }
 
-hpls_status hpls_setup_pjg(hpls_solver *s)
+hpls_status hpls_setup_pjg(hpls_mctx *mc)
 {
-    if (s->op.dk) /* distributed: blocks over the ranks (mpi/dist_pjg.c) */
-        return s->op.dk->pjg_setup(s);
+    if (mc->op->dk) /* distributed: blocks over the ranks (mpi/dist_pjg.c) */
+        return mc->op->dk->pjg_setup(mc);
     hpls_pjg_partition *P;
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_options o = s->opt; /* a device's default psize is its own */
-    if (be->d && o.psize == 0)
-        o.psize = hpls_pjg_device_psize(n, s->Ad != NULL);
-    hpls_status st = hpls_pjg_partition_build(n, s->A ? s->A->nnz : n * n, &o, be->nthreads, &P);
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_int psize = mc->opt.psize; /* a device's default psize is its own */
+    if (be->d && psize == 0)
+        psize = hpls_pjg_device_psize(n, mc->Ad != NULL);
+    hpls_status st = hpls_pjg_blocks(n, mc->A ? mc->A->nnz : n * n, psize, mc->opt.part_nblocks,
+                                     mc->opt.part_ptr, mc->opt.part_idx, be->nthreads, &P);
     if (st == HPLS_OK && be->d)
-        st = hpls_pjg_partition_upload(be, P, n, s->Ad != NULL);
+        st = hpls_pjg_partition_upload(be, P, n, mc->Ad != NULL);
     if (st != HPLS_OK) {
         hpls_pjg_partition_free(P);
         return st;
     }
-    s->mdata = P;
+    mc->mdata = P;
     return HPLS_OK;
 }
 
@@ -152,18 +155,18 @@ void hpls_destroy_pjg(void *mdata) { hpls_pjg_partition_free(mdata); }
  * x^(it+1) to nxt, r = b - A x^it riding along; the two vectors exchange roles
  * after each sweep instead of a copy, and the iterate tested last, cur, ends
  * in x. */
-static hpls_status solve_device(hpls_solver *s, const hpls_pjg_partition *P, const hpls_dvec *b,
+static hpls_status solve_device(hpls_mctx *mc, const hpls_pjg_partition *P, const hpls_dvec *b,
                                 hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_dvec *r = s->work[0], *cur = x, *nxt = s->work[1];
+    hpls_backend *be = mc->be;
+    hpls_dvec *r = mc->work[0], *cur = x, *nxt = mc->work[1];
     for (hpls_int it = 0;; it++) {
-        be->d->pjg_sweep(be, P->dev, s->op.dA, s->op.dAd, s->invdiag, b, cur, nxt, r);
-        double rnorm = hpls_v_nrm2(be, s->op.n, r);
-        if ((it == 0 ? hpls_conv_start(s, rnorm) : hpls_conv_check(s, it, rnorm)) !=
+        be->d->pjg_sweep(be, P->dev, mc->op->dA, mc->op->dAd, mc->invdiag, b, cur, nxt, r);
+        double rnorm = hpls_v_nrm2(be, mc->n, r);
+        if ((it == 0 ? hpls_conv_start(mc, rnorm) : hpls_conv_check(mc, it, rnorm)) !=
             HPLS_NOT_RUN) {
             if (cur != x)
-                hpls_v_copy(be, s->op.n, cur, x);
+                hpls_v_copy(be, mc->n, cur, x);
             return HPLS_OK;
         }
         hpls_dvec *t = cur;
@@ -172,29 +175,29 @@ static hpls_status solve_device(hpls_solver *s, const hpls_pjg_partition *P, con
     }
 }
 
-hpls_status hpls_solve_pjg(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_pjg(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
+    hpls_backend *be = mc->be;
     if (be->d)
-        return solve_device(s, s->mdata, b, x);
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *xold = s->work[1];
+        return solve_device(mc, mc->mdata, b, x);
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *xold = mc->work[1];
     /* the sweep is a host kernel (be->k: OpenMP or the sequential reference) */
-    const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, s->invdiag);
+    const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, mc->invdiag);
     hpls_real *xp = hpls_v_host(be, x), *rp = hpls_v_host(be, r), *xo = hpls_v_host(be, xold);
     if (!bp || !dinv || !xp || !rp || !xo)
         return HPLS_OK; /* a handle was refused: hpls_solver_solve reports it */
     for (hpls_int it = 0;; it++) {
         /* x: x^it -> x^(it+1); xold = x^it; r = b - A x^it */
-        if (s->op.dk) { /* every rank on every block, new values exchanged after each */
-            s->op.dk->pjg_sweep(s, it == 0, dinv, bp, xp, xo, rp);
+        if (mc->op->dk) { /* every rank on every block, new values exchanged after each */
+            mc->op->dk->pjg_sweep(mc, it == 0, dinv, bp, xp, xo, rp);
         } else {
-            const hpls_pjg_partition *P = s->mdata;
-            be->k->pjg_sweep(be->nthreads, be->pf, s->A, s->Ad, dinv, P->nblocks, P->ptr, P->idx,
+            const hpls_pjg_partition *P = mc->mdata;
+            be->k->pjg_sweep(be->nthreads, be->pf, mc->A, mc->Ad, dinv, P->nblocks, P->ptr, P->idx,
                              P->blockof, P->lo, bp, xp, xo, rp);
         }
         double rnorm = hpls_v_nrm2(be, n, r);
-        if ((it == 0 ? hpls_conv_start(s, rnorm) : hpls_conv_check(s, it, rnorm)) !=
+        if ((it == 0 ? hpls_conv_start(mc, rnorm) : hpls_conv_check(mc, it, rnorm)) !=
             HPLS_NOT_RUN) {
             hpls_v_copy(be, n, xold, x); /* x = x^it, the iterate just tested */
             return HPLS_OK;

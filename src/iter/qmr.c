@@ -20,19 +20,19 @@
  * remedy); if it vanishes again in the restarted iteration the solve stops
  * with BREAKDOWN.  Convergence is tested on the recursive ||r||, confirmed on
  * b - A x; a failed confirmation restarts from the true residual. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_qmr(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *v = s->work[1], *w = s->work[2], *p = s->work[3];
-    hpls_dvec *q = s->work[4], *pt = s->work[5], *d = s->work[6], *sv = s->work[7];
-    hpls_dvec *atq = s->work[8], *zbuf = s->work[9], *ytbuf = s->work[10];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *v = mc->work[1], *w = mc->work[2], *p = mc->work[3];
+    hpls_dvec *q = mc->work[4], *pt = mc->work[5], *d = mc->work[6], *sv = mc->work[7];
+    hpls_dvec *atq = mc->work[8], *zbuf = mc->work[9], *ytbuf = mc->work[10];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     const hpls_dvec *z = w;
     double rho = 0.0, xi = 0.0, gamma = 1.0, eta = -1.0, theta = 0.0, eps = 1.0;
@@ -53,7 +53,7 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         if (restart) {
             hpls_v_copy(be, n, r, v);            /* vt = r */
             hpls_v_copy(be, n, r, w);            /* wt = r */
-            z = hpls_pc_apply_t(s, w, zbuf); /* z = M^-T wt */
+            z = hpls_m_pc_apply_t(mc, w, zbuf);  /* z = M^-T wt */
             hpls_v_set(be, n, 0.0, d);  /* d and s start at 0: the first update */
             hpls_v_set(be, n, 0.0, sv); /* below is then d = eta p, s = eta pt */
             rho = hpls_v_nrm2(be, n, v);
@@ -87,7 +87,7 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         }
         double beta = 0.0;
         if (!what) {
-            const hpls_dvec *yt = hpls_pc_apply(s, v, ytbuf); /* yt = M^-1 v */
+            const hpls_dvec *yt = hpls_m_pc_apply(mc, v, ytbuf); /* yt = M^-1 v */
             if (first) {
                 hpls_v_copy(be, n, yt, p); /* p = yt */
                 hpls_v_copy(be, n, z, q);  /* q = z */
@@ -95,7 +95,7 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
                 hpls_v_xpay(be, n, yt, -xi * delta / eps, p); /* p = yt - (xi delta / eps) p */
                 hpls_v_xpay(be, n, z, -rho * delta / eps, q); /* q = z - (rho delta / eps) q */
             }
-            hpls_op_apply(s, p, pt); /* pt = A p */
+            hpls_m_op_apply(mc, p, pt); /* pt = A p */
             eps = hpls_v_dot(be, n, q, pt);
             beta = eps / delta;
             if (eps == 0.0 || !isfinite(eps)) {
@@ -107,7 +107,7 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             }
         }
         if (what) {
-            if (hpls_guard(s, bad, what, it, restarted_at == it) < 0)
+            if (hpls_guard(mc, bad, what, it, restarted_at == it) < 0)
                 return HPLS_OK;
             restart = 1;
             it--;
@@ -115,9 +115,9 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         }
         hpls_v_axpby(be, n, 1.0, pt, -beta, v); /* vt = pt - beta v */
         double rho_new = hpls_v_nrm2(be, n, v);
-        hpls_op_apply_t(s, q, atq);                  /* atq = A^T q */
+        hpls_m_op_apply_t(mc, q, atq);                   /* atq = A^T q */
         hpls_v_xpay(be, n, atq, -beta, w);               /* wt = A^T q - beta w */
-        z = hpls_pc_apply_t(s, w, zbuf);             /* z = M^-T wt */
+        z = hpls_m_pc_apply_t(mc, w, zbuf);              /* z = M^-T wt */
         double xi_new = hpls_v_nrm2(be, n, z);
         double theta_new = rho_new / (gamma * fabs(beta));
         double gamma_new = 1.0 / sqrt(1.0 + theta_new * theta_new);
@@ -133,7 +133,7 @@ hpls_status hpls_solve_qmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         gamma = gamma_new;
         first = 0;
         rnorm = hpls_v_nrm2(be, n, r);
-        if (hpls_conv_step(s, it, rnorm, b, x, r, &restart))
+        if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
     }
 }

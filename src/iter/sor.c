@@ -21,11 +21,11 @@
  * host sums it: the iterates
  * are the host's bit for bit.  x_old is kept in dx (the old values a row
  * reads), and the residual kernel forms x_old - x_new as it reads them. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-/* The device's part of gs, sor and ssor (s->mdata): A's sweeps there. */
+/* The device's part of gs, sor and ssor (mc->mdata): A's sweeps there. */
 typedef struct relax_data {
     hpls_backend *be;
     hpls_drelax *dev;
@@ -40,90 +40,91 @@ void hpls_destroy_relax(void *mdata)
     hpls_free(R);
 }
 
-hpls_status hpls_setup_relax(hpls_solver *s)
+hpls_status hpls_setup_relax(hpls_mctx *mc)
 {
-    hpls_backend *be = s->be;
+    hpls_backend *be = mc->be;
     if (!be->d)
         return HPLS_OK;
-    if (!s->A)
+    if (!mc->A)
         return hpls_fail(HPLS_ERR_UNSUPPORTED,
-                         "%s on %s sweeps a CSR matrix (a dense one: use backend=cpu)",
-                         s->opt.method->name, be->name);
+                         "%s on %s sweeps a CSR matrix (a dense one: use backend=cpu)", mc->name,
+                         be->name);
     relax_data *R = hpls_calloc(1, sizeof *R);
     if (!R)
         return HPLS_ERR_NOMEM;
     R->be = be;
-    hpls_status st = be->d->relax_upload(be, s->A, s->diagpos, s->opt.trisolve, &R->dev);
+    hpls_status st = be->d->relax_upload(be, mc->A, mc->diagpos, mc->opt.trisolve, &R->dev);
     if (st != HPLS_OK) {
         hpls_free(R);
         return st;
     }
-    s->mdata = R;
+    mc->mdata = R;
     return HPLS_OK;
 }
 
-void hpls_sor_sweep(hpls_solver *s, double omega, int backward, const hpls_dvec *b, hpls_dvec *x,
+void hpls_sor_sweep(hpls_mctx *mc, double omega, int backward, const hpls_dvec *b, hpls_dvec *x,
                     hpls_dvec *dx)
 {
-    hpls_backend *be = s->be;
-    const relax_data *R = s->mdata;
+    hpls_backend *be = mc->be;
+    const relax_data *R = mc->mdata;
     if (R) { /* on the device: dx = x_old, read by the sweep for the old values */
-        hpls_v_copy(be, s->op.n, x, dx);
-        be->d->relax_sweep(be, R->dev, s->op.dA, backward ? HPLS_RELAX_SOR_BWD : HPLS_RELAX_SOR_FWD,
-                           omega, s->invdiag, b, x, dx);
+        hpls_v_copy(be, mc->n, x, dx);
+        be->d->relax_sweep(be, R->dev, mc->op->dA,
+                           backward ? HPLS_RELAX_SOR_BWD : HPLS_RELAX_SOR_FWD, omega, mc->invdiag,
+                           b, x, dx);
         return;
     }
-    const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, s->invdiag);
+    const hpls_real *bp = hpls_v_host(be, b), *dinv = hpls_v_host(be, mc->invdiag);
     hpls_real *xp = hpls_v_host(be, x), *dxp = hpls_v_host(be, dx);
     if (!bp || !dinv || !xp || !dxp) /* a handle was refused: recorded, the test stops */
         return;
-    if (s->op.coupling) { /* distributed: b - (A - Ad) x into dx, the sweep's b (the
+    if (mc->op->coupling) { /* distributed: b - (A - Ad) x into dx, the sweep's b (the
                              kernel reads b_i before it writes dx_i, and no other entry) */
-        for (hpls_int i = 0; i < s->op.n; i++)
+        for (hpls_int i = 0; i < mc->n; i++)
             dxp[i] = bp[i];
-        s->op.coupling(&s->op, xp, -1.0, dxp);
+        mc->op->coupling(mc->op, xp, -1.0, dxp);
         bp = dxp;
     }
-    if (s->Ad) /* dense rows: the same sweep by row dots */
-        hpls_k_dense_sor_sweep(s->Ad, dinv, omega, backward, bp, xp, dxp);
+    if (mc->Ad) /* dense rows: the same sweep by row dots */
+        hpls_k_dense_sor_sweep(mc->Ad, dinv, omega, backward, bp, xp, dxp);
     else
-        hpls_k_sor_sweep(be->pf, s->A, s->diagpos, dinv, omega, backward, bp, xp, dxp);
+        hpls_k_sor_sweep(be->pf, mc->A, mc->diagpos, dinv, omega, backward, bp, xp, dxp);
 }
 
-double hpls_sor_residual(hpls_solver *s, int upper, double dscale, const hpls_dvec *x,
+double hpls_sor_residual(hpls_mctx *mc, int upper, double dscale, const hpls_dvec *x,
                          const hpls_dvec *dx, hpls_dvec *r)
 {
-    hpls_backend *be = s->be;
-    const relax_data *R = s->mdata;
+    hpls_backend *be = mc->be;
+    const relax_data *R = mc->mdata;
     if (R) { /* on the device: dx is x_old */
-        double ss = be->d->relax_residual(be, R->dev, s->op.dA, upper, dscale, dx, x, r);
+        double ss = be->d->relax_residual(be, R->dev, mc->op->dA, upper, dscale, dx, x, r);
         hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
-        return hpls_be_norm(be, s->op.n, ss, r);
+        return hpls_be_norm(be, mc->n, ss, r);
     }
     const hpls_real *dxp = hpls_v_host(be, dx);
     hpls_real *rp = hpls_v_host(be, r);
     if (!dxp || !rp)
         return NAN;
-    double ss = s->Ad
-                    ? be->k->dense_triangle(be->nthreads, s->Ad, upper, dscale, dxp, rp)
-                    : be->k->triangle_spmv(be->nthreads, s->A, s->diagpos, upper, dscale, dxp, rp);
-    if (s->op.coupling) /* distributed: the other ranks' change, (A - Ad)(x_old - x_new) */
-        ss = s->op.coupling(&s->op, dxp, 1.0, rp);
+    double ss =
+        mc->Ad ? be->k->dense_triangle(be->nthreads, mc->Ad, upper, dscale, dxp, rp)
+               : be->k->triangle_spmv(be->nthreads, mc->A, mc->diagpos, upper, dscale, dxp, rp);
+    if (mc->op->coupling) /* distributed: the other ranks' change, (A - Ad)(x_old - x_new) */
+        ss = mc->op->coupling(mc->op, dxp, 1.0, rp);
     hpls_be_reduce(be, &ss, 1, HPLS_RED_SUM);
-    return hpls_be_norm(be, s->op.n, ss, r);
+    return hpls_be_norm(be, mc->n, ss, r);
 }
 
-hpls_status hpls_solve_sor(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_sor(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_dvec *r = s->work[0], *dx = s->work[1];
-    const double w = s->opt.omega;
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x0 */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_dvec *r = mc->work[0], *dx = mc->work[1];
+    const double w = mc->opt.omega;
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x0 */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     for (hpls_int it = 1;; it++) {
-        hpls_sor_sweep(s, w, 0, b, x, dx);
-        rnorm = hpls_sor_residual(s, 1, 1.0 - 1.0 / w, x, dx, r);
-        if (hpls_conv_check(s, it, rnorm) != HPLS_NOT_RUN)
+        hpls_sor_sweep(mc, w, 0, b, x, dx);
+        rnorm = hpls_sor_residual(mc, 1, 1.0 - 1.0 / w, x, dx, r);
+        if (hpls_conv_check(mc, it, rnorm) != HPLS_NOT_RUN)
             return HPLS_OK;
     }
 }

@@ -21,19 +21,19 @@
  * rs = r = b - A x (the standard remedy); if it vanishes again within the
  * first step (two half-steps) after that restart the solve stops with
  * BREAKDOWN. */
-#include "solver.h"
+#include "iter/method.h"
 
 #include <math.h>
 
-hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_tfqmr(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    hpls_backend *be = s->be;
-    hpls_int n = s->op.n;
-    hpls_dvec *r = s->work[0], *rs = s->work[1], *w = s->work[2], *u = s->work[3];
-    hpls_dvec *u1 = s->work[4], *v = s->work[5], *au = s->work[6], *dhat = s->work[7];
-    hpls_dvec *uhbuf = s->work[8];
-    double rnorm = hpls_op_residual(s, b, x, r); /* r = b - A x */
-    if (hpls_conv_start(s, rnorm) != HPLS_NOT_RUN)
+    hpls_backend *be = mc->be;
+    hpls_int n = mc->n;
+    hpls_dvec *r = mc->work[0], *rs = mc->work[1], *w = mc->work[2], *u = mc->work[3];
+    hpls_dvec *u1 = mc->work[4], *v = mc->work[5], *au = mc->work[6], *dhat = mc->work[7];
+    hpls_dvec *uhbuf = mc->work[8];
+    double rnorm = hpls_m_op_residual(mc, b, x, r); /* r = b - A x */
+    if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
     const hpls_dvec *uhat = u;
     double rho = 0.0, alpha = 1.0, tau = 0.0, theta = 0.0, eta = 0.0;
@@ -55,8 +55,8 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             hpls_v_copy(be, n, r, u);  /* u = r */
             hpls_v_set(be, n, 0.0, dhat);
             hpls_v_set(be, n, 0.0, u1); /* written below as 0 * (old value) + ... */
-            uhat = hpls_pc_apply(s, u, uhbuf); /* uhat = M^-1 u */
-            hpls_op_apply(s, uhat, au);        /* Au = A uhat */
+            uhat = hpls_m_pc_apply(mc, u, uhbuf);  /* uhat = M^-1 u */
+            hpls_m_op_apply(mc, uhat, au);         /* Au = A uhat */
             hpls_v_copy(be, n, au, v);             /* v = Au */
             rho = hpls_v_dot(be, n, rs, r);
             tau = sqrt(rho);
@@ -68,11 +68,11 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         int even = m % 2 == 0;
         if (even) {
             double sigma = hpls_v_dot(be, n, rs, v);
-            int g = hpls_guard(s, sigma, "(rs, A u)", it, restarted_at == it);
+            int g = hpls_guard(mc, sigma, "(rs, A u)", it, restarted_at == it);
             if (g < 0)
                 return HPLS_OK;
             if (g > 0) {
-                hpls_op_residual(s, b, x, r); /* restart from the true residual */
+                hpls_m_op_residual(mc, b, x, r); /* restart from the true residual */
                 restart = 1;
                 it--;
                 continue;
@@ -88,7 +88,7 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
         eta = c * c * alpha;
         hpls_v_axpy(be, n, eta, dhat, x); /* x += eta dhat */
         m++;
-        if (hpls_conv_step(s, it, tau * sqrt((double)m + 1.0), b, x, r, &restart))
+        if (hpls_conv_step(mc, it, tau * sqrt((double)m + 1.0), b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
@@ -96,15 +96,15 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             hpls_dvec *swap = u; /* u = u' */
             u = u1;
             u1 = swap;
-            uhat = hpls_pc_apply(s, u, uhbuf); /* uhat = M^-1 u */
-            hpls_op_apply(s, uhat, au);        /* Au = A uhat */
+            uhat = hpls_m_pc_apply(mc, u, uhbuf); /* uhat = M^-1 u */
+            hpls_m_op_apply(mc, uhat, au);        /* Au = A uhat */
         } else {
             double rho_new = hpls_v_dot(be, n, rs, w);
-            int g = hpls_guard(s, rho_new, "rho = (rs, w)", it, restarted_at >= it - 1);
+            int g = hpls_guard(mc, rho_new, "rho = (rs, w)", it, restarted_at >= it - 1);
             if (g < 0)
                 return HPLS_OK;
             if (g > 0) {
-                hpls_op_residual(s, b, x, r); /* restart from the true residual */
+                hpls_m_op_residual(mc, b, x, r); /* restart from the true residual */
                 restart = 1;
                 continue;
             }
@@ -112,8 +112,8 @@ hpls_status hpls_solve_tfqmr(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
             rho = rho_new;
             hpls_v_xpay(be, n, w, beta, u);                   /* u = w + beta u */
             hpls_v_axpby(be, n, beta, au, beta * beta, v);    /* v = beta (Au + beta v) */
-            uhat = hpls_pc_apply(s, u, uhbuf);            /* uhat = M^-1 u */
-            hpls_op_apply(s, uhat, au);                   /* Au = A uhat */
+            uhat = hpls_m_pc_apply(mc, u, uhbuf);             /* uhat = M^-1 u */
+            hpls_m_op_apply(mc, uhat, au);                    /* Au = A uhat */
             hpls_v_axpy(be, n, 1.0, au, v);                   /* v += Au */
         }
     }

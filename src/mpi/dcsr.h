@@ -116,8 +116,8 @@ hpls_status hpls_solver_mpi_volume(const hpls_solver *s, hpls_mpi_vol *v);
  * rank (dist_tridiag.c): gspike distributed (dist_gspike.c), the others on T
  * gathered to rank 0.  hpls_setup_tridiag and hpls_solve_tridiag call them
  * through op->dk (dist.c's hpls_dist_ops). */
-hpls_status hpls_setup_tridiag_dist(hpls_solver *s);
-hpls_status hpls_solve_tridiag_dist(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x);
+hpls_status hpls_setup_tridiag_dist(hpls_mctx *mc);
+hpls_status hpls_solve_tridiag_dist(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x);
 /* Partitions g-Spike found singular (all ranks, all levels) in the solver's
  * last setup; -1 when its method is not gspike or it is not set up. */
 hpls_int hpls_solver_gspike_singular(const hpls_solver *s);

@@ -16,7 +16,7 @@ const hpls_distops hpls_dist_ops_one = {.apply_part = hpls_dist_apply_part,
 
 void hpls_dist_agree(hpls_solver *s)
 {
-    hpls_status (*setup)(hpls_solver *) = s->opt.method->setup;
+    hpls_status (*setup)(hpls_mctx *) = s->opt.method->setup;
     if (setup == hpls_setup_pjg)
         hpls_dist_pjg_agree(s);
     else if (setup == hpls_setup_hisa || setup == hpls_setup_bhisa)

@@ -2,7 +2,7 @@
 /* dist.h: the methods that are kernels themselves, on a matrix distributed by
  * rows over MPI ranks (dcsr.h): HISA's and BHISA's S x (dist_hisa.c) and PJG's
  * sweep over the ranks (dist_pjg.c).  A distributed solver's operator reaches
- * them as op->dk (solver.h's hpls_distops); the method files call them there
+ * them as op->dk (iter/method.h's hpls_distops); the method files call them there
  * and never see MPI.
  *
  * What must be the same on every rank and depends on every rank (PJG's
@@ -27,8 +27,8 @@ void hpls_dist_apply_part(const hpls_op *op, const hpls_csr *B, const hpls_real 
 void hpls_dist_hisa_agree(hpls_solver *s);
 
 /* dist_pjg.c: op->dk->pjg_setup and pjg_sweep, and hpls_dist_agree's part for pjg. */
-hpls_status hpls_dist_pjg_setup(hpls_solver *s);
-void hpls_dist_pjg_sweep(hpls_solver *s, int fresh, const hpls_real *dinv, const hpls_real *b,
+hpls_status hpls_dist_pjg_setup(hpls_mctx *mc);
+void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_real *dinv, const hpls_real *b,
                          hpls_real *x, hpls_real *xold, hpls_real *r);
 void hpls_dist_pjg_agree(hpls_solver *s);
 

@@ -84,10 +84,10 @@ static hpls_int default_psize(const hpls_dcsr *D, int nthreads)
     return ps < m ? ps : m;
 }
 
-hpls_status hpls_dist_pjg_setup(hpls_solver *s)
+hpls_status hpls_dist_pjg_setup(hpls_mctx *mc)
 {
-    const hpls_dcsr *D = s->dist;
-    if (s->opt.part_ptr)
+    const hpls_dcsr *D = mc->op->D;
+    if (mc->opt.part_ptr)
         return hpls_fail(HPLS_ERR_OPTION, "pjg on MPI ranks takes psize, not a partition "
                                           "(hpls_solver_set_partition): block k is every rank's "
                                           "k-th chunk of psize rows");
@@ -106,16 +106,16 @@ hpls_status hpls_dist_pjg_setup(hpls_solver *s)
         pjg_free(P);
         return HPLS_ERR_NOMEM;
     }
-    P->want = s->opt.psize > 0 ? s->opt.psize : default_psize(D, s->be->nthreads);
+    P->want = mc->opt.psize > 0 ? mc->opt.psize : default_psize(D, mc->be->nthreads);
     P->psize = P->want;
-    s->mdata = P;
-    s->mdata_destroy = pjg_free;
+    mc->mdata = P;
+    mc->mdata_destroy = pjg_free;
     return HPLS_OK;
 }
 
 void hpls_dist_pjg_agree(hpls_solver *s)
 {
-    pjg_dist *P = s->mdata;
+    pjg_dist *P = s->mc.mdata;
     const hpls_dcsr *D = s->dist;
     long long ps = P->want;
     MPI_Allreduce(MPI_IN_PLACE, &ps, 1, MPI_LONG_LONG, MPI_MAX, D->comm);
@@ -255,11 +255,11 @@ static hpls_status send_and_wait(pjg_dist *P, hpls_dcsr *D, hpls_int k, hpls_int
     return HPLS_OK;
 }
 
-void hpls_dist_pjg_sweep(hpls_solver *s, int fresh, const hpls_real *dinv, const hpls_real *b,
+void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_real *dinv, const hpls_real *b,
                          hpls_real *x, hpls_real *xold, hpls_real *r)
 {
-    pjg_dist *P = s->mdata;
-    hpls_dcsr *D = s->dist;
+    pjg_dist *P = mc->mdata;
+    hpls_dcsr *D = mc->op->D;
     hpls_int m = D->nlocal, ps = P->psize;
     hpls_status st = HPLS_OK;
     if (fresh) { /* a solve's first sweep: the ghosts of x0 */
@@ -276,7 +276,7 @@ void hpls_dist_pjg_sweep(hpls_solver *s, int fresh, const hpls_real *dinv, const
     for (int q = 0; q < D->nrecv; q++)
         P->rcur[q] = D->recv_ptr[q];
     /* threads when a block gives each PAR_WORK multiply-adds (pjg_sweep.c's rule) */
-    int nt = s->be->nthreads;
+    int nt = mc->be->nthreads;
     double row_work = m > 0 ? (double)(D->Ad->nnz + D->Ao->nnz + m) / (double)m : 0.0;
     if (row_work * (double)ps < (double)nt * PAR_WORK)
         nt = 1;
@@ -291,5 +291,5 @@ void hpls_dist_pjg_sweep(hpls_solver *s, int fresh, const hpls_real *dinv, const
             st = send_and_wait(P, D, k, hi, x, nreq);
     }
     if (st != HPLS_OK) /* recorded: the reduction of ||r|| stops every rank */
-        hpls_be_fail(s->be, st, "%s", hpls_last_error());
+        hpls_be_fail(mc->be, st, "%s", hpls_last_error());
 }

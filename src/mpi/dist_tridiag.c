@@ -84,21 +84,21 @@ static hpls_status dist_dominance(const hpls_dcsr *D, const hpls_real *l, const 
 }
 
 /* Singular or not, decided as one process does (the same answer for every
- * rank count and gspike_p; s->rcond on every rank): gspike is done when the
+ * rank count and gspike_p; mc->rcond on every rank): gspike is done when the
  * dominance bound proves T well-conditioned.  Else T is gathered to rank 0,
  * where hpls_tridiag_condition decides on the whole T and method m factors
  * it unless m is gspike, which is factored distributed (collective). */
-static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_method m)
+static hpls_status gather_factor(hpls_mctx *mc, dist_tridiag *t, hpls_tridiag_method m)
 {
     hpls_dcsr *D = t->D;
     hpls_real *l = NULL, *d = NULL, *u = NULL;
     hpls_tridiag *T = NULL;
-    hpls_status st = hpls_dcsr_tridiag(D, s->opt.method->name, &l, &d, &u);
+    hpls_status st = hpls_dcsr_tridiag(D, mc->name, &l, &d, &u);
     if (m == HPLS_TRIDIAG_GSPIKE) {
         st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
         if (st == HPLS_OK)
-            st = dist_dominance(D, l, d, u, s->be->nthreads, &s->rcond);
-        if (st != HPLS_OK || s->rcond >= HPLS_TRIDIAG_DOMINANT_RCOND) {
+            st = dist_dominance(D, l, d, u, mc->be->nthreads, &mc->rcond);
+        if (st != HPLS_OK || mc->rcond >= HPLS_TRIDIAG_DOMINANT_RCOND) {
             hpls_free(l);
             hpls_free(d);
             hpls_free(u);
@@ -120,16 +120,16 @@ static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_m
         st = hpls_dcsr_gather_vec(D, 0, u, T ? T->du : NULL);
     if (st == HPLS_OK) {
         if (D->rank == 0) { /* as hpls_setup_tridiag does in one process */
-            const hpls_tridiag_opts o = {.partitions = s->opt.gspike_p,
-                                         .delta = s->opt.gspike_delta,
-                                         .threads = s->be->nthreads};
-            st = hpls_tridiag_condition(T, s->opt.method->name, s->be->nthreads, &s->rcond);
+            const hpls_tridiag_opts o = {.partitions = mc->opt.gspike_p,
+                                         .delta = mc->opt.gspike_delta,
+                                         .threads = mc->be->nthreads};
+            st = hpls_tridiag_condition(T, mc->name, mc->be->nthreads, &mc->rcond);
             if (st == HPLS_OK && m != HPLS_TRIDIAG_GSPIKE)
                 st = hpls_tridiag_factor(T, m, &o, &t->F);
         }
         st = hpls_mpi_agree(D->comm, st, 0, NULL, 0);
         if (st == HPLS_OK)
-            MPI_Bcast(&s->rcond, 1, MPI_DOUBLE, 0, D->comm);
+            MPI_Bcast(&mc->rcond, 1, MPI_DOUBLE, 0, D->comm);
     }
     hpls_tridiag_destroy(T);
     hpls_free(l);
@@ -138,11 +138,11 @@ static hpls_status gather_factor(hpls_solver *s, dist_tridiag *t, hpls_tridiag_m
     return st;
 }
 
-hpls_status hpls_setup_tridiag_dist(hpls_solver *s)
+hpls_status hpls_setup_tridiag_dist(hpls_mctx *mc)
 {
-    hpls_dcsr *D = s->dist;
+    hpls_dcsr *D = mc->op->D;
     hpls_tridiag_method m;
-    hpls_status st = hpls_tridiag_method_from_name(s->opt.method->name, &m);
+    hpls_status st = hpls_tridiag_method_from_name(mc->name, &m);
     if (st != HPLS_OK)
         return st;
     dist_tridiag *t = hpls_calloc(1, sizeof *t);
@@ -152,9 +152,10 @@ hpls_status hpls_setup_tridiag_dist(hpls_solver *s)
         return st;
     }
     t->D = D;
-    st = gather_factor(s, t, m);
+    st = gather_factor(mc, t, m);
     if (st == HPLS_OK && m == HPLS_TRIDIAG_GSPIKE) {
-        st = hpls_dgspike_factor(D, s->be->nthreads, s->opt.gspike_p, s->opt.gspike_delta, &t->gs);
+        st = hpls_dgspike_factor(D, mc->be->nthreads, mc->opt.gspike_p, mc->opt.gspike_delta,
+                                 &t->gs);
         if (st == HPLS_OK)
             snprintf(t->how, sizeof t->how,
                      "g-Spike on %d ranks: %lld partitions (%lld singular), reduced system of "
@@ -166,24 +167,24 @@ hpls_status hpls_setup_tridiag_dist(hpls_solver *s)
         snprintf(t->how, sizeof t->how,
                  "%s on %d ranks: T gathered to rank 0 and solved there (3n values once, n "
                  "each way per solve)",
-                 s->opt.method->name, D->size);
+                 mc->name, D->size);
     }
     if (st != HPLS_OK) {
         destroy_dist(t);
         return st;
     }
-    s->mdata = t;
-    s->mdata_destroy = destroy_dist;
+    mc->mdata = t;
+    mc->mdata_destroy = destroy_dist;
     return HPLS_OK;
 }
 
-hpls_status hpls_solve_tridiag_dist(hpls_solver *s, const hpls_dvec *b, hpls_dvec *x)
+hpls_status hpls_solve_tridiag_dist(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
-    dist_tridiag *t = s->mdata;
-    const hpls_real *bp = hpls_v_host(s->be, b); /* the mpi backend's: my rows of the arrays */
-    hpls_real *xp = hpls_v_host(s->be, x);
+    dist_tridiag *t = mc->mdata;
+    const hpls_real *bp = hpls_v_host(mc->be, b); /* the mpi backend's: my rows of the arrays */
+    hpls_real *xp = hpls_v_host(mc->be, x);
     if (!bp || !xp)
-        return s->be->err;
+        return mc->be->err;
     hpls_status st = HPLS_OK;
     if (t->gs) {
         hpls_dgspike_solve(t->gs, bp, xp);
@@ -200,23 +201,23 @@ hpls_status hpls_solve_tridiag_dist(hpls_solver *s, const hpls_dvec *b, hpls_dve
     if (st != HPLS_OK)
         return st;
     /* a direct solve is one step: its true residual decides the reason */
-    if (hpls_conv_start(s, hpls_op_residual(s, b, x, s->work[0])) == HPLS_NOT_RUN)
-        s->info.reason = HPLS_DIVERGED_STAGNATION;
+    if (hpls_conv_start(mc, hpls_m_op_residual(mc, b, x, mc->work[0])) == HPLS_NOT_RUN)
+        mc->info.reason = HPLS_DIVERGED_STAGNATION;
     return HPLS_OK;
 }
 
 /* The solver's own data is ours when its destroy is (one rank: src/direct's). */
 static const dist_tridiag *ours(const hpls_solver *s)
 {
-    return s && s->ready && s->mdata_destroy == destroy_dist ? s->mdata : NULL;
+    return s && s->ready && s->mc.mdata_destroy == destroy_dist ? s->mc.mdata : NULL;
 }
 
 hpls_int hpls_solver_gspike_singular(const hpls_solver *s)
 {
-    if (!s || !s->ready || !s->mdata || strcmp(s->opt.method->name, "gspike") != 0)
+    if (!s || !s->ready || !s->mc.mdata || strcmp(s->opt.method->name, "gspike") != 0)
         return -1;
     return ours(s) ? hpls_dgspike_singular_blocks(ours(s)->gs)
-                   : hpls_tridiag_solver_singular(s->mdata);
+                   : hpls_tridiag_solver_singular(s->mc.mdata);
 }
 
 const char *hpls_solver_dist_note(const hpls_solver *s)

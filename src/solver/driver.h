@@ -2,7 +2,8 @@
 /* driver.h: what the files of the driver (src/solver/) share, and the
  * environment a solver runs in (hpls_env), whose MPI hooks src/mpi/
  * (dist_solver.c) gives: the only file outside src/solver/ that includes
- * this one.  Methods and preconditioners see solver.h. */
+ * this one.  Methods see their context (iter/method.h), preconditioners
+ * solver.h. */
 #ifndef HPLS_DRIVER_H
 #define HPLS_DRIVER_H
 
@@ -14,6 +15,9 @@ enum { HPLS_RUIZ_SWEEPS = 20 };
 static const double HPLS_RUIZ_TOL = 1e-2;
 
 /* solver.c */
+/* s->mc, the method's context, from the solver: before the method's setup and
+ * before each solve (options the solve alone reads may have changed). */
+void hpls_solver_context(hpls_solver *s);
 /* Frees what setup built (kept: options, monitor, history). */
 void hpls_solver_teardown(hpls_solver *s);
 

@@ -2,36 +2,10 @@
 /* many_rhs.c (solver): hpls_solver_solve_many, k right-hand sides: the
  * method's own block solve where it has one (A read once for all k), else one
  * column after another through the single solve. */
-#include "solver.h"
+#include "solver/driver.h"
 
 #include <math.h>
 #include <string.h>
-
-void hpls_block_norms(const hpls_solver *s, hpls_int k, const hpls_real *V, double *nrm)
-{
-    hpls_int n = s->op.n;
-    for (hpls_int j = 0; j < k; j++) {
-        const hpls_real *v = V + j * n;
-        double ss = 0.0;
-#pragma omp parallel for num_threads(s->be->nthreads) reduction(+ : ss) schedule(static) if (n > 32768)
-        for (hpls_int i = 0; i < n; i++)
-            ss += v[i] * v[i];
-        nrm[j] = ss;
-    }
-    hpls_be_reduce(s->be, nrm, (int)k, HPLS_RED_SUM);
-    for (hpls_int j = 0; j < k; j++)
-        nrm[j] = sqrt(nrm[j]);
-}
-
-void hpls_block_residual(const hpls_solver *s, hpls_int k, const hpls_real *B, const hpls_real *X,
-                         hpls_real *R, double *rnorm)
-{
-    hpls_backend *be = s->be;
-    be->k->residual_block(be->nthreads, s->A, k, B, X, R, s->op.n, rnorm);
-    hpls_be_reduce(be, rnorm, (int)k, HPLS_RED_SUM);
-    for (hpls_int j = 0; j < k; j++)
-        rnorm[j] = sqrt(rnorm[j]);
-}
 
 /* The method's own block solve (solve_block) on host arrays: B and X checked,
  * permuted (reorder) and back, the true residual of every column (a
@@ -53,11 +27,12 @@ static hpls_status solve_block(hpls_solver *s, hpls_int k, const hpls_real *B, h
             Bp[j * n + i] = B[j * n + (s->rp ? s->rp[i] : i)];
             Xp[j * n + i] = s->opt.initial_guess ? X[j * n + (s->cp ? s->cp[i] : i)] : 0.0;
         }
+    hpls_solver_context(s);
     if (st == HPLS_OK)
-        st = s->opt.method->solve_block(s, k, Bp, Xp, col);
+        st = s->opt.method->solve_block(&s->mc, k, Bp, Xp, col);
     if (st == HPLS_OK) { /* the true residuals; Bp is free for R now */
-        hpls_block_norms(s, k, B, bn);
-        hpls_block_residual(s, k, Bp, Xp, Bp, rn);
+        hpls_block_norms(&s->mc, k, B, bn);
+        hpls_block_residual(&s->mc, k, Bp, Xp, Bp, rn);
         for (hpls_int j = 0; j < k; j++) {
             col[j].resnorm = rn[j];
             col[j].relres = bn[j] > 0 ? rn[j] / bn[j] : rn[j];

@@ -227,9 +227,10 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
             goto fail;
         }
     }
-    s->mdata_destroy = m->destroy;
-    s->rcond = 0.0;
-    if (m->setup && (st = m->setup(s)) != HPLS_OK)
+    hpls_solver_context(s);
+    s->mc.mdata_destroy = m->destroy;
+    s->mc.rcond = 0.0;
+    if (m->setup && (st = m->setup(&s->mc)) != HPLS_OK)
         goto fail;
     if (be->err != HPLS_OK) {
         st = hpls_fail(be->err, "%s", be->msg);
@@ -238,8 +239,8 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
     s->ready = 1;
     s->info = (hpls_info){.setup_s = hpls_wtime() - t0,
                           .threads = be->nthreads,
-                          .rcond = s->rcond,
-                          .ill_conditioned = s->rcond > 0 && s->rcond < DBL_EPSILON};
+                          .rcond = s->mc.rcond,
+                          .ill_conditioned = s->mc.rcond > 0 && s->mc.rcond < DBL_EPSILON};
     return HPLS_OK;
 fail:
     hpls_solver_fail(s, st, "setup of %s: %s", m->name, hpls_last_error());
@@ -341,9 +342,10 @@ hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A)
             return st;
     }
     if (m->setup) { /* the method's own data (hisa: T's factorization) */
-        s->mdata_destroy(s->mdata);
-        s->mdata = NULL;
-        if ((st = m->setup(s)) != HPLS_OK)
+        s->mc.mdata_destroy(s->mc.mdata);
+        s->mc.mdata = NULL;
+        hpls_solver_context(s);
+        if ((st = m->setup(&s->mc)) != HPLS_OK)
             return st;
     }
     return s->be->err;

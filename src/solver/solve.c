@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* solve.c (solver): one solve: b and x on the backend, checked, the method,
- * the true residual of its result; and the operator and preconditioner
- * applications a method calls (hpls_op_apply, hpls_pc_apply), each failure
- * recorded on the backend. */
+/* solve.c (solver): one solve: b and x on the backend, checked, the method
+ * on its context (s->mc), the true residual of its result; and the
+ * preconditioner application and true residual on the solver's context, for
+ * the driver, tests and benchmarks (hpls_pc_apply, hpls_op_residual). */
 #include "solver/driver.h"
 
 #include "advice.h"
@@ -10,54 +10,19 @@
 #include <math.h>
 #include <string.h>
 
-/* z = M^-1 r (transpose: M^-T r) by f, or r when M has no such application;
- * a failure recorded on the backend, named */
-static const hpls_dvec *pc_run(const hpls_solver *s, int transpose, const hpls_dvec *r,
-                               hpls_dvec *z)
-{
-    hpls_status (*f)(const hpls_pc *, const hpls_dvec *, hpls_dvec *) =
-        transpose ? s->pc.apply_t : s->pc.apply;
-    if (!f)
-        return r;
-    hpls_status st = f(&s->pc, r, z);
-    if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "preconditioner %s%s: %s",
-                     s->ext_pc ? "object" : s->opt.pc_type->name,
-                     transpose ? " (transpose)" : "", hpls_last_error());
-    return z;
-}
-
 const hpls_dvec *hpls_pc_apply(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
 {
-    return pc_run(s, 0, r, z);
+    return hpls_m_pc_apply(&s->mc, r, z);
 }
 
 const hpls_dvec *hpls_pc_apply_t(const hpls_solver *s, const hpls_dvec *r, hpls_dvec *z)
 {
-    return pc_run(s, 1, r, z);
-}
-
-void hpls_op_apply(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)
-{
-    hpls_status st = s->op.apply(&s->op, x, y);
-    if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "operator: %s", hpls_last_error());
-}
-
-void hpls_op_apply_t(const hpls_solver *s, const hpls_dvec *x, hpls_dvec *y)
-{
-    hpls_status st = s->op.apply_t(&s->op, x, y);
-    if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "operator (transpose): %s", hpls_last_error());
+    return hpls_m_pc_apply_t(&s->mc, r, z);
 }
 
 double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r)
 {
-    double rnorm = NAN;
-    hpls_status st = s->op.residual(&s->op, b, x, r, &rnorm);
-    if (st != HPLS_OK)
-        hpls_be_fail(s->be, st, "residual: %s", hpls_last_error());
-    return st == HPLS_OK ? rnorm : NAN;
+    return hpls_m_op_residual(&s->mc, b, x, r);
 }
 
 /* The first non-finite entry of the n values of v on the backend, as an
@@ -95,8 +60,12 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
         hpls_be_detach(be, n, B, bb, 0);
         return st;
     }
-    s->conv.bnorm = s->conv.test_bnorm = hpls_v_nrm2(be, n, B);
-    st = s->opt.method->solve(s, B, X);
+    s->mc.conv.bnorm = s->mc.conv.test_bnorm = hpls_v_nrm2(be, n, B);
+    hpls_solver_context(s); /* the options in effect (scale's rounds change tol ...) */
+    st = s->opt.method->solve(&s->mc, B, X);
+    s->info.reason = s->mc.info.reason; /* what the method says */
+    s->info.iterations = s->mc.info.iterations;
+    s->info.precond_norm = s->mc.info.precond_norm;
     if (st == HPLS_OK && be->err == HPLS_OK) {
         hpls_dvec *r = s->work[0]; /* every method has at least one work vector */
         /* the true residual (a permutation does not change its norm) */
@@ -113,7 +82,7 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
     hpls_be_detach(be, n, B, bb, 0);
     st = s->env->agree(s, st, 1); /* distributed: x may come back through collectives */
     if (st == HPLS_OK)
-        hpls_conv_finish(s, xx);
+        s->info.reason = hpls_conv_finish(&s->mc, xx, s->info.reason, s->info.resnorm);
     return st;
 }
 
@@ -122,10 +91,11 @@ hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *
 {
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
-    s->hist_len = 0;
-    s->monitor_stop = 0;
+    s->mc.hist.len = 0;
+    s->mc.monitor_stop = 0;
     hpls_be_clear(s->be);
-    s->conv = (hpls_conv){.t0 = t0};
+    s->mc.conv = (hpls_conv){.t0 = t0};
+    s->mc.info = (hpls_minfo){.reason = HPLS_NOT_RUN};
     s->info.reason = HPLS_NOT_RUN;
     s->info.precond_norm = 0;
     s->info.iterations = 0;
@@ -149,7 +119,7 @@ hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *
             return st; /* the message names the entry already */
         return hpls_solver_fail(s, st, "%s: %s", s->opt.method->name, hpls_last_error());
     }
-    s->info.relres = s->conv.bnorm > 0 ? s->info.resnorm / s->conv.bnorm : s->info.resnorm;
+    s->info.relres = s->mc.conv.bnorm > 0 ? s->info.resnorm / s->mc.conv.bnorm : s->info.resnorm;
     return HPLS_OK;
 }
 

@@ -76,12 +76,61 @@ hpls_status hpls_solver_create(hpls_solver **out)
     return HPLS_OK;
 }
 
+/* The method's context (iter/method.h) from the solver: what the method runs
+ * on, the options it reads, the user's hooks; what the method left there
+ * (its data, the convergence state, the history ...) is kept. */
+void hpls_solver_context(hpls_solver *s)
+{
+    const hpls_options *o = &s->opt;
+    hpls_mctx *c = &s->mc;
+    c->name = o->method->name;
+    c->be = s->be;
+    c->op = &s->op;
+    c->n = s->op.n;
+    c->pc = &s->pc;
+    c->pc_name = s->ext_pc ? "object" : o->pc_type ? o->pc_type->name : "none";
+    c->A = s->A;
+    c->Ad = s->Ad;
+    c->diagpos = s->diagpos;
+    c->invdiag = s->invdiag;
+    c->work = s->work;
+    c->opt = (hpls_mopts){.tol = o->tol,
+                          .atol = o->atol,
+                          .divtol = o->divtol,
+                          .ref = o->ref,
+                          .maxiter = o->maxiter,
+                          .miniter = o->miniter,
+                          .stag_window = o->stag_window,
+                          .omega = o->omega,
+                          .restart = o->restart,
+                          .left = o->left,
+                          .precnorm = o->precnorm,
+                          .ell = o->ell,
+                          .tridiag = o->tridiag,
+                          .tridiag_set = hpls_optset_is_set(&s->os, "tridiag"),
+                          .block = o->block,
+                          .gspike_p = o->gspike_p,
+                          .gspike_delta = o->gspike_delta,
+                          .xtol = o->xtol,
+                          .trisolve = o->trisolve,
+                          .psize = o->psize,
+                          .part_nblocks = o->part_nblocks,
+                          .part_ptr = o->part_ptr,
+                          .part_idx = o->part_idx};
+    c->monitor = s->monitor;
+    c->monitor_ctx = s->monitor_ctx;
+    c->conv_fn = s->conv_fn;
+    c->conv_ctx = s->conv_ctx;
+    c->msg = s->msg;
+    c->msglen = sizeof s->msg;
+}
+
 /* Frees what setup built (kept: options, monitor, history). */
 void hpls_solver_teardown(hpls_solver *s)
 {
-    if (s->mdata)
-        s->mdata_destroy(s->mdata);
-    s->mdata = NULL;
+    if (s->mc.mdata)
+        s->mc.mdata_destroy(s->mc.mdata);
+    s->mc.mdata = NULL;
     if (s->pc.destroy)
         s->pc.destroy(s->pc.ctx);
     memset(&s->pc, 0, sizeof s->pc);
@@ -129,9 +178,9 @@ void hpls_solver_destroy(hpls_solver *s)
         return;
     hpls_solver_teardown(s);
     hpls_precond_destroy(s->ext_pc);
-    hpls_free(s->hist_it);
-    hpls_free(s->hist_res);
-    hpls_free(s->hist_t);
+    hpls_free(s->mc.hist.it);
+    hpls_free(s->mc.hist.res);
+    hpls_free(s->mc.hist.t);
     hpls_free(s->part_ptr);
     hpls_free(s->part_idx);
     hpls_free(s->adv);
@@ -187,13 +236,13 @@ hpls_status hpls_solver_history(const hpls_solver *s, hpls_int *count, const hpl
 {
     if (!s || !count)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_history: NULL argument");
-    *count = s->hist_len;
+    *count = s->mc.hist.len;
     if (its)
-        *its = s->hist_it;
+        *its = s->mc.hist.it;
     if (relres)
-        *relres = s->hist_res;
+        *relres = s->mc.hist.res;
     if (seconds)
-        *seconds = s->hist_t;
+        *seconds = s->mc.hist.t;
     return HPLS_OK;
 }
 
@@ -236,6 +285,11 @@ const char *hpls_solver_trisolve(const hpls_solver *s)
     if (s && s->ready && s->ext_pc)
         hpls_precond_get_info(s->ext_pc, NULL, &strategy);
     return s && s->ready && !s->ext_pc ? hpls_pc_strategy(&s->pc) : strategy;
+}
+
+hpls_status hpls_gmres_basis_loss(const hpls_solver *s, hpls_int k, double *loss)
+{
+    return hpls_gmres_loss(&s->mc, k, loss);
 }
 
 const char *hpls_solver_message(const hpls_solver *s)

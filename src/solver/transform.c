@@ -168,13 +168,13 @@ hpls_status hpls_solver_solve_scaled(hpls_solver *s, const hpls_real *b, hpls_re
                      rn, target, round + 1);
             break;
         }
-        s->opt.tol = fmin(inner / s->conv.bnorm * target / rn * 0.5, keep.tol);
+        s->opt.tol = fmin(inner / s->mc.conv.bnorm * target / rn * 0.5, keep.tol);
         s->opt.atol = 0;
         s->opt.ref = HPLS_REF_B;
         s->opt.initial_guess = 1;
         s->opt.maxiter = keep.maxiter - its;
     }
     s->opt = keep;
-    s->conv.bnorm = bn; /* relres on the user's system */
+    s->mc.conv.bnorm = bn; /* relres on the user's system */
     return st;
 }
