@@ -243,6 +243,10 @@ hpls_reason hpls_conv_confirm(hpls_solver *s, const hpls_dvec *b, const hpls_dve
     if (hpls_conv_met(s, it, r, rnorm) || !isfinite(rnorm) || it >= s->opt.maxiter ||
         s->be->err) {
         s->info.reason = test(s, it, rnorm, 0);
+        if (s->info.reason != HPLS_NOT_RUN) { /* the method stops with this x */
+            c->final_x = x;
+            c->final_rnorm = rnorm;
+        }
         return s->info.reason;
     }
     if (++c->confirms >= 5) {
