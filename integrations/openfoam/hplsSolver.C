@@ -84,6 +84,8 @@ struct hplsFoamCache
     std::vector<hpls_int> upperSlot; // of upper[f]: row lowerAddr[f], column upperAddr[f]
     std::vector<hpls_int> lowerSlot; // of lower[f]: row upperAddr[f], column lowerAddr[f]
     std::vector<hpls_int> coupledSlot; // of processor face k (coupledCells[k], across[k])
+    bool shared = false;             // some slot takes several coefficients (faces between
+                                     // the same cells): summed, else written once each
     hpls_solver* solver = nullptr;
     std::string options;             // the hpls options the solver was set up with
     std::string stop;                // the maxiter and miniter last set
@@ -207,6 +209,7 @@ std::unique_ptr<hplsFoamCache> buildPattern
     c->upperSlot.assign(slot.begin() + n, slot.begin() + n + nf);
     c->lowerSlot.assign(slot.begin() + n + nf, slot.begin() + n + 2*nf);
     c->coupledSlot.assign(slot.begin() + n + 2*nf, slot.end());
+    c->shared = col.size() != slot.size();
     if (parallel)
     {
         c->val.assign(col.size(), 0.0);
@@ -226,8 +229,10 @@ std::unique_ptr<hplsFoamCache> buildPattern
     return c;
 }
 
-// The values from the matrix's coefficients (summed where faces share an
-// entry) and, across processor faces, -interfaceBouCoeffs
+// The values from the matrix's coefficients and, across processor faces,
+// -interfaceBouCoeffs, written through the slots straight into the matrix's
+// value array: one pass over the coefficients, each value written once; only
+// where faces share an entry (c.shared) are the values zeroed and summed
 void fillValues
 (
     hplsFoamCache& c,
@@ -237,25 +242,51 @@ void fillValues
 )
 {
     hpls_real* val = c.A ? c.A->val : c.val.data();
-    std::fill(val, val + (c.A ? c.A->nnz : hpls_int(c.val.size())), 0.0);
     const scalarField& d = m.diag();
     const scalarField& up = m.upper();
     const scalarField& lo = m.lower(); // upper() itself when m is symmetric
-    forAll(d, i)
+    const hpls_int* diagSlot = c.diagSlot.data();
+    const hpls_int* upperSlot = c.upperSlot.data();
+    const hpls_int* lowerSlot = c.lowerSlot.data();
+    const hpls_int* coupledSlot = c.coupledSlot.data();
+    const label nCells = d.size(), nFaces = up.size();
+    if (c.shared)
     {
-        val[c.diagSlot[i]] += d[i];
+        std::fill(val, val + (c.A ? c.A->nnz : hpls_int(c.val.size())), 0.0);
+        for (label i = 0; i < nCells; i++)
+        {
+            val[diagSlot[i]] += d[i];
+        }
+        for (label f = 0; f < nFaces; f++)
+        {
+            val[upperSlot[f]] += up[f];
+            val[lowerSlot[f]] += lo[f];
+        }
+        std::size_t k = 0;
+        for (const label p : cp.patch)
+        {
+            for (const scalar coeff : bouCoeffs[p])
+            {
+                val[coupledSlot[k++]] -= coeff;
+            }
+        }
+        return;
     }
-    forAll(up, f)
+    for (label i = 0; i < nCells; i++)
     {
-        val[c.upperSlot[f]] += up[f];
-        val[c.lowerSlot[f]] += lo[f];
+        val[diagSlot[i]] = d[i];
+    }
+    for (label f = 0; f < nFaces; f++)
+    {
+        val[upperSlot[f]] = up[f];
+        val[lowerSlot[f]] = lo[f];
     }
     std::size_t k = 0;
     for (const label p : cp.patch)
     {
         for (const scalar coeff : bouCoeffs[p])
         {
-            val[c.coupledSlot[k++]] -= coeff;
+            val[coupledSlot[k++]] = -coeff;
         }
     }
 }

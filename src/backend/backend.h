@@ -423,6 +423,14 @@ static inline void hpls_be_reduce(hpls_backend *be, double *vals, int k, hpls_re
     }
 }
 
+/* 1 when be's reductions are collective (the mpi backend: each one an
+ * MPI_Allreduce, a message round over the ranks), so that a method fuses
+ * two of them even where that costs it some work (cg). */
+static inline int hpls_be_collective(const hpls_backend *be)
+{
+    return be->reduce != NULL;
+}
+
 /* ||r|| from ss, the (reduced) sum of squares of r: its square root, or a
  * scaled pass over r when ss under- or overflowed. */
 double hpls_be_norm(hpls_backend *be, hpls_int n, double ss, const hpls_dvec *r);

@@ -11,7 +11,13 @@
  *   r = b - A x; z = M^-1 r; p = z; rho = (r, z)
  *   loop: q = A p; alpha = rho / (p, q); x += alpha p; r -= alpha q
  *         z = M^-1 r; rho' = (r, z); p = z + (rho'/rho) p
- * Traffic per iteration: one SpMV + 10n (unpreconditioned). */
+ * Traffic per iteration: one SpMV + 10n (unpreconditioned).
+ * Reductions per iteration: (p, q), ||r|| and (r, z).  Where a reduction is a
+ * message round over ranks (hpls_be_collective) z = M^-1 r is made before the
+ * test on ||r||, and ||r||^2 and (r, z) are reduced together (one mdot of r
+ * against r and z: the same sums), so two; a solve then pays one M^-1 r it
+ * does not use, at its last iteration.  A user's test (OpenFOAM's sum|r|)
+ * adds its own. */
 #include "iter/method.h"
 
 #include <math.h>
@@ -25,12 +31,12 @@ hpls_status hpls_solve_cg(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
     mc->conv.r = r;                                 /* what a user's convergence test sees */
     if (hpls_conv_start(mc, rnorm) != HPLS_NOT_RUN)
         return HPLS_OK;
-    int restart = 1;
+    int restart = 1, fuse = hpls_be_collective(be);
     double rho = 0.0, sign_a = 0.0, sign_m = 0.0; /* the signs of A and M, from the first */
     for (hpls_int it = 1;; it++) {
         if (restart) {
-            const hpls_dvec *z = hpls_m_pc_apply(mc, r, zbuf);   /* z = M^-1 r */
-            hpls_v_copy(be, n, z, p);                            /* p = z */
+            const hpls_dvec *z = hpls_m_pc_apply(mc, r, zbuf); /* z = M^-1 r */
+            hpls_v_copy(be, n, z, p);                          /* p = z */
             rho = hpls_v_dot(be, n, r, z);
             restart = 0;
             if (sign_m == 0.0)
@@ -45,13 +51,25 @@ hpls_status hpls_solve_cg(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
         double alpha = rho / pq;
         hpls_v_axpy(be, n, alpha, p, x);  /* x += alpha p */
         hpls_v_axpy(be, n, -alpha, q, r); /* r -= alpha q */
-        rnorm = hpls_v_nrm2(be, n, r);
+        const hpls_dvec *z = NULL;
+        double rho_new = 0.0;
+        if (fuse) {
+            z = hpls_m_pc_apply(mc, r, zbuf); /* z = M^-1 r */
+            const hpls_dvec *rz[2] = {r, z};
+            double dots[2];
+            hpls_v_mdot(be, n, 2, rz, r, dots); /* (r, r), (z, r) */
+            rnorm = hpls_be_norm(be, n, dots[0], r);
+            rho_new = dots[1];
+        } else
+            rnorm = hpls_v_nrm2(be, n, r);
         if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (restart)
             continue;
-        const hpls_dvec *z = hpls_m_pc_apply(mc, r, zbuf); /* z = M^-1 r */
-        double rho_new = hpls_v_dot(be, n, r, z);
+        if (!fuse) {
+            z = hpls_m_pc_apply(mc, r, zbuf); /* z = M^-1 r */
+            rho_new = hpls_v_dot(be, n, r, z);
+        }
         if (!(sign_m * rho_new > 0.0)) /* rnorm > 0 here, so M is not definite */
             return hpls_indefinite(mc, rho_new, "(r, M^-1 r)", it + 1);
         hpls_v_xpay(be, n, z, rho_new / rho, p); /* p = z + beta p */

@@ -269,6 +269,10 @@ hpls_reason hpls_conv_confirm(hpls_mctx *mc, const hpls_dvec *b, const hpls_dvec
     if (hpls_conv_met(mc, it, r, rnorm) || !isfinite(rnorm) || it >= mc->opt.maxiter ||
         mc->be->err) {
         mc->info.reason = test(mc, it, rnorm, 0);
+        if (mc->info.reason != HPLS_NOT_RUN) { /* the method stops with this x */
+            c->final_x = x;
+            c->final_rnorm = rnorm;
+        }
         return mc->info.reason;
     }
     if (++c->confirms >= 5) {

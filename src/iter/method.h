@@ -107,6 +107,11 @@ typedef struct hpls_conv {
     double t0;          /* solve start, for the history */
     int confirms;       /* true-residual confirmations that failed */
     const hpls_dvec *r; /* HPLS_M_CONVTEST methods: the vector whose norm is tested */
+    /* the x a method stopped with after hpls_conv_confirm recomputed b - A x
+     * for it (NULL: none), and that residual's norm: the solve's final report
+     * takes it instead of computing the same again */
+    const hpls_dvec *final_x;
+    double final_rnorm;
 } hpls_conv;
 
 /* What a solve tells the driver, which copies it into the solver's info. */

@@ -205,6 +205,19 @@ hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const ch
                          "set up was %lld x %lld with %lld: same pattern needed", what,
                          (long long)B->nrows, (long long)B->ncols, (long long)B->nnz,
                          (long long)A->nrows, (long long)A->ncols, (long long)A->nnz);
+    if (A->rowptr == B->rowptr && A->colind == B->colind) {
+        /* the same arrays (B is A with new values): only the values to check */
+        hpls_int i = 0;
+        for (hpls_int p = 0; p < B->nnz; p++) {
+            if (isfinite(B->val[p]))
+                continue;
+            while (B->rowptr[i + 1] <= p)
+                i++;
+            return hpls_fail(HPLS_ERR_VALUE, "CSR matrix: value %g at row %lld, column %d",
+                             B->val[p], (long long)i, (int)B->colind[p]);
+        }
+        return HPLS_OK;
+    }
     for (hpls_int i = 0; i < A->nrows; i++) {
         int same = A->rowptr[i + 1] == B->rowptr[i + 1], finite = 1;
         hpls_int p = A->rowptr[i];

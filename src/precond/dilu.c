@@ -4,12 +4,14 @@
  * A = L + D + U, M = (E + L) E^-1 (E + U) with E diagonal such that
  * diag(M) = diag(A):
  *     E_ii = A_ii - sum_{j<i} K_ij / E_jj,   K = L o U^T (Hadamard product),
- * so E_ii waits only for the E_jj with K_ij != 0.  K is never stored: one pass
- * over A's rows finds each lower entry's mirror A_ji, serially by a cursor per
- * row j that only moves forward (the rows i reading row j come in increasing
- * order: O(nnz) in all), in parallel by binary search in row j.  The same
- * pass checks E_ii and writes row i of the split copies of L and U, scaled by
- * rD_i = 1/E_ii, that the sweeps stream.  Construction by strategy: serial,
+ * so E_ii waits only for the E_jj with K_ij != 0.  K is never stored: the
+ * position of each lower entry's mirror A_ji depends on the pattern only, so
+ * it is found once at setup (a cursor per row j that only moves forward: the
+ * rows i reading row j come in increasing order, O(nnz) in all) and kept.  At
+ * setup and at every update of the values one pass over A's rows computes E,
+ * checks E_ii and writes the values of row i of the split copies of L and U,
+ * scaled by rD_i = 1/E_ii, that the sweeps stream (their columns are laid out
+ * once too).  Construction by strategy: serial,
  * levels (Alg. 3, one parallel loop per level; K's pattern lies within L's,
  * so L's level sets, which the forward sweep needs anyway, are a valid
  * schedule) or syncfree (Alg. 5: ready flags).  Application (Sec. 2.2.4):
@@ -34,10 +36,14 @@
  * forced.  Its forward sweep (faces by u, then l) is ours; its backward sweep
  * runs the faces backwards, so row i subtracts its upper terms j decreasing:
  * the upper copy's rows are stored reversed.  (M^-T's sweeps keep our order.)
+ * The copies stay (rather than sweeping A with rD_i applied term by term, as
+ * OpenFOAM does): a sweep over A would read both triangles, so one application
+ * (two sweeps) would read A twice where the copies cost one pass writing their
+ * values at an update, and a solve applies M at least twice (bicgstab).
  *
  * On a device backend E and the copies' values are built there
  * (kernels/device/factor.cl, the same rows in the same order: the host's bits)
- * by the sweeps' strategy; the host lays out the copies' columns once. */
+ * by the sweeps' strategy. */
 #include "precond/trisolve.h"
 
 typedef struct dilu_ctx {
@@ -46,67 +52,53 @@ typedef struct dilu_ctx {
     int symmetric;  /* dic: check that A is symmetric and E definite */
     int sign;       /* dic: the sign every E_ii must have, E_11's (0: dilu, not checked) */
     hpls_real *E, *rD;
-    hpls_idx *cur;  /* serial: per row j, the offset in j's upper part to match next */
     int faces;      /* dilu_order=faces */
 } dilu_ctx;
 
 /* What the pass found: the first row (0-based, n: none) whose E_ii is
- * unusable, the first whose lower part does not mirror its column (dic), and
- * the count of lower entries with a mirror. */
+ * unusable and the first whose lower part does not mirror its column (dic). */
 typedef struct dilu_report {
-    hpls_int bad, asym, pairs;
+    hpls_int bad, asym;
 } dilu_report;
 
-/* Position of A_ji (j < i) in row j's upper part, or -1: binary search. */
-static inline hpls_int mirror_search(const hpls_trisplit *t, hpls_int j, hpls_int i)
+/* F->mirror and F->pairs (trisolve.h) from A's pattern: row j's cursor
+ * starts at its upper part and only moves forward, since the rows i that
+ * look for their mirror in row j come in increasing order. */
+static hpls_status find_mirrors(hpls_trifac *F)
 {
+    const hpls_trisplit *t = &F->a;
     const hpls_csr *A = t->A;
-    hpls_int lo = t->upbeg[j], end = t->end[j], hi = end;
-    while (lo < hi) {
-        hpls_int mid = lo + (hi - lo) / 2;
-        if (A->colind[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
+    hpls_int n = F->n, pairs = 0;
+    hpls_int *cur = hpls_malloc(n, sizeof *cur);
+    F->mirror = hpls_malloc(A->nnz, sizeof *F->mirror);
+    if (!cur || !F->mirror) {
+        hpls_free(cur);
+        return HPLS_ERR_NOMEM;
     }
-    return lo < end && A->colind[lo] == i ? lo : -1;
-}
-
-/* The same by row j's cursor, for rows i visited in increasing order. */
-static inline hpls_int mirror_cursor(const hpls_trisplit *t, hpls_idx *cur, hpls_int j, hpls_int i)
-{
-    const hpls_csr *A = t->A;
-    hpls_int q = t->upbeg[j] + cur[j], end = t->end[j];
-    while (q < end && A->colind[q] < i)
-        q++;
-    cur[j] = (hpls_idx)(q - t->upbeg[j]);
-    return q < end && A->colind[q] == i ? q : -1;
-}
-
-/* dilu_order=faces: row i of the upper copy j decreasing, the order of
- * OpenFOAM's backward sweep. */
-static inline void reverse_upper_row(hpls_trifac *F, hpls_int i)
-{
-    hpls_int us = hpls_tricopy_slot(&F->up, i);
-    hpls_int a = F->up.ptr[us], b = F->up.ptr[us + 1] - 1;
-    for (; a < b; a++, b--) {
-        hpls_idx c = F->up.col[a];
-        hpls_real v = F->up.val[a];
-        F->up.col[a] = F->up.col[b];
-        F->up.val[a] = F->up.val[b];
-        F->up.col[b] = c;
-        F->up.val[b] = v;
-    }
+    for (hpls_int j = 0; j < n; j++)
+        cur[j] = t->upbeg[j];
+    for (hpls_int i = 0; i < n; i++)
+        for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++) {
+            hpls_int j = A->colind[p], q = cur[j], end = t->end[j];
+            while (q < end && A->colind[q] < i)
+                q++;
+            cur[j] = q;
+            F->mirror[p] = q < end && A->colind[q] == i ? q : -1;
+            pairs += F->mirror[p] >= 0;
+        }
+    F->pairs = pairs;
+    hpls_free(cur);
+    return HPLS_OK;
 }
 
 /* Row i: E_ii = shifted A_ii - sum (A_ij A_ji) rD_j (Alg. 3 line 6, Alg. 5
- * lines 3-10), its check, and row i of the scaled copies.  serial is a
- * constant after inlining. */
-static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_report *r)
+ * lines 3-10), its check, and the values of row i of the scaled copies. */
+static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r)
 {
     const hpls_trisplit *t = &c->F->a;
     const hpls_csr *A = t->A;
     const hpls_real *v = A->val;
+    const hpls_int *mirror = c->F->mirror;
     hpls_int p0 = t->beg[i], le = t->lowend[i], end = t->end[i];
     double big = 0, sum = 0;
     int asym = 0;
@@ -116,14 +108,13 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
     }
     double e = hpls_trifac_shifted(t->upbeg[i] > le ? v[le] : 0.0, big, c->shift);
     for (hpls_int p = p0; p < le; p++) {
-        hpls_int j = A->colind[p];
-        hpls_int q = serial ? mirror_cursor(t, c->cur, j, i) : mirror_search(t, j, i);
+        hpls_int q = mirror[p];
         if (q >= 0) {
+            hpls_int j = A->colind[p];
             if (c->faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
                 e -= c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0; /* E_j = 0: reported */
             else
                 sum += v[p] * v[q] * c->rD[j];
-            r->pairs++;
         }
         if (c->symmetric)
             asym |= q < 0 || v[q] != v[p];
@@ -131,9 +122,7 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, int serial, dilu_repo
     e -= sum;
     c->E[i] = e;
     c->rD[i] = e != 0.0 ? 1.0 / e : 0.0; /* a zero pivot is reported (check_e), not trapped */
-    hpls_trifac_copy_row(c->F, i, v, c->rD[i], c->rD[i]);
-    if (c->faces)
-        reverse_upper_row(c->F, i);
+    hpls_trifac_copy_values(c->F, i, v, c->rD[i], c->rD[i], c->faces);
     if (hpls_trifac_bad_pivot(e, big, c->sign) && i < r->bad)
         r->bad = i;
     if (asym && i < r->asym)
@@ -144,35 +133,33 @@ static void report_merge(dilu_report *to, const dilu_report *from)
 {
     to->bad = from->bad < to->bad ? from->bad : to->bad;
     to->asym = from->asym < to->asym ? from->asym : to->asym;
-    to->pairs += from->pairs;
 }
 
-static hpls_status build_e(dilu_ctx *c, dilu_report *out)
+static void build_e(dilu_ctx *c, dilu_report *out)
 {
     hpls_trifac *F = c->F;
     const hpls_trisplit *t = &F->a;
     hpls_int n = F->n;
     *out = (dilu_report){.bad = n, .asym = n};
     if (F->build == HPLS_TRI_SERIAL || F->build == HPLS_TRI_BLOCK) {
-        /* block: each block's rows in order by one thread; row j's cursor
-         * moves only for rows of j's own block, the one thread's */
+        /* block: each block's rows in order by one thread */
         int nb = F->build == HPLS_TRI_BLOCK ? F->nt : 1;
-        c->cur = hpls_calloc(n, sizeof *c->cur);
-        if (!c->cur)
-            return HPLS_ERR_NOMEM;
+        if (nb == 1) { /* no team to start */
+            for (hpls_int i = 0; i < n; i++)
+                dilu_row(c, i, out);
+            return;
+        }
 #pragma omp parallel num_threads(nb)
         {
             dilu_report mine = {.bad = n, .asym = n};
 #pragma omp for schedule(static, 1)
             for (int q = 0; q < nb; q++)
-                for (hpls_int i = nb > 1 ? F->blk[q] : 0; i < (nb > 1 ? F->blk[q + 1] : n); i++)
-                    dilu_row(c, i, 1, &mine);
+                for (hpls_int i = F->blk[q]; i < F->blk[q + 1]; i++)
+                    dilu_row(c, i, &mine);
 #pragma omp critical
             report_merge(out, &mine);
         }
-        hpls_free(c->cur);
-        c->cur = NULL;
-        return HPLS_OK;
+        return;
     }
     const hpls_levels *L = &F->fwd.lev; /* levels: Alg. 3 over L's level sets (built with the copies) */
     unsigned epoch = F->build == HPLS_TRI_SYNCFREE ? hpls_sync_begin(&F->sync) : 0;
@@ -183,7 +170,7 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
             for (hpls_int l = 0; l < L->nlev; l++) {
 #pragma omp for schedule(static)
                 for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-                    dilu_row(c, L->order[off], 0, &mine);
+                    dilu_row(c, L->order[off], &mine);
             }
         } else { /* Alg. 5: rows of earlier chunks are waited for, this chunk's are done in order */
             hpls_int k;
@@ -193,7 +180,7 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
                     for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
                         if (t->A->colind[p] < first)
                             hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
-                    dilu_row(c, i, 0, &mine);
+                    dilu_row(c, i, &mine);
                     hpls_sync_post(&F->sync, i, epoch);
                 }
             }
@@ -201,7 +188,6 @@ static hpls_status build_e(dilu_ctx *c, dilu_report *out)
 #pragma omp critical
         report_merge(out, &mine);
     }
-    return HPLS_OK;
 }
 
 /* dic's symmetry and the pivots, from the first rows that failed them (n:
@@ -252,9 +238,8 @@ static hpls_status numeric_dilu(hpls_trifac *F)
     }
     if (!F->dev_numeric) {
         dilu_report r;
-        hpls_status st = build_e(&c, &r);
-        if (st == HPLS_OK)
-            st = check_e(F, r.bad, r.asym, r.pairs, c.sign);
+        build_e(&c, &r);
+        hpls_status st = check_e(F, r.bad, r.asym, F->pairs, c.sign);
         if (st != HPLS_OK)
             return st;
     }
@@ -286,9 +271,13 @@ static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_cs
         st = HPLS_ERR_NOMEM;
     if (st == HPLS_OK)
         st = hpls_trifac_copies(F);
-    if (st == HPLS_OK && be->d) { /* E and the copies' values on the device */
-        F->dev_numeric = device_dilu;
+    if (st == HPLS_OK) {
+        /* the copies' columns, once; on a device E and their values are built there */
         hpls_trifac_copy_pattern(F, F->faces);
+        if (be->d)
+            F->dev_numeric = device_dilu;
+        else
+            st = find_mirrors(F);
     }
     if (st == HPLS_OK) {
         F->fwd.bscale = F->vec[1]; /* y_i = rD_i r_i - ...; the backward sweep is unscaled */

@@ -67,6 +67,7 @@ void hpls_trifac_destroy(void *ctx)
     hpls_levels_free(&F->bwd_t.lev);
     hpls_sync_free(&F->sync);
     hpls_free(F->blk);
+    hpls_free(F->mirror);
     for (int k = 0; k < 4; k++) {
         hpls_free(F->vec[k]);
         if (F->be->d)

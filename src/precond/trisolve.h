@@ -87,6 +87,12 @@ typedef struct hpls_trifac {
     hpls_dsweep *dev[4];     /* fwd, bwd, fwd_t, bwd_t on a device backend (be->d), else NULL */
     hpls_dfac *dfac;         /* device construction: A's pattern there (be->d's dilu_build) */
     hpls_real *vec[4];       /* numbers owned (E, 1/E, factor values ...), freed by destroy */
+    /* dilu, dic on the host: for each strictly lower position p of a.A
+     * (a.beg[i] <= p < a.lowend[i]; the others unset), the position of its
+     * mirror A_ji in row j's upper part, or -1; and how many have one.  They
+     * depend on the pattern only: found once at setup, read at every update */
+    hpls_int *mirror;
+    hpls_int pairs;
     double shift;            /* the diagonal shift option */
     int symmetric;           /* dic */
     int faces;               /* dilu/dic, dilu_order=faces: OpenFOAM's order of operations */
@@ -105,8 +111,9 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
                                const hpls_options *o, const char *name, hpls_trifac **F);
 void hpls_trifac_destroy(void *F);
 /* Allocates F->low and F->up with the pattern of A's strictly lower and upper
- * parts and points fwd.T, bwd.T at them; the values (zero) are the caller's
- * to fill (hpls_trifac_copy_row).  For trisolve=levels (and a device's auto
+ * parts and points fwd.T, bwd.T at them; the columns and values (zero) are
+ * the caller's to fill (hpls_trifac_copy_pattern once, hpls_trifac_copy_values
+ * at each numeric setup).  For trisolve=levels (and a device's auto
  * that picks levels) it first builds fwd.lev and bwd.lev and lays the copies
  * out in level order (the host's auto does so only when its trials keep
  * levels). */
@@ -119,26 +126,24 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc);
  * there); reverse: the upper copy's rows backwards (dilu_order=faces). */
 void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse);
 
-/* Row i of the copies from values v on A's pattern: lower entries times
- * lscale, upper entries times uscale. */
-static inline void hpls_trifac_copy_row(hpls_trifac *F, hpls_int i, const hpls_real *v,
-                                        double lscale, double uscale)
+/* Row i of the copies' values from values v on A's pattern, their columns
+ * laid out before (hpls_trifac_copy_pattern, with the same reverse): lower
+ * entries times lscale, upper entries times uscale, the upper ones backwards
+ * when reverse. */
+static inline void hpls_trifac_copy_values(hpls_trifac *F, hpls_int i, const hpls_real *v,
+                                           double lscale, double uscale, int reverse)
 {
-    const hpls_csr *A = F->a.A;
-    hpls_int p0 = F->a.beg[i], le = F->a.lowend[i], ub = F->a.upbeg[i];
-    hpls_int ls = hpls_tricopy_slot(&F->low, i), us = hpls_tricopy_slot(&F->up, i);
-    hpls_idx *lc = F->low.col + F->low.ptr[ls] - p0;
-    hpls_real *lv = F->low.val + F->low.ptr[ls] - p0;
-    for (hpls_int p = p0; p < le; p++) {
-        lc[p] = A->colind[p];
+    hpls_int p0 = F->a.beg[i], le = F->a.lowend[i], ub = F->a.upbeg[i], end = F->a.end[i];
+    hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)] - p0;
+    for (hpls_int p = p0; p < le; p++)
         lv[p] = v[p] * lscale;
-    }
-    hpls_idx *uc = F->up.col + F->up.ptr[us] - ub;
-    hpls_real *uv = F->up.val + F->up.ptr[us] - ub;
-    for (hpls_int p = ub; p < F->a.end[i]; p++) {
-        uc[p] = A->colind[p];
-        uv[p] = v[p] * uscale;
-    }
+    hpls_real *uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
+    if (reverse)
+        for (hpls_int p = ub; p < end; p++)
+            uv[end - 1 - p] = v[p] * uscale;
+    else
+        for (hpls_int p = ub; p < end; p++)
+            uv[p - ub] = v[p] * uscale;
 }
 
 /* The pivot M must keep for diagonal entry d of a row whose largest |A_ij| is

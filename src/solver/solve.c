@@ -68,8 +68,10 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
     s->info.precond_norm = s->mc.info.precond_norm;
     if (st == HPLS_OK && be->err == HPLS_OK) {
         hpls_dvec *r = s->work[0]; /* every method has at least one work vector */
-        /* the true residual (a permutation does not change its norm) */
-        s->info.resnorm = hpls_op_residual(s, B, X, r);
+        /* the true residual (a permutation does not change its norm), unless
+         * the method's stop has just computed it for this x (the same bits) */
+        s->info.resnorm =
+            s->mc.conv.final_x == X ? s->mc.conv.final_rnorm : hpls_op_residual(s, B, X, r);
         double bad;
         /* an empty column of A hides a NaN or Inf of x from the residual: check x too */
         if (hpls_reason_converged(s->info.reason) &&

@@ -13,7 +13,11 @@
  *     matrix, dic on each rank's block) and bicgstab + dilu on a
  *     convection-diffusion matrix (its half-step test too): CONVERGED_USER,
  *     sum|b - A x| within the target;
- *   - miniter=7 with a test that always answers converged: 7 iterations.
+ *   - miniter=7 with a test that always answers converged: 7 iterations;
+ *   - cg's reductions (hpls_solver_mpi_counts): with that test and miniter
+ *     fixing the iterations, each iteration more costs hpls two MPI_Allreduce
+ *     calls, (p, A p) and ||r||^2 with (r, M^-1 r); with the test's own sum|r|
+ *     that makes three, as OpenFOAM's PCG.
  * Exit status 0 when every check passed, the same on every rank. */
 #include <hpls_mpi.h>
 
@@ -89,9 +93,10 @@ static int sum_converged(void *ctx, hpls_int it, hpls_int n, const hpls_real *r,
 }
 
 /* Solves with opts and the test t on my rows first .. first + nloc - 1 of the
- * matrix (sign, c) over comm; returns the info and sum|b - A x| over comm. */
+ * matrix (sign, c) over comm; returns the info and sum|b - A x| over comm,
+ * and (reductions not NULL) the solve's reductions. */
 static hpls_info solve(MPI_Comm comm, const char *opts, double sign, double c, hpls_int first,
-                       hpls_int nloc, sumtest *t, double *true_sum)
+                       hpls_int nloc, sumtest *t, double *true_sum, long long *reductions)
 {
     hpls_int n = M * M;
     hpls_int *rowptr = malloc((size_t)(nloc + 1) * sizeof *rowptr);
@@ -115,6 +120,9 @@ static hpls_info solve(MPI_Comm comm, const char *opts, double sign, double c, h
         hpls_vec bv = {nloc, b}, xv = {nloc, x};
         CHECK(hpls_solver_solve(s, &bv, &xv) == HPLS_OK, "%s: %s", opts, hpls_solver_message(s));
         hpls_solver_get_info(s, &info);
+        long long messages;
+        if (reductions)
+            CHECK(hpls_solver_mpi_counts(s, reductions, &messages) == HPLS_OK, "counts");
         hpls_dcsr_spmv(D, x, xt); /* xt = A x */
         double sum = 0.0;
         for (hpls_int i = 0; i < nloc; i++)
@@ -155,7 +163,7 @@ int main(int argc, char **argv)
     static sumtest t, tk, ta, one;
     t = (sumtest){.comm = MPI_COMM_WORLD, .target = target};
     hpls_info info = solve(MPI_COMM_WORLD, "solver=cg precond=jacobi threads=1", 1.0, 0.0, first,
-                           nloc, &t, &true_sum);
+                           nloc, &t, &true_sum, NULL);
     CHECK(info.reason == HPLS_CONVERGED_USER, "cg: reason %s", hpls_reason_str(info.reason));
     CHECK(same_on_all(info.iterations) && same_on_all(t.calls), "cg: ranks disagree");
     CHECK(t.bad_n == 0, "cg: the test was shown other than my %lld rows", (long long)nloc);
@@ -168,7 +176,7 @@ int main(int argc, char **argv)
         one = (sumtest){.comm = MPI_COMM_SELF, .target = target};
         double one_sum = 0.0;
         hpls_info i1 = solve(MPI_COMM_SELF, "solver=cg precond=jacobi threads=1", 1.0, 0.0, 0, n,
-                             &one, &one_sum);
+                             &one, &one_sum, NULL);
         CHECK(i1.reason == HPLS_CONVERGED_USER && llabs(i1.iterations - info.iterations) <= 1,
               "cg: %lld iterations on %d ranks, %lld on one (%s)", (long long)info.iterations, size,
               (long long)i1.iterations, hpls_reason_str(i1.reason));
@@ -181,7 +189,7 @@ int main(int argc, char **argv)
     const double sign[] = {-1.0, 1.0}, conv[] = {0.0, 0.4};
     for (int k = 0; k < 2; k++) {
         tk = (sumtest){.comm = MPI_COMM_WORLD, .target = target};
-        info = solve(MPI_COMM_WORLD, opts[k], sign[k], conv[k], first, nloc, &tk, &true_sum);
+        info = solve(MPI_COMM_WORLD, opts[k], sign[k], conv[k], first, nloc, &tk, &true_sum, NULL);
         CHECK(info.reason == HPLS_CONVERGED_USER, "%s: reason %s", opts[k],
               hpls_reason_str(info.reason));
         CHECK(same_on_all(info.iterations), "%s: ranks disagree", opts[k]);
@@ -193,10 +201,25 @@ int main(int argc, char **argv)
     /* miniter: a test that always says converged is not asked to stop before it */
     ta = (sumtest){.comm = MPI_COMM_WORLD, .target = target, .always = 1};
     info = solve(MPI_COMM_WORLD, "solver=cg precond=jacobi miniter=7 threads=1", 1.0, 0.0, first,
-                 nloc, &ta, &true_sum);
+                 nloc, &ta, &true_sum, NULL);
     CHECK(info.reason == HPLS_CONVERGED_USER && info.iterations == 7,
           "miniter=7: %lld iterations, %s", (long long)info.iterations,
           hpls_reason_str(info.reason));
+
+    /* cg + dic on -A: ten iterations more, twenty reductions more */
+    long long reductions[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        char o[96];
+        snprintf(o, sizeof o, "solver=cg precond=dic miniter=%d threads=1", 7 + 10 * k);
+        ta = (sumtest){.comm = MPI_COMM_WORLD, .target = target, .always = 1};
+        info = solve(MPI_COMM_WORLD, o, -1.0, 0.0, first, nloc, &ta, &true_sum, &reductions[k]);
+        CHECK(info.reason == HPLS_CONVERGED_USER && info.iterations == 7 + 10 * k,
+              "%s: %lld iterations, %s", o, (long long)info.iterations,
+              hpls_reason_str(info.reason));
+    }
+    CHECK(reductions[1] - reductions[0] == 2 * 10,
+          "cg: %lld reductions in 7 iterations, %lld in 17: not 2 an iteration", reductions[0],
+          reductions[1]);
 
     int all = failures;
     MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

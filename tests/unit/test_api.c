@@ -500,6 +500,16 @@ static void update_values_equals_a_fresh_setup(void **state)
     hpls_precond *P = precond(A, "precond=dilu", 0);
     assert_int_equal(hpls_precond_update_values(P, B), HPLS_ERR_VALUE);
     hpls_precond_destroy(P);
+    /* the matrix set up, its values changed in place (libhplsFoam's way): its
+     * pattern is its own, its values are still checked */
+    hpls_csr *C = revalued(A);
+    assert_int_equal(hpls_solver_setup(s, C), HPLS_OK);
+    C->val[C->rowptr[9] + 1] *= 2.0;
+    assert_int_equal(hpls_solver_update_values(s, C), HPLS_OK);
+    C->val[C->rowptr[9] + 1] = INFINITY;
+    assert_int_equal(hpls_solver_update_values(s, C), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_solver_message(s), "value inf at row 9"));
+    hpls_csr_destroy(C);
     hpls_solver_destroy(s);
     hpls_vec_destroy(r);
     hpls_vec_destroy(x1);

@@ -939,6 +939,75 @@ static void late_sweeps_finish_serially_bit_for_bit(void **state)
     }
 }
 
+/* A copy of A (its own arrays), A_ij times sign (1 + (i + j) mod 5 / 8): symmetric
+ * when A is. */
+static hpls_csr *rescaled(const hpls_csr *A, double sign)
+{
+    hpls_csr *B = NULL;
+    assert_int_equal(hpls_csr_create(A->nrows, A->ncols, A->nnz, &B), HPLS_OK);
+    memcpy(B->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof *B->rowptr);
+    memcpy(B->colind, A->colind, (size_t)A->nnz * sizeof *B->colind);
+    for (hpls_int i = 0; i < A->nrows; i++)
+        for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+            B->val[p] = sign * A->val[p] * (1.0 + 0.125 * (double)((i + A->colind[p]) % 5));
+    return B;
+}
+
+/* New values through update_values (the mirrors and the copies' columns kept
+ * from the setup, only the values redone) give what a setup on them gives: E,
+ * 1/E and z = M^-1 r bit for bit, for both orders, every construction and
+ * sweep strategy, a new matrix object or the same one changed in place, and
+ * back to the first values; dic on -A too (E negative). */
+static void update_values_equals_a_fresh_setup_bit_for_bit(void **state)
+{
+    (void)state;
+    hpls_csr *mats[2] = {random_matrix(200, 5, 3.0, 11), tu_gen("poisson2d:nx=11")};
+    const char *const builds[] = {"serial", "levels", "syncfree", "block"};
+    for (int m = 0; m < 2; m++) {
+        const hpls_csr *A = mats[m];
+        hpls_int n = A->nrows;
+        hpls_vec *r = tu_vec_random(n, 3 + m);
+        hpls_real *z0 = malloc((size_t)n * sizeof *z0), *z = malloc((size_t)n * sizeof *z);
+        for (int p = 0; p < (m == 1 ? 2 : 1); p++)
+            for (int faces = 0; faces < 2; faces++)
+                for (int k = 0; k < 4; k++) {
+                    char opts[160];
+                    snprintf(opts, sizeof opts,
+                             "solver=bicgstab precond=%s dilu_order=%s trisolve=%s threads=2",
+                             p ? "dic" : "dilu", faces ? "faces" : "rows", builds[k]);
+                    hpls_csr *B = rescaled(A, p ? -1.0 : 1.0), *C = rescaled(A, 1.0);
+                    hpls_solver *s = setup(A, opts);
+                    for (int step = 0; step < 3; step++) {
+                        /* step 0: B, another object; 1: C changed in place to B's
+                         * values after a setup on C; 2: back to A */
+                        const hpls_csr *now = step == 2 ? A : step == 1 ? C : B;
+                        if (step == 1) {
+                            hpls_solver_destroy(s);
+                            s = setup(C, opts);
+                            memcpy(C->val, B->val, (size_t)A->nnz * sizeof *C->val);
+                        }
+                        if (hpls_solver_update_values(s, now) != HPLS_OK)
+                            fail_msg("%s, step %d: %s", opts, step, hpls_solver_message(s));
+                        tu_pc_apply(s, 0, r->data, z);
+                        hpls_solver *f = setup(now, opts);
+                        tu_pc_apply(f, 0, r->data, z0);
+                        if (memcmp(fac(s)->vec[0], fac(f)->vec[0], (size_t)n * sizeof *z) != 0 ||
+                            memcmp(fac(s)->vec[1], fac(f)->vec[1], (size_t)n * sizeof *z) != 0 ||
+                            memcmp(z, z0, (size_t)n * sizeof *z) != 0)
+                            fail_msg("matrix %d, %s, step %d: updated and fresh differ", m, opts,
+                                     step);
+                        hpls_solver_destroy(f);
+                    }
+                    hpls_solver_destroy(s);
+                    hpls_csr_destroy(B);
+                    hpls_csr_destroy(C);
+                }
+        free(z0), free(z);
+        hpls_vec_destroy(r);
+        hpls_csr_destroy(mats[m]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -959,6 +1028,7 @@ int main(void)
         cmocka_unit_test(dic_rejects_an_upper_entry_without_mirror),
         cmocka_unit_test(copies_are_in_level_order_only_for_levels),
         cmocka_unit_test(late_sweeps_finish_serially_bit_for_bit),
+        cmocka_unit_test(update_values_equals_a_fresh_setup_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
