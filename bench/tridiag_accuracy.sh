@@ -27,7 +27,7 @@ fi
     echo "One run of \`bench/tridiag_accuracy.sh\` (2 threads)."
     echo "Matrices: \`hpls_tridiag_gallery(K, n, seed 5)\` (Table A.1), x* seeded standard normal,"
     echo "b = A x*.  cond: LAPACK dgtcon (1-norm) on the dgttrf factors.  Forward error"
-    echo "||x - x*||_2 / ||x*||_2; backward error ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf)."
+    echo "norm2(x - x*) / norm2(x*); backward error normInf(b - A x) / (normInf(A) normInf(x) + normInf(b))."
     echo "gspike: the public solver (automatic p from the thread count, delta 1e-6, iterative"
     echo "refinement when the spikes grow beyond 100 or a block was repaired); gspike/32: p = n/32"
     echo "(blocks of 32, recursive reduced systems); Alg. 1 only: gspike without the refinement."
@@ -49,7 +49,10 @@ fi
     echo "n <= 2048 only: not at n = 2^20.  K = 15 at n = 2^20 is singular to working precision"
     echo "(dgtsv and gspike both report it).  K = 12 at n = 2^20 (L scaled by 1e-50: in effect an"
     echo "upper bidiagonal matrix with a random diagonal) has a condition beyond the double range:"
-    echo "every method's x overflows, and dgtcon's estimate there is meaningless."
+    echo "dgtsv's and gspike's x overflow, thomas and cr refuse it (their solves would overflow, or"
+    echo "refinement cannot help), and dgtcon's estimate there is meaningless.  thomas refuses K = 13"
+    echo "(Dorr) at n = 2^20: its elimination does not grow, but its forward sweep multiplies the"
+    echo "rounding errors of the middle rows past the double range (x was Inf before it refused)."
     echo
     echo "## n = $scaled_n, every row of T and b scaled by 10^U(-150, 150)"
     echo
