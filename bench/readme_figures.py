@@ -1206,14 +1206,17 @@ def generate(results):
         if os.path.exists(os.path.join(results, name)):
             fn(doc(name), o)
 
-    single = []
+    single, exact = [], []
     for name in sorted(os.listdir(results)):
         if name.endswith(".md"):
             try:
-                if "repetitions: 1 " in open(os.path.join(results, name), encoding="utf-8").read():
-                    single.append(name[:-3])
+                text = open(os.path.join(results, name), encoding="utf-8").read()
             except OSError:
-                pass
+                continue
+            if "- note: no timing in this table" in text:  # run_all.sh's exact tables
+                exact.append(name[:-3])
+            elif "repetitions: 1 " in text:
+                single.append(name[:-3])
     out = [BEGIN,
            "`make bench` runs `bench/run_all.sh`, which installs the peers it needs (python3-scipy, "
            "petsc-dev, libsuitesparse-dev, and the current scipy from PyPI in a virtual environment "
@@ -1227,6 +1230,9 @@ def generate(results):
         out += [f"Tables run once, before the driver repeated every table (a figure there may be the "
                 f"median of a few solves inside that one run, as each file says; `make bench` replaces "
                 f"them): {', '.join(single)}.", ""]
+    if exact:
+        out += [f"Tables that time nothing, run once by the driver (their figures are the same on "
+                f"every run, whatever the load): {', '.join(exact)}.", ""]
     out += ["| what | figure (range over the file's cells, each the median of its runs) "
             "| worst case, and why | file |", "|---|---|---|---|"]
     out += [f"| {w} | {f} | {x} | {d} |" for w, f, x, d in o.rows]

@@ -5,14 +5,16 @@
 #   bench/run_all.sh [BUILD_DIR] [TABLE...]
 #       BUILD_DIR defaults to ./build (configured if needed).  TABLE names a table
 #       script of bench/ without .sh (default: all of them, in this order):
-#       kernels prefetch petsc peers trisolve small gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg
+#       kernels prefetch petsc peers trisolve small gmres bicgstabl backend mmread scipy_krylov tridiag_accuracy tridiag hisa_tables pjg
 #       pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded
 #       stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro
 #       mpi_model openfoam.  Tables that need a GPU run only when named (they refuse to run without
 #       one): cuda_switch, gpu_measured (`make bench-gpu`).
 #
 # Each table is run HPLS_BENCH_REPS times in full (a repetition is one whole run of
-# its script, waiting for a quiet machine first); every repetition's Markdown is
+# its script, waiting for a quiet machine first), except the tables that time
+# nothing (exact: tridiag_accuracy), whose figures the load cannot change: those
+# run once, without the wait, and say so in their head; every repetition's Markdown is
 # kept as the CSV bench/results/<table>.csv, with the machine, the load before and
 # after each run and the peers' versions, and bench/results/<table>.md is rendered
 # from it by bench/tables.py (each cell the median of its runs, [min-max] after it).
@@ -37,8 +39,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(realpath -m "${1:-./build}")
 shift $(($# > 0 ? 1 : 0))
-all="kernels prefetch petsc peers trisolve small gmres bicgstabl backend mmread scipy_krylov tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro mpi_model openfoam"
+all="kernels prefetch petsc peers trisolve small gmres bicgstabl backend mmread scipy_krylov tridiag_accuracy tridiag hisa_tables pjg pjg_sparse powerflow qtree dilu many_rhs update_values matching loaded stagnation advice gpu_model gspike_device python cuda_resources mpi spike_mpi repro mpi_model openfoam"
 gpu_only="cuda_switch gpu_measured"
+# tables that time nothing: deterministic figures, one run, no quiet-machine wait
+exact="tridiag_accuracy"
 tables=${*:-$all}
 reps=${HPLS_BENCH_REPS:-5}
 quiet_load=${HPLS_BENCH_QUIET_LOAD:-0.5}
@@ -76,6 +80,8 @@ wait_quiet() {
     done
 }
 
+# machine_meta [exact]: the machine, compiler and commit; the triad too unless
+# the table times nothing (exact: no bandwidth run on a machine that may be busy)
 machine_meta() {
     local caches="" d
     for d in /sys/devices/system/cpu/cpu0/cache/index*; do
@@ -86,6 +92,7 @@ machine_meta() {
     echo "caches=${caches%; }"
     echo "compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt") $("$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" -dumpfullversion 2>/dev/null) ($(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")), OMP_PROC_BIND=close OMP_PLACES=cores"
     echo "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- src include tools bench 2>/dev/null || echo ' (work tree differs)')"
+    [ "${1:-}" != exact ] || return 0
     local t1 t2
     t1=$("$build/bin/bench_hisa_tables" triad 1 | sed -n 's/.*triad_gbs=\([^ ]*\).*/\1/p')
     t2=$("$build/bin/bench_hisa_tables" triad 2 | sed -n 's/.*triad_gbs=\([^ ]*\).*/\1/p')
@@ -94,13 +101,14 @@ machine_meta() {
 
 # run_table NAME: HPLS_BENCH_REPS runs of bench/NAME.sh, then publish its tables
 run_table() {
-    local name=$1 dir=$work/$1 r meta start md base
+    local name=$1 dir=$work/$1 r meta start md base reps=$reps kind=""
+    [[ " $exact " != *" $name "* ]] || { reps=1 kind=exact; }
     rm -rf "$dir"
     mkdir -p "$dir"
     meta=$dir/meta
     start=$(date -u '+%Y-%m-%d %H:%M UTC')
     for ((r = 1; r <= reps; r++)); do
-        wait_quiet
+        [ -n "$kind" ] || wait_quiet
         echo "rep$r.load_before=$(load1)" >>"$meta"
         echo "[$(date +%T)] $name: run $r of $reps (load $(load1))"
         if ! HPLS_BENCH_OUT=$dir/rep$r bash "$here/$name.sh" "$build" >"$dir/rep$r.log" 2>&1; then
@@ -113,9 +121,14 @@ run_table() {
     {
         echo "command=bench/run_all.sh BUILD_DIR $name (HPLS_BENCH_REPS=$reps)"
         echo "date=$start to $(date -u '+%H:%M UTC')"
-        machine_meta
+        machine_meta $kind
         [ ! -s "$dir/rep1/peers.txt" ] || echo "peers=$(paste -sd ';' "$dir/rep1/peers.txt" | sed 's/;/; /g')"
-        echo "quiet_load=$quiet_load"
+        if [ -z "$kind" ]; then
+            echo "quiet_load=$quiet_load"
+        else
+            echo "exact=1"
+            echo "note=no timing in this table: its figures are the same on every run at a fixed thread count, whatever the load, so the driver runs it once, without waiting for a quiet machine and without the triad"
+        fi
         [ "${HPLS_BENCH_SMOKE:-0}" != 1 ] || echo "note=SMOKE RUN (HPLS_BENCH_SMOKE=1): tiny sizes, not figures"
     } >>"$meta"
     for md in "$dir"/rep1/*.md; do

@@ -206,13 +206,15 @@ def header_block(meta, nreps):
                        ("triad", "triad"), ("compiler", "compiler"), ("peers", "peers")]:
         if meta.get(key):
             out.append(f"- {label}: {meta[key]}")
-        elif key == "triad":  # tables published before the driver measured it
+        elif key == "triad" and not meta.get("exact"):  # tables published before the driver measured it
             out.append("- triad: not recorded with this table (kernels.md has this machine's)")
     before = [meta[f"rep{r}.load_before"] for r in range(1, nreps + 1) if f"rep{r}.load_before" in meta]
     after = [meta[f"rep{r}.load_after"] for r in range(1, nreps + 1) if f"rep{r}.load_after" in meta]
     if before or after:
+        wait = ("no wait: the figures do not depend on it" if meta.get("exact") else
+                f"the driver waited for a load below {meta.get('quiet_load', '?')}")
         out.append(f"- 1-minute load average before each run: {', '.join(before) or '?'}; after: "
-                   f"{', '.join(after) or '?'} (the driver waited for a load below {meta.get('quiet_load', '?')})")
+                   f"{', '.join(after) or '?'} ({wait})")
     if meta.get("note"):
         out.append(f"- note: {meta['note']}")
     return out

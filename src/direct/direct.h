@@ -21,6 +21,11 @@ typedef struct hpls_thomas {
     hpls_real *cp;   /* n: du[i] / pivot_i, the multipliers of the back substitution */
     hpls_real *pinv; /* n: 1 / pivot_i */
     double growth;   /* max_i (|L||U|)_i / |T|_i in row sums (refine.c); Inf if not finite */
+    double amp;      /* the sweeps' amplification of a rounding error: the largest product
+                      * of a run of |dl_i / pivot_i| times that of a run of |cp_i| (each
+                      * capped at 2^500; refine.c) */
+    double xlim;     /* the guarded solve's bound on |y| and |x|: 2^998 / the largest
+                      * |dl|, |d|, |du|, |cp| (at least 1) */
 } hpls_thomas;
 
 /* Factors T; a pivot that is zero, not finite, or below eps times its row's
@@ -29,6 +34,11 @@ hpls_status hpls_thomas_factor(hpls_int n, const hpls_real *dl, const hpls_real 
                                const hpls_real *du, hpls_thomas *f);
 /* x = T^{-1} b for one right-hand side (x may be b). */
 void hpls_thomas_solve(const hpls_thomas *f, const hpls_real *b, hpls_real *x);
+/* The same, with the same bits, but stopping before a step could overflow:
+ * 0 when x is the solve's, else the 1-based row where it stopped (x is then
+ * partly written).  A solved x has |x_i| <= f->xlim, so that T x cannot
+ * overflow either (refine.c's solves). */
+hpls_int hpls_thomas_solve_guarded(const hpls_thomas *f, const hpls_real *b, hpls_real *x);
 void hpls_thomas_free(hpls_thomas *f);
 
 /* ---- cyclic reduction (cr.c): HISA Sec. 5.1 ------------------------------ */
@@ -54,14 +64,24 @@ void hpls_cr_free(hpls_cr *f);
  * column-dominant or positive definite T stays at or below 2 (the bits of
  * its solves unchanged); #1, #4, #14, #16 of Table A.1 reach 1e2..1e8. */
 #define HPLS_TRIDIAG_GROWTH_REFINE 8.0
+/* thomas's amplification (hpls_thomas.amp) above which its factors are
+ * probed and refined as a growth above HPLS_TRIDIAG_GROWTH_REFINE would be:
+ * past 1/eps a rounding error of the sweeps can outgrow x itself.  Measured
+ * on Table A.1: 1 on the dominant ids, 2.6e13 at most where the growth
+ * already refines (#1, #5 at n = 2^20), 3.4e15 on #13 (Dorr) at n = 512
+ * (kept: the same bits), beyond 2^500 on #12 and #13 at 2^20, whose sweeps
+ * overflowed. */
+#define HPLS_TRIDIAG_AMP_REFINE (1.0 / DBL_EPSILON)
 enum { HPLS_TRIDIAG_REFINE_MAX = 10 }; /* refinement steps at most */
 typedef struct hpls_trefine {
     hpls_int n;
     int nt;                      /* threads of the residual */
+    double xlim;                 /* an iterate beyond it is not refined (Inf: no bound) */
     hpls_real *dl, *d, *du, *rs; /* a copy of T, its row scales (hpls_gspike_equilibrate) */
 } hpls_trefine;
-/* x = T^{-1} b with a method's factors (ctx); x may be b. */
-typedef void (*hpls_trefine_fn)(const void *ctx, const hpls_real *b, hpls_real *x);
+/* x = T^{-1} b with a method's factors (ctx); x may be b.  Nonzero when the
+ * solve stopped before an overflow (x then unusable). */
+typedef hpls_int (*hpls_trefine_fn)(const void *ctx, const hpls_real *b, hpls_real *x);
 hpls_status hpls_trefine_init(hpls_int n, const hpls_real *dl, const hpls_real *d,
                               const hpls_real *du, int nt, hpls_trefine *R);
 void hpls_trefine_free(hpls_trefine *R);
@@ -71,12 +91,14 @@ double hpls_trefine_residual(const hpls_trefine *R, const hpls_real *b, const hp
                              hpls_real *r);
 /* The solve x = T^{-1} b, then refinement steps x += T^{-1}(b - T x) while
  * the backward error decreases and is above eps, HPLS_TRIDIAG_REFINE_MAX at
- * most; a step that made it worse is undone.  x may be b. */
-hpls_status hpls_trefine_solve(const hpls_trefine *R, hpls_trefine_fn solve, const void *ctx,
-                               const hpls_real *b, hpls_real *x);
+ * most; a step that made it worse, or whose solve or iterate would overflow,
+ * is undone.  x may be b.  HPLS_ERR_SINGULAR (T needs pivoting, who: the
+ * method) when the first solve would overflow. */
+hpls_status hpls_trefine_solve(const hpls_trefine *R, const char *who, hpls_trefine_fn solve,
+                               const void *ctx, const hpls_real *b, hpls_real *x);
 /* The componentwise backward error the refined solve leaves on b = T v, v a
- * fixed pseudo-random vector of [-1, 1) (NaN when out of memory): the probe
- * of a factorization that refines. */
+ * fixed pseudo-random vector of [-1, 1) (NaN when out of memory, Inf when
+ * the solve would overflow): the probe of a factorization that refines. */
 double hpls_trefine_probe(const hpls_trefine *R, hpls_trefine_fn solve, const void *ctx);
 /* Above this backward error of the probe, a method without pivoting refuses
  * T (measured: 2.8e-16 at most where refinement converges on Table A.1, 0.4
@@ -84,19 +106,21 @@ double hpls_trefine_probe(const hpls_trefine *R, hpls_trefine_fn solve, const vo
  * x of an accepted T within the issue's 100x of dgtsv's. */
 #define HPLS_TRIDIAG_PROBE_MAX (32 * DBL_EPSILON)
 /* HPLS_OK when berr <= HPLS_TRIDIAG_PROBE_MAX, else HPLS_ERR_SINGULAR saying T
- * needs pivoting (who: the method; growth, berr: the figures it names). */
-hpls_status hpls_trefine_verdict(const char *who, double growth, double berr);
+ * needs pivoting (who: the method; growth, amp, berr: the figures it names;
+ * berr Inf: the probe's solve would overflow). */
+hpls_status hpls_trefine_verdict(const char *who, double growth, double amp, double berr);
 /* The solves of thomas's factors (ctx: an hpls_thomas) and cr's (ctx: below). */
 typedef struct hpls_trefine_crctx {
     const hpls_cr *cr;
     hpls_real *work; /* off[nlev] - n values */
 } hpls_trefine_crctx;
-void hpls_trefine_thomas(const void *ctx, const hpls_real *b, hpls_real *x);
-void hpls_trefine_cr(const void *ctx, const hpls_real *b, hpls_real *x);
+hpls_int hpls_trefine_thomas(const void *ctx, const hpls_real *b, hpls_real *x);
+hpls_int hpls_trefine_cr(const void *ctx, const hpls_real *b, hpls_real *x);
 /* After thomas's or cr's factorization fac (an hpls_thomas or hpls_cr, as m)
- * of T: when its growth exceeds HPLS_TRIDIAG_GROWTH_REFINE, R keeps T (R->n
- * > 0, else R is empty) and the probe decides; HPLS_ERR_SINGULAR
- * (hpls_trefine_verdict) when T needs pivoting. */
+ * of T: when its growth exceeds HPLS_TRIDIAG_GROWTH_REFINE (or thomas's amp
+ * HPLS_TRIDIAG_AMP_REFINE), R keeps T (R->n > 0, else R is empty) and the
+ * probe decides; HPLS_ERR_SINGULAR (hpls_trefine_verdict) when T needs
+ * pivoting. */
 hpls_status hpls_trefine_setup(hpls_tridiag_method m, const void *fac, hpls_int n,
                                const hpls_real *dl, const hpls_real *d, const hpls_real *du, int nt,
                                hpls_trefine *R);

@@ -18,12 +18,22 @@
  * 1e12 and 1e20), the factorization's probe, the refined solve of a fixed
  * pseudo-random right-hand side, stays far above eps (0.4, 1): the method
  * then refuses T as needing pivoting rather than return an x that is not
- * backward stable (docs/bad_inputs.md). */
+ * backward stable (docs/bad_inputs.md).
+ *
+ * thomas's sweeps can also amplify rounding errors without any growth
+ * (thomas.c: #13, dorr, at n = 2^20 overflows so).  Its factors whose
+ * amplification exceeds HPLS_TRIDIAG_AMP_REFINE are probed and refined the
+ * same way, with hpls_thomas_solve_guarded, which stops before an overflow
+ * (the same bits otherwise): a probe that would overflow refuses T as
+ * needing pivoting, a later solve that would is an HPLS_ERR_SINGULAR of the
+ * same words, and no step of the refinement lets x outgrow R->xlim, below
+ * which the residual cannot overflow. */
 #include "direct/direct.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* dgtrfs's safe1: (nz + 1) times the safe minimum, nz = 4 (5 * 2^-1022;
@@ -42,7 +52,7 @@ void hpls_trefine_free(hpls_trefine *R)
 hpls_status hpls_trefine_init(hpls_int n, const hpls_real *dl, const hpls_real *d,
                               const hpls_real *du, int nt, hpls_trefine *R)
 {
-    *R = (hpls_trefine){.n = n, .nt = nt};
+    *R = (hpls_trefine){.n = n, .nt = nt, .xlim = INFINITY};
     R->dl = hpls_malloc(n, sizeof *R->dl);
     R->d = hpls_malloc(n, sizeof *R->d);
     R->du = hpls_malloc(n, sizeof *R->du);
@@ -90,8 +100,8 @@ double hpls_trefine_residual(const hpls_trefine *R, const hpls_real *b, const hp
     return bad ? NAN : berr;
 }
 
-hpls_status hpls_trefine_solve(const hpls_trefine *R, hpls_trefine_fn solve, const void *ctx,
-                               const hpls_real *b, hpls_real *x)
+hpls_status hpls_trefine_solve(const hpls_trefine *R, const char *who, hpls_trefine_fn solve,
+                               const void *ctx, const hpls_real *b, hpls_real *x)
 {
     hpls_int n = R->n;
     /* b0 keeps b when x overwrites it; r is the residual, then the correction;
@@ -101,11 +111,21 @@ hpls_status hpls_trefine_solve(const hpls_trefine *R, hpls_trefine_fn solve, con
         return HPLS_ERR_NOMEM;
     hpls_real *b0 = work, *r = work + n, *xp = work + 2 * n;
     memcpy(b0, b, (size_t)n * sizeof *b0);
-    solve(ctx, b0, x);
+    hpls_int stop = solve(ctx, b0, x);
+    if (stop) {
+        hpls_free(work);
+        return hpls_fail(HPLS_ERR_SINGULAR,
+                         "%s: the solve would overflow at row %lld, amplifying its rounding "
+                         "errors without pivoting: T needs pivoting (no pivoting; try gspike or "
+                         "lapack)",
+                         who, (long long)stop);
+    }
     double last = INFINITY;
     for (int it = 0; it <= HPLS_TRIDIAG_REFINE_MAX; it++) {
-        double berr = hpls_trefine_residual(R, b0, x, r);
-        /* worse, or NaN (quiet comparisons: no FE_INVALID): the previous x */
+        /* a step that took x past xlim, where T x could overflow, is undone
+         * before any residual; so is one that made the backward error worse,
+         * or NaN (quiet comparisons: no FE_INVALID) */
+        double berr = stop ? NAN : hpls_trefine_residual(R, b0, x, r);
         if (it > 0 && !isless(berr, last)) {
             memcpy(x, xp, (size_t)n * sizeof *x);
             break;
@@ -114,10 +134,16 @@ hpls_status hpls_trefine_solve(const hpls_trefine *R, hpls_trefine_fn solve, con
             break;
         last = berr;
         memcpy(xp, x, (size_t)n * sizeof *x);
-        solve(ctx, r, r); /* the correction */
-#pragma omp parallel for num_threads(R->nt) schedule(static)
-        for (hpls_int i = 0; i < n; i++)
-            x[i] += r[i];
+        if (solve(ctx, r, r) != 0) { /* the correction; it would overflow: x stays */
+            memcpy(x, xp, (size_t)n * sizeof *x);
+            break;
+        }
+        const double lim = R->xlim;
+#pragma omp parallel for num_threads(R->nt) schedule(static) reduction(|| : stop)
+        for (hpls_int i = 0; i < n; i++) {
+            x[i] += r[i]; /* |x|, |r| <= xlim: no overflow */
+            stop = stop || !(fabs(x[i]) <= lim);
+        }
     }
     hpls_free(work);
     return HPLS_OK;
@@ -137,19 +163,30 @@ double hpls_trefine_probe(const hpls_trefine *R, hpls_trefine_fn solve, const vo
     for (hpls_int i = 0; i < n; i++) /* b = T v */
         b[i] = R->d[i] * x[i] + (i > 0 ? R->dl[i] * x[i - 1] : 0.0) +
                (i < n - 1 ? R->du[i] * x[i + 1] : 0.0);
-    double berr = hpls_trefine_solve(R, solve, ctx, b, x) == HPLS_OK
-                      ? hpls_trefine_residual(R, b, x, r)
-                      : NAN;
+    hpls_status st = hpls_trefine_solve(R, "probe", solve, ctx, b, x);
+    double berr = st == HPLS_OK             ? hpls_trefine_residual(R, b, x, r)
+                  : st == HPLS_ERR_SINGULAR ? INFINITY /* it would overflow */
+                                            : NAN;
     hpls_free(b);
     return berr;
 }
 
-hpls_status hpls_trefine_verdict(const char *who, double growth, double berr)
+hpls_status hpls_trefine_verdict(const char *who, double growth, double amp, double berr)
 {
     if (islessequal(berr, HPLS_TRIDIAG_PROBE_MAX))
         return HPLS_OK;
     if (isnan(berr))
         return HPLS_ERR_NOMEM;
+    if (isinf(berr)) {
+        char by[32]; /* thomas.c caps each sweep's factor at 2^500 */
+        snprintf(by, sizeof by, amp >= 0x1p500 ? "more than %.2g" : "%.2g",
+                 amp >= 0x1p500 ? 0x1p500 : amp);
+        return hpls_fail(HPLS_ERR_SINGULAR,
+                         "%s: elimination without pivoting amplifies the rounding errors of its "
+                         "sweeps by %s (growth %.2g) and the solve of a test right-hand side "
+                         "would overflow: T needs pivoting (no pivoting; try gspike or lapack)",
+                         who, by, growth);
+    }
     return hpls_fail(HPLS_ERR_SINGULAR,
                      "%s: elimination without pivoting grows by %.2g and refinement leaves a "
                      "backward error of %.2g on a test right-hand side: T needs pivoting (no "
@@ -157,15 +194,16 @@ hpls_status hpls_trefine_verdict(const char *who, double growth, double berr)
                      who, growth, berr);
 }
 
-void hpls_trefine_thomas(const void *ctx, const hpls_real *b, hpls_real *x)
+hpls_int hpls_trefine_thomas(const void *ctx, const hpls_real *b, hpls_real *x)
 {
-    hpls_thomas_solve(ctx, b, x);
+    return hpls_thomas_solve_guarded(ctx, b, x);
 }
 
-void hpls_trefine_cr(const void *ctx, const hpls_real *b, hpls_real *x)
+hpls_int hpls_trefine_cr(const void *ctx, const hpls_real *b, hpls_real *x)
 {
     const hpls_trefine_crctx *c = ctx;
     hpls_cr_solve(c->cr, b, x, c->work);
+    return 0;
 }
 
 hpls_status hpls_trefine_setup(hpls_tridiag_method m, const void *fac, hpls_int n,
@@ -174,17 +212,21 @@ hpls_status hpls_trefine_setup(hpls_tridiag_method m, const void *fac, hpls_int 
 {
     *R = (hpls_trefine){0};
     const hpls_cr *cr = fac;
-    double growth = m == HPLS_TRIDIAG_CR ? cr->growth : ((const hpls_thomas *)fac)->growth;
-    if (!(growth > HPLS_TRIDIAG_GROWTH_REFINE))
+    const hpls_thomas *th = fac;
+    double growth = m == HPLS_TRIDIAG_CR ? cr->growth : th->growth;
+    double amp = m == HPLS_TRIDIAG_CR ? 1.0 : th->amp;
+    if (!(growth > HPLS_TRIDIAG_GROWTH_REFINE) && !(amp > HPLS_TRIDIAG_AMP_REFINE))
         return HPLS_OK;
     hpls_status st = hpls_trefine_init(n, dl, d, du, nt, R);
     if (st != HPLS_OK)
         return st;
+    if (m == HPLS_TRIDIAG_THOMAS)
+        R->xlim = th->xlim;
     hpls_trefine_crctx c = {cr, NULL};
     if (m == HPLS_TRIDIAG_CR && !(c.work = hpls_malloc(cr->off[cr->nlev] - n + 1, sizeof *c.work)))
         st = HPLS_ERR_NOMEM;
     else
-        st = hpls_trefine_verdict(m == HPLS_TRIDIAG_CR ? "cr" : "thomas", growth,
+        st = hpls_trefine_verdict(m == HPLS_TRIDIAG_CR ? "cr" : "thomas", growth, amp,
                                   m == HPLS_TRIDIAG_CR
                                       ? hpls_trefine_probe(R, hpls_trefine_cr, &c)
                                       : hpls_trefine_probe(R, hpls_trefine_thomas, fac));

@@ -8,11 +8,29 @@
  * Stable for diagonally dominant or symmetric positive definite T; otherwise a
  * pivot may vanish, which is reported with its row instead of dividing by it,
  * or grow, which the factorization measures (refine.c refines then).
+ *
+ * Growth is not the only hazard: the sweeps are recurrences, y_i = beta_i -
+ * mu_i y_{i-1} (mu_i = dl_i / pivot_i) and x_i = y_i - cp_i x_{i+1}, and a run of
+ * |mu| or |cp| above 1 multiplies a rounding error of y or x by the run's
+ * product.  On the Dorr matrix (Table A.1's #13) |L||U| = |T| (growth 1), but
+ * its second half has |dl_i| > pivot_i: at n = 2^20 the forward sweep
+ * multiplies the rounding errors of the middle rows by about 1e300 (y reaches
+ * 1.6e300 at row 924138, then dl y overflows) though the exact y = U x is
+ * bounded by 2 max |x|.  The factorization measures that amplification too
+ * (amp), and refine.c probes such factors with a solve that stops before
+ * anything overflows (hpls_thomas_solve_guarded).
  * Traffic of a solve: reads dl, pinv, cp, b, writes x: 5n values. */
 #include "direct/direct.h"
 
 #include <float.h>
 #include <math.h>
+
+/* amplification factors and their products are capped here (2^500) */
+#define AMP_CAP 0x1p500
+/* the guarded solve keeps |y| and |x| below GUARD_LIMIT / scale (xlim): every
+ * product of the sweeps and of refine.c's residual with T then stays below
+ * 2^998, and their sums below DBL_MAX */
+#define GUARD_LIMIT 0x1p998
 
 void hpls_thomas_free(hpls_thomas *f)
 {
@@ -33,7 +51,11 @@ hpls_status hpls_thomas_factor(hpls_int n, const hpls_real *dl, const hpls_real 
         hpls_thomas_free(f);
         return HPLS_ERR_NOMEM;
     }
-    double cprev = 0.0, growth = 0.0;
+    /* amplification: runs of |mu| (forward) and |cp| (backward) multiplied,
+     * each factor and product capped at 2^500 (no overflow); scale: the
+     * largest |entry| of T or |cp|, for the guarded solve */
+    double cprev = 0.0, growth = 0.0, runl = 1.0, ampl = 1.0, runu = 1.0, ampu = 1.0;
+    double scale = 1.0;
     for (hpls_int i = 0; i < n; i++) {
         double lc = i > 0 ? dl[i] * cprev : 0.0;
         double piv = d[i] - lc;
@@ -54,8 +76,18 @@ hpls_status hpls_thomas_factor(hpls_int n, const hpls_real *dl, const hpls_real 
         f->pinv[i] = 1.0 / piv;
         cprev = i < n - 1 ? du[i] * f->pinv[i] : 0.0;
         f->cp[i] = cprev;
+        double mu = fabs(f->dl[i] * f->pinv[i]), cu = fabs(cprev);
+        runl = fmax(1.0, fmin(runl * fmin(mu, AMP_CAP), AMP_CAP));
+        runu = fmax(1.0, fmin(runu * fmin(cu, AMP_CAP), AMP_CAP));
+        ampl = fmax(ampl, runl);
+        ampu = fmax(ampu, runu);
+        double e = fmax(fmax(fabs(f->dl[i]), fabs(d[i])), cu);
+        scale = fmax(scale, fmax(e, i < n - 1 ? fabs(du[i]) : 0.0));
     }
     f->growth = isfinite(growth) ? growth : INFINITY;
+    /* the backward runs, read forward, are the same products */
+    f->amp = ampl * ampu;
+    f->xlim = GUARD_LIMIT / scale;
     return HPLS_OK;
 }
 
@@ -75,4 +107,35 @@ void hpls_thomas_solve(const hpls_thomas *f, const hpls_real *b, hpls_real *x)
         y = x[i] - cp[i] * y; /* backward: U x = y */
         x[i] = y;
     }
+}
+
+hpls_int hpls_thomas_solve_guarded(const hpls_thomas *f, const hpls_real *b, hpls_real *x)
+{
+    hpls_int n = f->n;
+    const hpls_real *dl = f->dl, *cp = f->cp, *pinv = f->pinv;
+    const double lim = f->xlim;
+    if (n == 0)
+        return 0;
+    /* hpls_thomas_solve's operations in its order (the same bits), each step
+     * checked first: |y_{i-1}| <= lim keeps |dl_i y_{i-1}| <= 2^998, |b_i| <=
+     * 2^1022 keeps u = b_i - dl_i y_{i-1} finite, |u| <= 2^998 / max(|pinv_i|, 1)
+     * keeps y_i = u pinv_i below 2^998 (a division, but off the recurrence's
+     * critical path); backward, |x_{i+1}| <= lim keeps |cp_i x_{i+1}| <= 2^998 */
+    double y = 0.0;
+    for (hpls_int i = 0; i < n; i++) {
+        if (!(fabs(b[i]) <= 0x1p1022) || (i > 0 && !(fabs(y) <= lim)))
+            return i + 1;
+        double u = i > 0 ? b[i] - dl[i] * y : b[i]; /* forward: L y = b */
+        if (!(fabs(u) <= GUARD_LIMIT / fmax(fabs(pinv[i]), 1.0)))
+            return i + 1;
+        y = u * pinv[i];
+        x[i] = y;
+    }
+    for (hpls_int i = n - 2; i >= 0; i--) {
+        if (!(fabs(y) <= lim))
+            return i + 2;
+        y = x[i] - cp[i] * y; /* backward: U x = y */
+        x[i] = y;
+    }
+    return fabs(y) <= lim ? 0 : 1;
 }

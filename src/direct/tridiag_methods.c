@@ -152,8 +152,8 @@ static hpls_status solve_refined(const hpls_tridiag_factors *F, hpls_int nrhs, c
     hpls_status st = HPLS_OK;
     for (hpls_int k = 0; k < nrhs && st == HPLS_OK; k++)
         st = F->method == HPLS_TRIDIAG_CR
-                 ? hpls_trefine_solve(&F->ref, hpls_trefine_cr, &c, b + k * n, x + k * n)
-                 : hpls_trefine_solve(&F->ref, hpls_trefine_thomas, &F->thomas, b + k * n,
+                 ? hpls_trefine_solve(&F->ref, "cr", hpls_trefine_cr, &c, b + k * n, x + k * n)
+                 : hpls_trefine_solve(&F->ref, "thomas", hpls_trefine_thomas, &F->thomas, b + k * n,
                                       x + k * n);
     hpls_free(c.work);
     return st;

@@ -67,15 +67,30 @@ test for a caller who wants it, and Python's `hpls.tridiag_solve` runs it unless
   10 steps while the componentwise backward error decreases), which brings both
   methods within 100x of dgtsv on the collection (backward error; forward error where
   dgtsv's is below 1e-6); a T below the growth of 8 (every row- or column-dominant or
-  positive definite T) is solved as before, bit for bit.  When the refined solve of a
-  fixed pseudo-random test right-hand side, made once at setup, leaves a backward error
-  above 32 eps, no refinement makes up for the missing pivoting: T is refused (exit 3,
-  `HPLS_ERR_SINGULAR`, "elimination without pivoting grows by G and refinement leaves a
-  backward error of E on a test right-hand side: T needs pivoting (no pivoting; try
-  gspike or lapack)").  On the collection that is #14 at n = 2^20 (cond_1 1e46; growth
-  8e11 for thomas, 5e19 for cr) and #12 at 2^20 for cr (where dgtsv's own x overflows);
-  #15's zero first pivot stops both at every n.  The opencl backend decides with the
-  host's factors and refines on the device with the host's expressions: the same x.
+  positive definite T) and below the amplification of 1/eps (next) is solved as before,
+  bit for bit.  Thomas's sweeps are
+  recurrences that can also multiply a rounding error by a run of multipliers above 1
+  without any growth: on the Dorr matrix (#13, weakly row-dominant, growth 1) at
+  n = 2^20 the forward sweep went past 1e300 and x came out Inf.  The factorization
+  measures that amplification too (runs of |dl_i / pivot_i| and of |u_i / pivot_i|
+  multiplied); past 1/eps thomas probes and refines as for growth, with a solve that
+  stops before any operation could overflow and otherwise gives the same bits.  When the
+  refined solve of a fixed pseudo-random test right-hand side, made once at setup,
+  leaves a backward error above 32 eps, or would overflow, no refinement makes up for
+  the missing pivoting: T is refused (exit 3, `HPLS_ERR_SINGULAR`, "elimination without
+  pivoting grows by G and refinement leaves a backward error of E on a test right-hand
+  side: T needs pivoting (no pivoting; try gspike or lapack)", or "... amplifies the
+  rounding errors of its sweeps by A ... would overflow: T needs pivoting ...").  On the
+  collection that is #14 at n = 2^20 (cond_1 1e46; growth 8e11 for thomas, 5e19 for cr),
+  #12 at 2^20 (where dgtsv's own x overflows) and, for thomas, #13 at 2^20 (cr, gspike
+  and lapack solve it with the warning); #15's zero first pivot stops both at every n.
+  A later solve whose right-hand side would overflow the sweeps (Dorr at n = 8192, b
+  times 1e280) is refused the same way instead of returning Inf.  The opencl backend
+  decides with the host's factors and refines on the device with the host's
+  expressions: the same x (its device sweep has no such guard).  The batched thomas
+  (`hpls_tridiag_solve_batch`) is the bare method: it solves each system in place, so
+  it keeps no b to refine against, and neither refines nor probes; it refuses only a
+  zero or tiny pivot, and a system that needs pivoting is for its lapack (dgtsv) form.
 - g-Spike's singular partitions are repaired (Sec. 2.2 of the paper); a partition it
   cannot repair on MPI ranks (a neighbour of one row) is that partitioning's limit,
   and its message says fewer ranks or partitions solve it.

@@ -51,6 +51,13 @@ for m in thomas cr; do
   expect "needs_pivoting_$m" 3 "$m: elimination without pivoting grows by .* T needs pivoting \(no pivoting; try gspike or lapack\)" \
     -- "$HPLS" solve --gen tridiag:id=14,n=1048576 --solver "$m"
 done
+# thomas's sweeps on dorr at 2^20 would overflow (growth 1, amplification past
+# 2^500): refused as needing pivoting, never "singular" and never an Inf x; cr
+# solves it with the warning
+expect needs_pivoting_thomas_dorr 3 "thomas: elimination without pivoting amplifies the rounding errors of its sweeps by more than .* would overflow: T needs pivoting \(no pivoting; try gspike or lapack\)" \
+  -- "$HPLS" solve --gen tridiag:id=13,n=1048576 --solver thomas
+expect dorr_big_cr_warns 0 "^hpls: warning: A is ill-conditioned" \
+  -- "$HPLS" solve --gen tridiag:id=13,n=1048576 --solver cr --quiet
 # the Neumann matrix tridiag(-1, 2, -1), 1 at both ends (A 1 = 0): singular, the
 # same refusal at every partition count, for a consistent b (A x, x_i = i) or not
 awk 'BEGIN { n = 1000; print "%%MatrixMarket matrix coordinate real general"

@@ -722,7 +722,8 @@ static void thomas_and_cr_match_the_host(void **state)
  * on Table A.1's #1 and #16, whose elimination without pivoting grows (1e3,
  * 1e8), the refined x has the host's bits (thomas; cr level by level) or is
  * within 1e-12 (cr in local memory); #14 at n = 2^20 (cond 1e46, growth 1e12,
- * 1e20: refinement cannot help) is refused by both as needing pivoting */
+ * 1e20: refinement cannot help) is refused by both as needing pivoting, and
+ * so is #13 at 2^20 by thomas (its sweeps would overflow) */
 static void refined_thomas_and_cr_match_the_host(void **state)
 {
     (void)state;
@@ -770,6 +771,14 @@ static void refined_thomas_and_cr_match_the_host(void **state)
         assert_int_equal(ocl->d->tfac_factor(ocl, T, big, meth, NULL, 0, &F), HPLS_ERR_SINGULAR);
         assert_non_null(strstr(hpls_last_error(), "T needs pivoting (no pivoting"));
     }
+    hpls_tridiag_destroy(T);
+    /* #13 (Dorr) at 2^20: growth 1, but thomas's sweeps would overflow (thomas.c's
+     * amplification): the device refuses it with the host's probe */
+    assert_int_equal(hpls_tridiag_gallery(13, big, 5, &T, NULL, NULL), HPLS_OK);
+    hpls_dtfac *F;
+    assert_int_equal(ocl->d->tfac_factor(ocl, T, big, HPLS_TRIDIAG_THOMAS, NULL, 0, &F),
+                     HPLS_ERR_SINGULAR);
+    assert_non_null(strstr(hpls_last_error(), "would overflow: T needs pivoting (no pivoting"));
     hpls_tridiag_destroy(T);
 }
 

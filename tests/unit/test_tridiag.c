@@ -9,6 +9,7 @@
 #include "direct/direct.h"
 #include "gen/gen.h"
 
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <omp.h>
@@ -173,6 +174,102 @@ static void zero_pivots_are_errors_naming_the_row(void **state)
     }
     hpls_tridiag_destroy(S);
     hpls_tridiag_destroy(T);
+}
+
+/* thomas's sweeps can amplify rounding errors without any growth of |L||U|
+ * (thomas.c): on the Dorr matrix (#13) at n = 2^20 the forward sweep would
+ * reach 1.6e300 and overflow.  The factorization measures the amplification;
+ * the guarded solve stops before any operation overflows (make check-fpe
+ * traps one) and otherwise gives the plain solve's bits; the factors are
+ * refused as needing pivoting (never "singular"), where a pivoting method
+ * solves T. */
+static void thomas_refuses_what_its_sweeps_would_overflow(void **state)
+{
+    (void)state;
+    /* the same bits as the plain solve wherever the guard does not stop:
+     * dominant (#18), random (#1, growth 1e3) and Dorr at n = 512 */
+    static const int ids[] = {18, 1, 13};
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+        const hpls_int n = 512;
+        hpls_tridiag *T;
+        hpls_vec *xt, *b;
+        assert_int_equal(hpls_tridiag_gallery(ids[k], n, 5, &T, &xt, &b), HPLS_OK);
+        hpls_thomas f;
+        assert_int_equal(hpls_thomas_factor(n, T->dl, T->d, T->du, &f), HPLS_OK);
+        hpls_real *x = malloc((size_t)n * sizeof *x), *xg = malloc((size_t)n * sizeof *xg);
+        hpls_thomas_solve(&f, b->data, x);
+        assert_int_equal(hpls_thomas_solve_guarded(&f, b->data, xg), 0);
+        assert_memory_equal(x, xg, (size_t)n * sizeof *x);
+        if (ids[k] == 18)
+            assert_true(f.amp <= 1.0 && f.growth <= 2.0);
+        free(x);
+        free(xg);
+        hpls_thomas_free(&f);
+        hpls_tridiag_destroy(T);
+        hpls_vec_destroy(xt);
+        hpls_vec_destroy(b);
+    }
+    /* Dorr at n = 8192: amplification 5e80, the probe's solve stays finite and
+     * backward stable, so thomas refines (within 100x of dgtsv's backward
+     * error); a b scaled by 1e280 would overflow the sweep: that solve is an
+     * HPLS_ERR_SINGULAR saying T needs pivoting, and nothing overflows */
+    {
+        const hpls_int n = 8192;
+        hpls_tridiag *T;
+        hpls_vec *xt, *b;
+        assert_int_equal(hpls_tridiag_gallery(13, n, 5, &T, &xt, &b), HPLS_OK);
+        hpls_tridiag_factors *F = NULL;
+        assert_int_equal(hpls_tridiag_factor(T, HPLS_TRIDIAG_THOMAS, NULL, &F), HPLS_OK);
+        assert_int_equal(hpls_tridiag_factors_refine(F), 1);
+        hpls_real *x = malloc((size_t)n * sizeof *x), *xl = malloc((size_t)n * sizeof *xl);
+        assert_int_equal(hpls_tridiag_solve_factored(F, 1, b->data, x), HPLS_OK);
+        assert_int_equal(hpls_lapack_gtsv(n, T->dl, T->d, T->du, b->data, xl), HPLS_OK);
+        double bt = berr(T, b->data, x), bl = berr(T, b->data, xl);
+        if (!(bt <= 100 * fmax(bl, DBL_EPSILON)))
+            fail_msg("dorr n = 8192: thomas's backward error %.3e, dgtsv's %.3e", bt, bl);
+        for (hpls_int i = 0; i < n; i++)
+            b->data[i] *= 1e280;
+        feclearexcept(FE_OVERFLOW | FE_INVALID);
+        assert_int_equal(hpls_tridiag_solve_factored(F, 1, b->data, x), HPLS_ERR_SINGULAR);
+        assert_int_equal(fetestexcept(FE_OVERFLOW | FE_INVALID), 0);
+        if (!strstr(hpls_last_error(), "thomas: the solve would overflow at row ") ||
+            !strstr(hpls_last_error(), "T needs pivoting (no pivoting; try gspike or lapack)"))
+            fail_msg("dorr n = 8192, b * 1e280: %s", hpls_last_error());
+        free(x);
+        free(xl);
+        hpls_tridiag_factors_destroy(F);
+        hpls_tridiag_destroy(T);
+        hpls_vec_destroy(xt);
+        hpls_vec_destroy(b);
+    }
+    if (getenv("HPLS_TEST_SMALL"))
+        return; /* under the sanitizers (tests/CMakeLists.txt) */
+    const hpls_int n = (hpls_int)1 << 20;
+    hpls_tridiag *T;
+    hpls_vec *xt, *b;
+    assert_int_equal(hpls_tridiag_gallery(13, n, 5, &T, &xt, &b), HPLS_OK);
+    hpls_thomas f;
+    assert_int_equal(hpls_thomas_factor(n, T->dl, T->d, T->du, &f), HPLS_OK);
+    assert_true(f.growth <= HPLS_TRIDIAG_GROWTH_REFINE && f.amp > HPLS_TRIDIAG_AMP_REFINE);
+    hpls_real *x = malloc((size_t)n * sizeof *x);
+    feclearexcept(FE_OVERFLOW | FE_INVALID); /* seen without make check-fpe too */
+    assert_true(hpls_thomas_solve_guarded(&f, b->data, x) > 0);
+    assert_int_equal(fetestexcept(FE_OVERFLOW | FE_INVALID), 0);
+    hpls_thomas_free(&f);
+    feclearexcept(FE_OVERFLOW | FE_INVALID);
+    hpls_tridiag_factors *F = NULL;
+    assert_int_equal(hpls_tridiag_factor(T, HPLS_TRIDIAG_THOMAS, NULL, &F), HPLS_ERR_SINGULAR);
+    assert_null(F);
+    const char *msg = hpls_last_error();
+    assert_int_equal(fetestexcept(FE_OVERFLOW | FE_INVALID), 0); /* the probe's solves too */
+    if (!strstr(msg, "thomas: elimination without pivoting amplifies the rounding errors") ||
+        !strstr(msg, "would overflow: T needs pivoting (no pivoting; try gspike or lapack)"))
+        fail_msg("thomas on dorr at 2^20: %s", msg);
+    assert_int_equal(hpls_tridiag_solve(T, HPLS_TRIDIAG_LAPACK, NULL, 1, b->data, x), HPLS_OK);
+    free(x);
+    hpls_tridiag_destroy(T);
+    hpls_vec_destroy(xt);
+    hpls_vec_destroy(b);
 }
 
 /* Tables 3 and 4 at small n: blocks of order m made exactly singular; g-Spike
@@ -464,10 +561,10 @@ static hpls_status solver_run(const hpls_csr *A, const char *opts, const hpls_re
  * ill-conditioned ones (dorr, #13, among them) with info.ill_conditioned and
  * the same rcond whatever the method; one that dgtsv finds exactly singular
  * (#15 at n = 2^20) is refused as singular by every method.  thomas and cr do
- * not pivot: they refine where their growth calls for it (refine.c; before
- * that, backward errors up to 1e-8 on #14, #16) and refuse, as needing
- * pivoting, exactly the ids in `refused` ("id method," each), never calling
- * T singular.  ids: the ids to run (0-terminated; NULL: 1..20). */
+ * not pivot: they refine where their growth (or thomas's amplification)
+ * calls for it (refine.c; before that, backward errors up to 1e-8 on #14,
+ * #16) and refuse, as needing pivoting, exactly the ids in `refused` ("id
+ * method," each), never calling T singular.  ids: the ids to run (0-terminated; NULL: 1..20). */
 static int collection_misses; /* the bounds missed, each printed */
 static void collection_at(hpls_int n, const int *ids, const char *const *opts, size_t nopts,
                           const char *refused)
@@ -480,10 +577,9 @@ static void collection_at(hpls_int n, const int *ids, const char *const *opts, s
         if (n > 512 && id >= 8 && id <= 11)
             continue;
         /* #12 at n = 2^20 overflows by its data: dgtsv's x is not finite, nor are
-         * the sums of the methods' residuals; thomas's forward sweep on #13 (dorr,
-         * cond 4e20) at 2^20 reaches 1.6e300 and overflows though its growth is
-         * 1: make check-fpe lifts its traps for these only (docs/testing.md) */
-        int held = n > 512 && (id == 12 || (id == 13 && ids)) ? tu_fpe_hold() : 0;
+         * the sums of the methods' residuals: make check-fpe lifts its traps for
+         * it only (docs/testing.md) */
+        int held = n > 512 && id == 12 ? tu_fpe_hold() : 0;
         hpls_tridiag *T;
         hpls_vec *xt, *b;
         assert_int_equal(hpls_tridiag_gallery(id, n, 5, &T, &xt, &b), HPLS_OK);
@@ -573,7 +669,9 @@ static void ill_conditioned_is_solved_with_a_warning_on_the_collection(void **st
     collection_at((hpls_int)1 << 20, NULL, big, sizeof big / sizeof big[0], "");
     static const int grow[] = {1, 5, 12, 13, 14, 16, 0};
     static const char *const nopiv[] = {"solver=thomas", "solver=cr threads=2"};
-    collection_at((hpls_int)1 << 20, grow, nopiv, 2, "12 cr,14 thomas,14 cr,");
+    /* thomas's sweeps on #12 and #13 at 2^20 would overflow (thomas.c's amp):
+     * refused, where before x came out not finite */
+    collection_at((hpls_int)1 << 20, grow, nopiv, 2, "12 thomas,12 cr,13 thomas,14 thomas,14 cr,");
     assert_int_equal(collection_misses, 0);
 }
 
@@ -824,6 +922,7 @@ int main(void)
         cmocka_unit_test(gspike_is_backward_stable_like_lapack_on_the_collection),
         cmocka_unit_test(factor_once_solves_many_right_hand_sides),
         cmocka_unit_test(zero_pivots_are_errors_naming_the_row),
+        cmocka_unit_test(thomas_refuses_what_its_sweeps_would_overflow),
         cmocka_unit_test(gspike_repairs_singular_blocks),
         cmocka_unit_test(gspike_uses_reducibility_and_a_singular_last_block),
         cmocka_unit_test(gspike_gives_the_same_answer_for_any_thread_count),
