@@ -22,36 +22,47 @@ enum { GROUP = 64 }; /* interleaved systems swept together: 8 cache lines of eac
  * 0.105 s without, 0.063 s with (AMD EPYC family 25; bench_tridiag batch). */
 enum { PF_ROWS = 16 };
 
-/* Thomas on system k, entries at base + i; returns the 1-based failing row or 0. */
+/* A system's outcome: 0 solved; i + 1 a zero or tiny pivot in row i; OVERFLOW
+ * an x not finite from finite data: the sweeps amplified rounding errors past
+ * the range (elimination without pivoting; thomas.c's amp, #13 dorr at 2^20).
+ * One test of the running x a row costs nothing beside the sweeps' division
+ * chain; with no b kept, a batch cannot refine as hpls_thomas_solve does. */
+#define OVERFLOW (-1)
+
+/* Thomas on system k, entries at base + i; its outcome, as above. */
 static hpls_int thomas_strided(hpls_int n, hpls_int base, const hpls_real *dl, const hpls_real *d,
                                const hpls_real *du, hpls_real *b, hpls_real *cp)
 {
     double cprev = 0.0, y = 0.0;
+    int big = 0; /* a non-finite y or x: overflow (finite data) */
     for (hpls_int i = 0; i < n; i++) {
         hpls_int at = base + i;
         double lc = i > 0 ? dl[at] * cprev : 0.0, piv = d[at] - lc;
         if (!(fabs(piv) > DBL_EPSILON * (fabs(d[at]) + fabs(lc))) || !isfinite(piv))
             return i + 1;
         y = (b[at] - (i > 0 ? dl[at] * y : 0.0)) / piv;
+        big |= !(fabs(y) <= DBL_MAX);
         b[at] = y;
         cprev = i < n - 1 ? du[at] / piv : 0.0;
         cp[i] = cprev;
     }
     for (hpls_int i = n - 2; i >= 0; i--) {
         y = b[base + i] - cp[i] * y;
+        big |= !(fabs(y) <= DBL_MAX);
         b[base + i] = y;
     }
-    return 0;
+    return big ? OVERFLOW : 0;
 }
 
 /* The same on the g <= GROUP interleaved systems k0 .. k0+g-1, row by row (the
  * multipliers of row i at cp[i*w + j], w >= g); a system stops at its failing
- * row (row[j], 1-based; 0: solved), as alone. */
+ * row, as alone; row[j] its outcome. */
 static void thomas_interleaved(hpls_int n, hpls_int batch, hpls_int k0, int g, int w,
                                const hpls_real *dl, const hpls_real *d, const hpls_real *du,
                                hpls_real *b, hpls_real *cp, hpls_int *row)
 {
     double cprev[GROUP] = {0}, y[GROUP] = {0};
+    int big[GROUP] = {0};
     for (int j = 0; j < g; j++)
         row[j] = 0;
     for (hpls_int i = 0; i < n; i++) {
@@ -72,6 +83,7 @@ static void thomas_interleaved(hpls_int n, hpls_int batch, hpls_int k0, int g, i
                 continue;
             }
             y[j] = (b[at + j] - (i > 0 ? dl[at + j] * y[j] : 0.0)) / piv;
+            big[j] |= !(fabs(y[j]) <= DBL_MAX);
             b[at + j] = y[j];
             cprev[j] = i < n - 1 ? du[at + j] / piv : 0.0;
             cp[i * w + j] = cprev[j];
@@ -82,9 +94,13 @@ static void thomas_interleaved(hpls_int n, hpls_int batch, hpls_int k0, int g, i
         for (int j = 0; j < g; j++)
             if (!row[j]) {
                 y[j] = b[at + j] - cp[i * w + j] * y[j];
+                big[j] |= !(fabs(y[j]) <= DBL_MAX);
                 b[at + j] = y[j];
             }
     }
+    for (int j = 0; j < g; j++)
+        if (!row[j] && big[j])
+            row[j] = OVERFLOW;
 }
 
 hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout layout, hpls_int n,
@@ -126,7 +142,7 @@ hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout la
                 row[0] = hpls_lapack_gtsv(n, dl + k0 * stride, d + k0 * stride, du + k0 * stride,
                                           b + k0 * stride, b + k0 * stride) == HPLS_OK ? 0 : 1;
             for (int j = 0; j < g; j++)
-                if (row[j] > 0) {
+                if (row[j] != 0) {
 #pragma omp critical
                     if (bad_sys < 0 || k0 + j < bad_sys) {
                         bad_sys = k0 + j;
@@ -136,6 +152,12 @@ hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout la
         }
     }
     hpls_free(work);
+    if (bad_sys >= 0 && bad_row == OVERFLOW)
+        return hpls_fail(HPLS_ERR_SINGULAR,
+                         "batch: system %lld (from 1): thomas: its sweeps overflow (elimination "
+                         "without pivoting amplifies their rounding errors): the system needs "
+                         "pivoting (no pivoting; try lapack)",
+                         (long long)bad_sys + 1);
     if (bad_sys >= 0 && m == HPLS_TRIDIAG_THOMAS)
         return hpls_fail(HPLS_ERR_SINGULAR, "batch: system %lld (from 1): thomas: zero or tiny "
                                             "pivot in row %lld", (long long)bad_sys + 1,

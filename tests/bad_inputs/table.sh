@@ -88,9 +88,11 @@ test for a caller who wants it, and Python's `hpls.tridiag_solve` runs it unless
   times 1e280) is refused the same way instead of returning Inf.  The opencl backend
   decides with the host's factors and refines on the device with the host's
   expressions: the same x (its device sweep has no such guard).  The batched thomas
-  (`hpls_tridiag_solve_batch`) is the bare method: it solves each system in place, so
-  it keeps no b to refine against, and neither refines nor probes; it refuses only a
-  zero or tiny pivot, and a system that needs pivoting is for its lapack (dgtsv) form.
+  (`hpls_tridiag_solve_batch`) solves each system in place, so it keeps no b to refine
+  against and neither refines nor probes: it refuses a zero or tiny pivot, and a
+  system whose sweeps overflow (the batch returns HPLS_ERR_SINGULAR naming it, "its
+  sweeps overflow ... needs pivoting"; Dorr at n = 8192, b times 1e280); a system that
+  needs pivoting is for its lapack (dgtsv) form.
 - g-Spike's singular partitions are repaired (Sec. 2.2 of the paper); a partition it
   cannot repair on MPI ranks (a neighbour of one row) is that partitioning's limit,
   and its message says fewer ranks or partitions solve it.

@@ -515,6 +515,50 @@ static void batches_match_single_solves_in_both_layouts(void **state)
     }
     free(dl); free(d); free(du); free(b); free(b2);
     free(il); free(id); free(iu); free(ib); free(ref);
+
+    /* Dorr at n = 8192 with b = T x* times 1e280, the second of two systems (the
+     * first #20): thomas's sweeps overflow it (amplification 5e80, no pivot
+     * small), and the batch names that system as needing pivoting in both
+     * layouts, where it returned an x of Inf; lapack (dgtsv) solves it */
+    const hpls_int m = 8192;
+    hpls_real *T3[2][4]; /* strided dl, d, du, b; then interleaved */
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 4; a++)
+            T3[l][a] = malloc((size_t)(2 * m) * sizeof(hpls_real));
+    for (hpls_int k = 0; k < 2; k++) {
+        hpls_tridiag *T;
+        hpls_vec *xt, *bb;
+        assert_int_equal(hpls_tridiag_gallery(k ? 13 : 20, m, 5, &T, &xt, &bb), HPLS_OK);
+        const hpls_real *src[4] = {T->dl, T->d, T->du, bb->data};
+        for (int a = 0; a < 4; a++)
+            for (hpls_int i = 0; i < m; i++)
+                T3[0][a][k * m + i] = T3[1][a][i * 2 + k] = src[a][i] * (a == 3 && k ? 1e280 : 1);
+        hpls_tridiag_destroy(T);
+        hpls_vec_destroy(xt);
+        hpls_vec_destroy(bb);
+    }
+    hpls_real *bl = malloc((size_t)(2 * m) * sizeof *bl);
+    memcpy(bl, T3[0][3], (size_t)(2 * m) * sizeof *bl);
+    int held = tu_fpe_hold(); /* the sweeps overflow before the batch can tell */
+    for (int l = 0; l < 2; l++) {
+        assert_int_equal(hpls_tridiag_solve_batch(HPLS_TRIDIAG_THOMAS,
+                                                  l ? HPLS_BATCH_INTERLEAVED : HPLS_BATCH_STRIDED,
+                                                  m, 2, m, T3[l][0], T3[l][1], T3[l][2], T3[l][3]),
+                         HPLS_ERR_SINGULAR);
+        if (!strstr(hpls_last_error(), "batch: system 2 (from 1): thomas: its sweeps overflow") ||
+            !strstr(hpls_last_error(), "needs pivoting (no pivoting; try lapack)"))
+            fail_msg("batched dorr * 1e280, layout %d: %s", l, hpls_last_error());
+    }
+    tu_fpe_release(held);
+    assert_int_equal(hpls_tridiag_solve_batch(HPLS_TRIDIAG_LAPACK, HPLS_BATCH_STRIDED, m, 2, m,
+                                              T3[0][0], T3[0][1], T3[0][2], bl),
+                     HPLS_OK);
+    for (hpls_int i = 0; i < 2 * m; i++)
+        assert_true(isfinite(bl[i]));
+    free(bl);
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 4; a++)
+            free(T3[l][a]);
 }
 
 /* T as CSR, for the solver framework */
