@@ -82,7 +82,7 @@ awk 'BEGIN { n = 1000; print "%%MatrixMarket matrix coordinate real general"; pr
   for (i = 1; i <= n; i++) { print i, i, (i == 1 || i == n) ? 1 : 2
     if (i > 1) print i, i - 1, -1
     if (i < n) print i, i + 1, -1 } }' >"$tmp/neumann.mtx"
-for p in 1 2 8 64; do
+for p in 1 2 8 64 512; do
   once "neumann_gspike_p$p" 3 'gspike: U\(1000, 1000\) is exactly zero: the matrix is singular' \
     "$tmp/neumann.mtx" --solver gspike --gspike_p "$p"
 done
