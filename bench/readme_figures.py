@@ -423,6 +423,20 @@ CR_FACTORS_WHY = ("a CR solve streams its stored levels, about 21n values read a
                   "wait and the kernel's scheduler)")
 
 
+# Why Thomas loses to dgtsv (issue 32's refinement and amplification measure,
+# in the factorisation since the 2026-11-29 01:52 table, where Thomas was
+# 1.17-1.61x dgtsv at n = 1e6 and 1e7): [K = 18 (dominant), K = 1 (refined)].
+THOMAS_WHY = [
+    "since issue 32 the factorisation's loop measures its growth (row sums of |L||U| over "
+    "T's: a second division a row beside 1/pivot, the suspect, not profiled) and its sweeps' "
+    "amplification: a one-shot solve 2.1x the time of the table before (n = 1e6: 0.0247 -> "
+    "0.0529 s), the solve with factors unchanged",
+    "#1's growth is above 8, so every solve refines x with the same factors (issue 32: its "
+    "backward error 4.3e-12 -> 8.7e-17 at 2^20): the solve with factors 13x, the one-shot 8x "
+    "the time of the table before, plus K = 18's cost of measuring the growth",
+]
+
+
 def tridiag_speed(d, o):
     rows = [r for r in d.table("method") if "ratios" in col(r, "method")]
     th, gs1, gs2 = [], [], []
@@ -435,7 +449,7 @@ def tridiag_speed(d, o):
             th.append((float(t.group(1)), where))
             if float(t.group(1)) < 1:
                 o.losses.append((d.name, "Thomas throughput over LAPACK dgtsv's", f"{where} {f2(float(t.group(1)))}x",
-                                 "only at n = 1e8, only one-shot: its factorisation allocates and first-touches 3n doubles (2.4 GB) where dgtsv works in place; with factors built beforehand Thomas moves 2x dgttrs's GB/s (not profiled further)"))
+                                 THOMAS_WHY[col(r, "K") == "1"]))
         if g:
             (gs1 if col(r, "threads") == "1" else gs2).append((float(g.group(1)), where))
             if float(g.group(1)) > 1:
@@ -478,7 +492,8 @@ def tridiag_speed(d, o):
                              "swept 64 interleaved systems together, row by row)"))
     wt = min(th)
     o.row("Thomas vs LAPACK dgtsv throughput", f"{rng([v for v, _ in th], unit='x')}",
-          f"{wt[1]} {f2(wt[0])}x", d.name)
+          f"{wt[1]} {f2(wt[0])}x" + (f": {THOMAS_WHY[' K=1 ' in wt[1]]}" if wt[0] < 1 else ""),
+          d.name)
     w1, w2 = max(gs1), max(gs2)
     o.row("g-Spike time vs dgtsv, 1 / 2 threads",
           f"{rng([v for v, _ in gs1], unit='x')} / {rng([v for v, _ in gs2], unit='x')} "
@@ -1047,12 +1062,17 @@ def openfoam(d, o):
 def openfoam_why(field):
     """Why hpls's solves of a field take longer than OpenFOAM's own inside simpleFoam."""
     if field == "p":
-        return ("the same iterations within 1%; per iteration hpls's cg computes one reduction "
-                "more than OpenFOAM's PCG and its stop test sums |r| in a pass of its own")
-    return ("one to three iterations a solve, so fixed costs decide: every solve rebuilds DILU's "
-            "E and its scaled copies (update_values, perf: 28% of a one-iteration solve of "
-            "12,100 rows), computes the residual once more at the end and converts OpenFOAM's "
-            "LDU values to CSR, where OpenFOAM's DILU only recomputes its reciprocal diagonal")
+        return ("the same iterations within 1%; serially at OpenFOAM's speed; on ranks cg makes "
+                "OpenFOAM's PCG's 3 reductions an iteration, but a solve adds about a dozen of "
+                "its own (r0 again after the integration's initial residual, ||b||, the finite "
+                "checks of b, x0 and x, the confirming residual: MPI_Allreduce calls per rank, "
+                "20 steps, 6934 against OpenFOAM's 5499)")
+    return ("one to three iterations a solve, so fixed costs decide: what OpenFOAM's PBiCGStab "
+            "does not pay, r0 computed again after the integration's initial residual, the "
+            "confirming residual, b, x0 and x checked finite and ||b||, and on ranks a "
+            "reduction each (2305 against OpenFOAM's 939 over 100 solves); DILU's update (E, "
+            "1/E and the scaled copies' values, one pass since 40f9caa) and the LDU values' "
+            "scatter into CSR")
 
 
 def update_values(d, o):
