@@ -428,9 +428,9 @@ CR_FACTORS_WHY = ("a CR solve streams its stored levels, about 21n values read a
 # 1.17-1.61x dgtsv at n = 1e6 and 1e7): [K = 18 (dominant), K = 1 (refined)].
 THOMAS_WHY = [
     "since issue 32 the factorisation's loop measures its growth (row sums of |L||U| over "
-    "T's: a second division a row beside 1/pivot, the suspect, not profiled) and its sweeps' "
-    "amplification: a one-shot solve 2.1x the time of the table before (n = 1e6: 0.0247 -> "
-    "0.0529 s), the solve with factors unchanged",
+    "T's) and its sweeps' amplification: a one-shot solve 2.1x the time of the table before "
+    "(n = 1e6: 0.0247 -> 0.0529 s), the solve with factors unchanged; not profiled (not the "
+    "growth's division a row: dividing only at a new maximum changed nothing, by hand)",
     "#1's growth is above 8, so every solve refines x with the same factors (issue 32: its "
     "backward error 4.3e-12 -> 8.7e-17 at 2^20): the solve with factors 13x, the one-shot 8x "
     "the time of the table before, plus K = 18's cost of measuring the growth",
