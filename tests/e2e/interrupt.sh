@@ -42,13 +42,15 @@ iterating() {
 }
 
 # finish: waits for the background hpls to end and sets rc (a wait that saw the
-# job stopped by SIGSTOP returns 128 + 19 = 147 before it ends: wait again; bash
-# keeps an ended job's status for a later wait)
+# job stopped by SIGSTOP returns 128 + 19 = 147 at once, until bash has seen the
+# SIGCONT: wait again, a tenth of a second apart, up to 30 s (a sanitizer build is
+# slow to die); bash keeps an ended job's status for a later wait)
 finish() {
   wait "$pid"
   rc=$?
   local tries=0
-  while [ "$rc" -eq 147 ] && [ $((tries += 1)) -le 50 ]; do
+  while [ "$rc" -eq 147 ] && [ $((tries += 1)) -le 300 ]; do
+    sleep 0.1
     wait "$pid"
     rc=$?
   done
