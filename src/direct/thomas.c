@@ -77,12 +77,12 @@ hpls_status hpls_thomas_factor(hpls_int n, const hpls_real *dl, const hpls_real 
         cprev = i < n - 1 ? du[i] * f->pinv[i] : 0.0;
         f->cp[i] = cprev;
         double mu = fabs(f->dl[i] * f->pinv[i]), cu = fabs(cprev);
-        runl = fmax(1.0, fmin(runl * fmin(mu, AMP_CAP), AMP_CAP));
-        runu = fmax(1.0, fmin(runu * fmin(cu, AMP_CAP), AMP_CAP));
-        ampl = fmax(ampl, runl);
-        ampu = fmax(ampu, runu);
-        double e = fmax(fmax(fabs(f->dl[i]), fabs(d[i])), cu);
-        scale = fmax(scale, fmax(e, i < n - 1 ? fabs(du[i]) : 0.0));
+        runl = hpls_maxd(1.0, hpls_mind(AMP_CAP, runl * hpls_mind(AMP_CAP, mu)));
+        runu = hpls_maxd(1.0, hpls_mind(AMP_CAP, runu * hpls_mind(AMP_CAP, cu)));
+        ampl = hpls_maxd(ampl, runl);
+        ampu = hpls_maxd(ampu, runu);
+        double e = hpls_maxd(hpls_maxd(fabs(f->dl[i]), fabs(d[i])), cu);
+        scale = hpls_maxd(scale, hpls_maxd(e, i < n - 1 ? fabs(du[i]) : 0.0));
     }
     f->growth = isfinite(growth) ? growth : INFINITY;
     /* the backward runs, read forward, are the same products */
@@ -126,7 +126,7 @@ hpls_int hpls_thomas_solve_guarded(const hpls_thomas *f, const hpls_real *b, hpl
         if (!(fabs(b[i]) <= 0x1p1022) || (i > 0 && !(fabs(y) <= lim)))
             return i + 1;
         double u = i > 0 ? b[i] - dl[i] * y : b[i]; /* forward: L y = b */
-        if (!(fabs(u) <= GUARD_LIMIT / fmax(fabs(pinv[i]), 1.0)))
+        if (!(fabs(u) <= GUARD_LIMIT / hpls_maxd(1.0, fabs(pinv[i]))))
             return i + 1;
         y = u * pinv[i];
         x[i] = y;

@@ -231,7 +231,7 @@ static int augment(wmatch *w, hpls_int root)
             hpls_idx c = A->colind[p];
             if (w->cost[p] == HUGE_VAL || (w->seen[c] == root && w->h.pos[c] < 0))
                 continue; /* a zero entry, or a column finalised already */
-            double nd = di + fmax(w->cost[p] - w->v[c] - w->u[i], 0.0);
+            double nd = di + hpls_maxd(0.0, w->cost[p] - w->v[c] - w->u[i]);
             if (w->seen[c] != root || nd < w->d[c]) {
                 w->seen[c] = root;
                 w->d[c] = nd;
@@ -280,10 +280,10 @@ static void wmatch_start(wmatch *w, double *amax)
     for (hpls_int i = 0; i < n; i++) {
         amax[i] = 0.0;
         for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-            amax[i] = fmax(amax[i], fabs(A->val[p]));
+            amax[i] = hpls_maxd(amax[i], fabs(A->val[p]));
         for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
             w->cost[p] = A->val[p] != 0.0 ? log(amax[i]) - log(fabs(A->val[p])) : HUGE_VAL;
-            w->v[A->colind[p]] = fmin(w->v[A->colind[p]], w->cost[p]);
+            w->v[A->colind[p]] = hpls_mind(w->v[A->colind[p]], w->cost[p]);
         }
     }
     for (hpls_int i = 0; i < n; i++) {

@@ -32,17 +32,17 @@ int hpls_scale_ruiz(const hpls_csr *A, double tol, int maxsweeps, double *dr, do
             double rmax = 0.0;
             for (hpls_int p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
                 double a = fabs(dr[i] * A->val[p] * dc[A->colind[p]]);
-                rmax = fmax(rmax, a);
-                cmax[A->colind[p]] = fmax(cmax[A->colind[p]], a);
+                rmax = hpls_maxd(rmax, a);
+                cmax[A->colind[p]] = hpls_maxd(cmax[A->colind[p]], a);
             }
             if (rmax > 0) {
-                off = fmax(off, fabs(1.0 - rmax));
+                off = hpls_maxd(off, fabs(1.0 - rmax));
                 dr[i] /= sqrt(rmax);
             }
         }
         for (hpls_int j = 0; j < m; j++)
             if (cmax[j] > 0) {
-                off = fmax(off, fabs(1.0 - cmax[j]));
+                off = hpls_maxd(off, fabs(1.0 - cmax[j]));
                 dc[j] /= sqrt(cmax[j]);
             }
         sweep++;

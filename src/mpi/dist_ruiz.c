@@ -43,16 +43,16 @@ hpls_status hpls_dcsr_ruiz(hpls_dcsr *D, double tol, int maxsweeps, double *dr, 
             double rmax = 0.0;
             for (hpls_int p = Ad->rowptr[i]; p < Ad->rowptr[i + 1]; p++) {
                 double a = fabs(dr[i] * Ad->val[p] * dc[Ad->colind[p]]);
-                rmax = fmax(rmax, a);
-                cmax[Ad->colind[p]] = fmax(cmax[Ad->colind[p]], a);
+                rmax = hpls_maxd(rmax, a);
+                cmax[Ad->colind[p]] = hpls_maxd(cmax[Ad->colind[p]], a);
             }
             for (hpls_int p = Ao->rowptr[i]; p < Ao->rowptr[i + 1]; p++) {
                 double a = fabs(dr[i] * Ao->val[p] * D->ghost[Ao->colind[p]]);
-                rmax = fmax(rmax, a);
-                gmax[Ao->colind[p]] = fmax(gmax[Ao->colind[p]], a);
+                rmax = hpls_maxd(rmax, a);
+                gmax[Ao->colind[p]] = hpls_maxd(gmax[Ao->colind[p]], a);
             }
             if (rmax > 0) {
-                off = fmax(off, fabs(1.0 - rmax));
+                off = hpls_maxd(off, fabs(1.0 - rmax));
                 dr[i] /= sqrt(rmax);
             }
         }
@@ -62,7 +62,7 @@ hpls_status hpls_dcsr_ruiz(hpls_dcsr *D, double tol, int maxsweeps, double *dr, 
             st = hpls_dcsr_reverse_finish(D, HPLS_RED_MAX, cmax);
         for (hpls_int j = 0; st == HPLS_OK && j < m; j++)
             if (cmax[j] > 0) {
-                off = fmax(off, fabs(1.0 - cmax[j]));
+                off = hpls_maxd(off, fabs(1.0 - cmax[j]));
                 dc[j] /= sqrt(cmax[j]);
             }
         /* the distance over all ranks, and whether one of them failed */

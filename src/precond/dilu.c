@@ -232,7 +232,7 @@ static hpls_status numeric_dilu(hpls_trifac *F)
         hpls_int p0 = t->beg[0], end = t->end[0];
         double big = 0;
         for (hpls_int p = p0; p < end; p++)
-            big = fmax(big, fabs(t->A->val[p]));
+            big = hpls_maxd(big, fabs(t->A->val[p]));
         double a11 = t->upbeg[0] > t->lowend[0] ? t->A->val[t->lowend[0]] : 0.0;
         c.sign = hpls_trifac_shifted(a11, big, F->shift) < 0 ? -1 : 1;
     }

@@ -311,7 +311,7 @@ hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv
 {
     double big = 0;
     for (hpls_int p = F->a.beg[i]; p < F->a.end[i]; p++)
-        big = fmax(big, fabs(F->a.A->val[p]));
+        big = hpls_maxd(big, fabs(F->a.A->val[p]));
     if (sign && !(sign * piv > 0))
         return hpls_fail(HPLS_ERR_SINGULAR,
                          "%s: %s = %g %s 0 at row %lld: M is not %s definite (the sign of "

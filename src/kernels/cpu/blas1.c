@@ -182,7 +182,7 @@ static double v_nrm2(hpls_backend *be, hpls_int n, const hpls_dvec *xv)
      * no underflow for tiny ones */
     double amax = 0.0;
     for (hpls_int i = 0; i < n; i++)
-        amax = fmax(amax, fabs(x[i]));
+        amax = hpls_maxd(amax, fabs(x[i]));
     hpls_be_reduce(be, &amax, 1, HPLS_RED_MAX);
     if (amax == 0.0 || !isfinite(amax))
         return amax;
