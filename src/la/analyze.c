@@ -99,7 +99,7 @@ void hpls_matrix_props(const hpls_csr *A, hpls_props *p)
         for (hpls_int q = A->rowptr[i]; q < A->rowptr[i + 1]; q++) {
             hpls_int j = A->colind[q];
             double a = A->val[q];
-            big = fmax(big, fabs(a));
+            big = hpls_maxd(big, fabs(a));
             if (j == i)
                 diag = a;
             else
@@ -123,8 +123,8 @@ void hpls_matrix_props(const hpls_csr *A, hpls_props *p)
         p->strict += fabs(diag) > off;
         p->weak += fabs(diag) >= off;
         if (off > 0)
-            p->min_ratio = fmin(p->min_ratio, fabs(diag) / off);
+            p->min_ratio = hpls_mind(p->min_ratio, fabs(diag) / off);
         if (big > 0)
-            p->min_diag_max = fmin(p->min_diag_max, fabs(diag) / big);
+            p->min_diag_max = hpls_mind(p->min_diag_max, fabs(diag) / big);
     }
 }
