@@ -25,7 +25,7 @@ speed_header() {
 {
     echo "# Tridiagonal solvers: speed"
     echo
-    echo "One run of \`bench/tridiag.sh\`: each time one solve; threads by OMP_NUM_THREADS.  K = 18: tridiag(-1, 4, -1)"
+    echo "One run of \`bench/tridiag.sh\`: each time one solve, after one untimed one-shot; threads by OMP_NUM_THREADS.  K = 18: tridiag(-1, 4, -1)"
     echo "(diagonally dominant); K = 1: random U(-1, 1) entries (pivoting matters)."
     echo "one-shot: factor + solve + free (hpls_tridiag_solve; dgtsv for lapack);"
     echo "with factors: hpls_tridiag_solve_factored on factors built beforehand (dgttrs for lapack)."
