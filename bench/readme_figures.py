@@ -423,17 +423,16 @@ CR_FACTORS_WHY = ("a CR solve streams its stored levels, about 21n values read a
                   "wait and the kernel's scheduler)")
 
 
-# Why Thomas loses to dgtsv (issue 32's refinement and amplification measure,
-# in the factorisation since the 2026-11-29 01:52 table, where Thomas was
-# 1.17-1.61x dgtsv at n = 1e6 and 1e7): [K = 18 (dominant), K = 1 (refined)].
+# Why Thomas loses to dgtsv: [K = 18 (dominant), K = 1 (refined, issue 32)].
 THOMAS_WHY = [
-    "since issue 32 the factorisation's loop measures its growth (row sums of |L||U| over "
-    "T's) and its sweeps' amplification: a one-shot solve 2.1x the time of the table before "
-    "(n = 1e6: 0.0247 -> 0.0529 s), the solve with factors unchanged; not profiled (not the "
-    "growth's division a row: dividing only at a new maximum changed nothing, by hand)",
+    "n = 1e8 on 1 thread only: the first solve of a process first-touches 2.4 GB of fresh "
+    "factors, and thomas is the first method the bench times (the others reuse its freed "
+    "pages); the same solve 3 times in one process, median 2.40 s, 1.22x dgtsv's throughput "
+    "(`OMP_NUM_THREADS=1 bench_tridiag speed 1e8 18 3`); one 1-rep bench process: 52 of its "
+    "75 s in the kernel, 11.2 million page faults (perf stat); the bench now warms up",
     "#1's growth is above 8, so every solve refines x with the same factors (issue 32: its "
-    "backward error 4.3e-12 -> 8.7e-17 at 2^20): the solve with factors 13x, the one-shot 8x "
-    "the time of the table before, plus K = 18's cost of measuring the growth",
+    "backward error 4.3e-12 -> 8.7e-17 at 2^20): its solve with factors about 12x K = 18's, "
+    "which does not refine",
 ]
 
 
