@@ -87,7 +87,9 @@ test for a caller who wants it, and Python's `hpls.tridiag_solve` runs it unless
   A later solve whose right-hand side would overflow the sweeps (Dorr at n = 8192, b
   times 1e280) is refused the same way instead of returning Inf.  The opencl backend
   decides with the host's factors and refines on the device with the host's
-  expressions: the same x (its device sweep has no such guard).  The batched thomas
+  expressions: the same x; its sweep has no guard, so the later solve is refused after
+  it, when x is not finite ("the solve overflowed (x not finite) ... T needs pivoting").
+  The batched thomas
   (`hpls_tridiag_solve_batch`) solves each system in place, so it keeps no b to refine
   against and neither refines nor probes: it refuses a zero or tiny pivot, and a
   system whose sweeps overflow (the batch returns HPLS_ERR_SINGULAR naming it, "its

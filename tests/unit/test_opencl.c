@@ -780,6 +780,39 @@ static void refined_thomas_and_cr_match_the_host(void **state)
                      HPLS_ERR_SINGULAR);
     assert_non_null(strstr(hpls_last_error(), "would overflow: T needs pivoting (no pivoting"));
     hpls_tridiag_destroy(T);
+    /* Dorr at n = 8192: refined, the host's bits; b times 1e280 would overflow
+     * the sweeps: refused as on the host (there before the overflow), no Inf x */
+    const hpls_int nd = 8192;
+    hpls_vec *b;
+    assert_int_equal(hpls_tridiag_gallery(13, nd, 5, &T, NULL, &b), HPLS_OK);
+    hpls_real *x = malloc((size_t)nd * sizeof *x), *xd = malloc((size_t)nd * sizeof *xd);
+    hpls_tridiag_factors *H;
+    assert_int_equal(hpls_tridiag_factor(T, HPLS_TRIDIAG_THOMAS, NULL, &H), HPLS_OK);
+    assert_int_equal(hpls_tridiag_factors_refine(H), 1);
+    assert_int_equal(hpls_tridiag_solve_factored(H, 1, b->data, x), HPLS_OK);
+    assert_int_equal(ocl->d->tfac_factor(ocl, T, nd, HPLS_TRIDIAG_THOMAS, NULL, 0, &F), HPLS_OK);
+    tfac_run(F, nd, b->data, xd);
+    assert_memory_equal(xd, x, (size_t)nd * sizeof *x);
+    for (hpls_int i = 0; i < nd; i++)
+        b->data[i] *= 1e280;
+    assert_int_equal(hpls_tridiag_solve_factored(H, 1, b->data, x), HPLS_ERR_SINGULAR);
+    hpls_dvec *bo, *xo;
+    assert_int_equal(hpls_be_vector(ocl, nd, b->data, &bo), HPLS_OK);
+    assert_int_equal(ocl->v->alloc(ocl, nd, &xo), HPLS_OK);
+    ocl->d->tfac_solve(ocl, F, bo, xo);
+    assert_int_equal(ocl->err, HPLS_ERR_SINGULAR);
+    if (!strstr(ocl->msg, "thomas: the solve overflowed (x not finite)") ||
+        !strstr(ocl->msg, "T needs pivoting (no pivoting; try gspike or lapack)"))
+        fail_msg("dorr n = 8192, b * 1e280 on the device: %s", ocl->msg);
+    hpls_be_clear(ocl); /* the backend is shared by the tests that follow */
+    ocl->v->release(ocl, bo);
+    ocl->v->release(ocl, xo);
+    ocl->d->tfac_release(ocl, F);
+    hpls_tridiag_factors_destroy(H);
+    free(x);
+    free(xd);
+    hpls_tridiag_destroy(T);
+    hpls_vec_destroy(b);
 }
 
 /* z = M^-1 r and M^-T r of dilu, dic and ilu0 by every strategy on the

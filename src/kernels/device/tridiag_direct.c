@@ -260,6 +260,16 @@ static void solve_refined(hpls_backend *be, hpls_dtfac *F, const hpls_dvec *b, h
                      HPLS_KG(part));
         double berr;
         hpls_dev_reduce_part(be, ng, 1, HPLS_DEV_MAX, &berr);
+        /* the first x not finite from a finite b: the sweeps overflowed, where
+         * the host's guarded solve stops before (its refusal, in its words) */
+        if (it == 0 && !(berr <= DBL_MAX)) {
+            hpls_be_fail(be, HPLS_ERR_SINGULAR,
+                         "%s: the solve overflowed (x not finite), amplifying its rounding "
+                         "errors without pivoting: T needs pivoting (no pivoting; try gspike or "
+                         "lapack)",
+                         hpls_tridiag_method_name(F->method));
+            return;
+        }
         if (it > 0 && !isless(berr, last)) { /* worse (or NaN): the previous x */
             be->v->copy(be, n, F->xp, x);
             break;
