@@ -53,7 +53,6 @@ ALLOWED = [
     ("precond/*.c", "options.h", "preconditioners read the driver's option table"),
     ("precond/trisolve.h", "solver.h", "the factored preconditioners' header takes the solver's"),
     ("kernels/device/factor.c", "precond/trisolve.h", "fac_build fills the preconditioner's hpls_trifac"),
-    ("la/analyze.c", "direct/direct.h", "advice's power method on T^-1 S belongs beside advice.c"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
