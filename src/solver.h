@@ -197,7 +197,7 @@ struct hpls_solver {
 };
 
 /* The partition of n unknowns (nnz stored entries) into the blocks of a PJG
- * sweep from o's psize or user partition (hpls_pjg_blocks, iter/method.h). */
+ * sweep from o's psize or user partition (hpls_pjg_blocks, precond/pc.h). */
 static inline hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
                                                    int nthreads, hpls_pjg_partition **P)
 {

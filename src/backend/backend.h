@@ -182,7 +182,7 @@ enum { HPLS_RELAX_SOR_FWD, HPLS_RELAX_SOR_BWD, HPLS_RELAX_SSOR_FWD, HPLS_RELAX_S
 /* A PJG partition on a device (kernels/device/pjg.c, opaque). */
 typedef struct hpls_dpjg hpls_dpjg;
 /* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]
- * (built by iter/pjg.c; here because pjg_upload takes it). */
+ * (built by precond/pjg_blocks.c; here because pjg_upload takes it). */
 typedef struct hpls_pjg_partition {
     hpls_int nblocks, psize; /* psize: 0 for a user partition */
     hpls_int *ptr, *idx;
