@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pc.h: what a preconditioner (src/precond/<name>.c) gives, M as an hpls_pc,
- * and the pieces methods share with preconditioners of the same kernels
- * (PJG's blocks, HISA's factored band), which live here, below the methods
- * (src/iter) that use them too. */
+/* pc.h: what a preconditioner (src/precond/<name>.c) sees and gives: its
+ * setup takes the backend, the matrix and the options it reads (hpls_pcopts)
+ * and gives M as an hpls_pc.  It does not see the solver: the driver fills
+ * hpls_pcopts from a solver's or a preconditioner object's options
+ * (hpls_options_pc, options.c).  Also the pieces methods share with
+ * preconditioners of the same kernels (PJG's blocks, HISA's factored band),
+ * which live here, below the methods (src/iter) that use them too. */
 #ifndef HPLS_PC_H
 #define HPLS_PC_H
 
@@ -22,6 +25,46 @@ typedef struct hpls_pc {
      * changed and the same pattern; NULL: the whole setup is redone */
     hpls_status (*update)(struct hpls_pc *pc, const hpls_csr *A, const hpls_csr *At);
 } hpls_pc;
+
+/* The options a preconditioner reads (hpls_options' of the same names,
+ * options.c). */
+typedef struct hpls_pcopts {
+    double omega;          /* ssor: the relaxation weight */
+    int trisolve;          /* dilu, dic, ilu0 (and ssor on a device): the sweeps' HPLS_TRI_* */
+    double shift;          /* dilu, dic, ilu0: A_ii + shift sgn(A_ii) max_j |A_ij| */
+    int dilu_order;        /* dilu, dic: 0 rows (sum, then subtract), 1 faces (OpenFOAM's order) */
+    int tridiag;           /* tridiag, btridiag: the hpls_tridiag_method factoring T */
+    hpls_int block;        /* btridiag: block rows (0: hpls_bhisa_block's) */
+    hpls_int gspike_p;     /* g-Spike partitions (0: automatic) */
+    double gspike_delta;   /* g-Spike singularity threshold, relative to the block norm */
+    hpls_int psize;        /* pjg: block size (0: hpls_pjg_default_psize, a device's own) */
+    hpls_int sweeps;       /* pjg: sweeps per application */
+    hpls_int part_nblocks; /* pjg: the user's partition (hpls_solver_set_partition) */
+    const hpls_int *part_ptr, *part_idx; /* or NULL */
+} hpls_pcopts;
+
+/* The preconditioners (src/precond/<name>.c), the registry's hpls_pc_type
+ * setup: M for A on be with options o into pc; At is A^T when the method
+ * applies M^-T, else NULL. */
+hpls_status hpls_pc_setup_jacobi(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                                 const hpls_pcopts *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_ssor(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_pcopts *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_tridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                                  const hpls_pcopts *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_btridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                                   const hpls_pcopts *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_pcopts *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_dic(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                              const hpls_pcopts *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                               const hpls_pcopts *o, hpls_pc *pc);
+hpls_status hpls_pc_setup_pjg(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
+                              const hpls_pcopts *o, hpls_pc *pc);
+/* Strategy of the triangular sweeps of dilu, dic or ilu0 ("levels", or for
+ * trisolve=auto "auto: levels" once decided); NULL for other preconditioners. */
+const char *hpls_pc_strategy(const hpls_pc *pc);
 
 /* ---- what methods share with preconditioners of the same kernels --------- */
 /* pjg_blocks.c: the partition of n unknowns (nnz stored entries) into the

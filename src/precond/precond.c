@@ -191,7 +191,8 @@ hpls_status hpls_precond_setup(hpls_precond *P, const hpls_csr *A, unsigned flag
     if ((flags & HPLS_PRECOND_TRANSPOSE) && t->setup &&
         (st = hpls_csr_transpose(A, &P->At)) != HPLS_OK)
         return pfail(P, st, "%s", hpls_last_error());
-    if (t->setup && (st = t->setup(P->be, A, P->At, &P->opt, &P->pc)) != HPLS_OK) {
+    const hpls_pcopts po = hpls_options_pc(&P->opt);
+    if (t->setup && (st = t->setup(P->be, A, P->At, &po, &P->pc)) != HPLS_OK) {
         pfail(P, st, "setup of precond %s: %s", t->name, hpls_last_error());
         teardown(P);
         return st;

@@ -7,7 +7,7 @@
 #define HPLS_TRISOLVE_H
 
 #include "kernels/cpu/sptrsv.h"
-#include "solver.h"
+#include "precond/pc.h"
 
 #include <math.h>
 
@@ -108,7 +108,7 @@ typedef struct hpls_trifac {
 /* Allocates F for A on be (strategy from o), splits A (and At when the method
  * applies M^-T, else At is NULL). */
 hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, const char *name, hpls_trifac **F);
+                               const hpls_pcopts *o, const char *name, hpls_trifac **F);
 void hpls_trifac_destroy(void *F);
 /* Allocates F->low and F->up with the pattern of A's strictly lower and upper
  * parts and points fwd.T, bwd.T at them; the columns and values (zero) are
