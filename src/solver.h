@@ -132,7 +132,7 @@ typedef struct hpls_optset {
     size_t msglen;
 } hpls_optset;
 
-/* ---- preconditioner objects (precond/precond.c) ------------------------- */
+/* ---- preconditioner objects (solver/precond.c) -------------------------- */
 /* The n of a set-up object, or -1 when it is not set up. */
 hpls_int hpls_precond_size(const hpls_precond *P);
 /* Whether P applies M^-T too. */
