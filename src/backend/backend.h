@@ -151,7 +151,7 @@ typedef struct hpls_dsweep hpls_dsweep;
  * one process), built and swept by each thread alone. */
 enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
 /* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
- * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
+ * its work arrays there (opaque), for kernels/trifac.h's hpls_trifac. */
 typedef struct hpls_dfac hpls_dfac;
 struct hpls_trifac;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
