@@ -17,7 +17,7 @@
  * SpMV 12 nnz + 8 (n+1) + 16 n; one application (split copies of L and U)
  * 12 (nnz - n) + 16 (n+1) + 40 n (r, 1/E or 1/U_ii, z written, read, written). */
 #include "bench_util.h"
-#include "solver.h"
+#include "options.h"
 
 #include <omp.h>
 
@@ -54,8 +54,9 @@ static run measure(const hpls_csr *A, const hpls_vec *b, const char *opts, int r
         setup[k] = info.setup_s;
         if (s->opt.pc_type->setup) { /* the same setup again, timed alone */
             hpls_pc pc;
+            const hpls_pcopts po = hpls_options_pc(&s->opt);
             double t0 = hpls_wtime();
-            hpls_status pst = s->opt.pc_type->setup(s->be, s->A, s->At, &s->opt, &pc);
+            hpls_status pst = s->opt.pc_type->setup(s->be, s->A, s->At, &po, &pc);
             setup[k] = hpls_wtime() - t0;
             if (pst == HPLS_OK)
                 pc.destroy(pc.ctx);

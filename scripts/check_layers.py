@@ -6,16 +6,13 @@ and the size of a file, checked on every file under SRC (default: src/).
   layers  a file may include a header of its own layer or of a lower one:
           core < la (io, gen) < direct < backend (kernels) < precond
           < methods (iter) < solver < mpi; include/'s public headers from anywhere.
-          A violation that issue 30 is still to remove is in ALLOWED with its
-          reason, so that only a new one fails; an entry that matches nothing
-          any more is reported, to be deleted.
+          No exception (issue 30 removed the last ones).
   size    a file over MAX_LINES lines fails, over WARN_LINES is a warning; a
           function over MAX_FUNC lines (from its "{" to its "}", both at the
           start of a line, as clang-format and OpenFOAM's style put them) fails,
           in src/ and in tools/ and integrations/ beside it (issue 30).
 
 Exit 1 naming file:line and the rule broken, else 0."""
-import fnmatch
 import os
 import re
 import sys
@@ -25,7 +22,8 @@ SOURCE = (".c", ".C", ".cpp")
 ORDER = ["core", "la", "direct", "backend", "precond", "methods", "solver", "mpi"]
 
 # The layer of each directory of src/, and of the driver's files that still sit
-# at src/'s top (solver.h: the driver's header; methods see iter/method.h).
+# at src/'s top (solver.h: the driver's header; methods see iter/method.h,
+# preconditioners precond/pc.h).
 LAYER_OF = {
     "core": "core",
     "la": "la",
@@ -47,15 +45,6 @@ LAYER_OF = {
     "advice.h": "solver",
 }
 
-# (including files, a glob; the header; why it is still allowed)
-ALLOWED = [
-    ("precond/*.c", "solver.h", "preconditioners see hpls_pc and hpls_options in the solver's header"),
-    ("precond/*.c", "options.h", "preconditioners read the driver's option table"),
-    ("precond/trisolve.h", "solver.h", "the factored preconditioners' header takes the solver's"),
-    ("kernels/device/factor.c", "precond/trisolve.h", "fac_build fills the preconditioner's hpls_trifac"),
-    ("la/analyze.c", "direct/direct.h", "advice's power method on T^-1 S belongs beside advice.c"),
-]
-
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 PUBLIC = "include/"
 
@@ -74,14 +63,6 @@ def resolve(src, rel_dir, name):
     if os.path.isfile(os.path.join(os.path.dirname(src), PUBLIC, name)):
         return PUBLIC + name
     return None
-
-
-def allowed(rel, header, used):
-    for k, (files, hdr, _) in enumerate(ALLOWED):
-        if fnmatch.fnmatch(rel, files) and fnmatch.fnmatch(header, hdr):
-            used.add(k)
-            return True
-    return False
 
 
 def check_functions(lines, shown, errors):
@@ -104,7 +85,7 @@ def read_lines(path):
     return lines
 
 
-def check_file(src, rel, shown, errors, warnings, used):
+def check_file(src, rel, shown, errors, warnings):
     lines = read_lines(os.path.join(src, rel))
     if rel.endswith(SOURCE):
         check_functions(lines, shown, errors)
@@ -125,7 +106,7 @@ def check_file(src, rel, shown, errors, warnings, used):
             errors.append(f'{shown}:{no}: "{m.group(1)}" is not a header of src/ or include/')
         elif header.startswith(PUBLIC) or layer(header) is None:
             continue  # the public API, or a header that is itself reported as in no layer
-        elif ORDER.index(layer(header)) > ORDER.index(mine) and not allowed(rel, header, used):
+        elif ORDER.index(layer(header)) > ORDER.index(mine):
             errors.append(f"{shown}:{no}: includes {header}: layer {mine} may not include "
                           f"layer {layer(header)} (DESIGN.md, Layers: data flows down)")
 
@@ -133,13 +114,13 @@ def check_file(src, rel, shown, errors, warnings, used):
 def main():
     src = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                           os.path.join(os.path.dirname(__file__), "..", "src"))
-    errors, warnings, used = [], [], set()
+    errors, warnings = [], []
     for top, dirs, names in os.walk(src):
         dirs.sort()
         for name in sorted(names):
             rel = os.path.relpath(os.path.join(top, name), src)
             shown = os.path.join(os.path.basename(src), rel)
-            check_file(src, rel, shown, errors, warnings, used)
+            check_file(src, rel, shown, errors, warnings)
     for other in ("tools", "integrations"):  # the function sizes of src/'s neighbours
         for top, dirs, names in os.walk(os.path.join(src, "..", other)):
             dirs.sort()
@@ -147,9 +128,6 @@ def main():
                 path = os.path.join(top, name)
                 check_functions(read_lines(path), os.path.relpath(path, os.path.join(src, "..")),
                                 errors)
-    for k, (files, hdr, why) in enumerate(ALLOWED):
-        if k not in used:
-            warnings.append(f"ALLOWED ({files}, {hdr}) matches nothing now: delete it ({why})")
     for w in warnings:
         print("warning:", w)
     for e in errors:

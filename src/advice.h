@@ -20,6 +20,12 @@ typedef struct hpls_advice {
  * candidate, HPLS_ERR_SINGULAR with the message that says so. */
 hpls_status hpls_advise(const hpls_csr *A, const hpls_props *p, hpls_advice *adv);
 
+/* An estimate of rho(T^-1 S), A = T + S split at the tridiagonal band (HISA
+ * converges iff it is < 1): iters power iterations, T factored once by Thomas.
+ * A square; a T that Thomas cannot factor is its HPLS_ERR_SINGULAR (message
+ * naming the row). */
+hpls_status hpls_split_rho(const hpls_csr *A, hpls_int iters, double *rho);
+
 /* "solver=cg precond=dic" as the command's flags "--solver cg --precond dic". */
 void hpls_advice_flags(const char *opts, char *out, size_t len);
 

@@ -411,6 +411,23 @@ const char *hpls_optset_unused(const hpls_optset *os, unsigned uses, int generic
     return NULL;
 }
 
+hpls_pcopts hpls_options_pc(const hpls_options *o)
+{
+    return (hpls_pcopts){.omega = o->omega,
+                         .trisolve = o->trisolve,
+                         .shift = o->shift,
+                         .dilu_order = o->dilu_order,
+                         .tridiag = o->tridiag,
+                         .block = o->block,
+                         .gspike_p = o->gspike_p,
+                         .gspike_delta = o->gspike_delta,
+                         .psize = o->psize,
+                         .sweeps = o->sweeps,
+                         .part_nblocks = o->part_nblocks,
+                         .part_ptr = o->part_ptr,
+                         .part_idx = o->part_idx};
+}
+
 /* The help text, made once (a static buffer written at every call would race). */
 static char help_text[16384]; /* every option, method and preconditioner: about 7 KB now */
 static once_flag help_once = ONCE_FLAG_INIT;

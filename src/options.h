@@ -26,5 +26,7 @@ int hpls_optset_solve_only(const char *options);
  * a solver (tol, maxiter ... apply to every method), 0 for a preconditioner
  * object (only its own options, threads and backend apply). */
 const char *hpls_optset_unused(const hpls_optset *os, unsigned uses, int generic);
+/* What a preconditioner reads of o (precond/pc.h), filled before its setup. */
+hpls_pcopts hpls_options_pc(const hpls_options *o);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* solver.h: the driver's header (src/solver/): the solver object, its options
  * and the registry of methods and preconditioner types.  A method sees its
- * context (iter/method.h), not this; preconditioners and the MPI layer still
- * include this one (issue 30). */
+ * context (iter/method.h), a preconditioner its options (precond/pc.h), not
+ * this; the MPI layer still includes this one (issue 30). */
 #ifndef HPLS_SOLVER_H
 #define HPLS_SOLVER_H
 
@@ -110,10 +110,10 @@ typedef struct hpls_pc_type {
     const char *name;
     const char *help;
     unsigned flags; /* the option flags it uses (HPLS_M_OMEGA ...) */
-    /* builds M for A on be with options o; At is A^T when the method applies
-     * M^-T, else NULL */
+    /* builds M for A on be with options o (hpls_options_pc's of the
+     * solver's); At is A^T when the method applies M^-T, else NULL */
     hpls_status (*setup)(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                         const hpls_options *o, hpls_pc *pc);
+                         const hpls_pcopts *o, hpls_pc *pc);
 } hpls_pc_type;
 
 extern const hpls_method hpls_methods[];
@@ -132,7 +132,7 @@ typedef struct hpls_optset {
     size_t msglen;
 } hpls_optset;
 
-/* ---- preconditioner objects (precond/precond.c) ------------------------- */
+/* ---- preconditioner objects (solver/precond.c) -------------------------- */
 /* The n of a set-up object, or -1 when it is not set up. */
 hpls_int hpls_precond_size(const hpls_precond *P);
 /* Whether P applies M^-T too. */
@@ -197,7 +197,7 @@ struct hpls_solver {
 };
 
 /* The partition of n unknowns (nnz stored entries) into the blocks of a PJG
- * sweep from o's psize or user partition (hpls_pjg_blocks, iter/method.h). */
+ * sweep from o's psize or user partition (hpls_pjg_blocks, precond/pc.h). */
 static inline hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
                                                    int nthreads, hpls_pjg_partition **P)
 {
@@ -225,26 +225,5 @@ double hpls_op_residual(const hpls_solver *s, const hpls_dvec *b, const hpls_dve
 /* max |(V^T V - I)_ij| over the first k vectors of the basis of the last
  * GMRES (FGMRES) cycle of s (hpls_gmres_loss; tests and diagnostics). */
 hpls_status hpls_gmres_basis_loss(const hpls_solver *s, hpls_int k, double *loss);
-
-/* Preconditioners (src/precond/<name>.c): hpls_pc_type.setup */
-hpls_status hpls_pc_setup_jacobi(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                                 const hpls_options *o, hpls_pc *pc);
-hpls_status hpls_pc_setup_ssor(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, hpls_pc *pc);
-hpls_status hpls_pc_setup_tridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                                  const hpls_options *o, hpls_pc *pc);
-hpls_status hpls_pc_setup_btridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                                   const hpls_options *o, hpls_pc *pc);
-hpls_status hpls_pc_setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, hpls_pc *pc);
-hpls_status hpls_pc_setup_dic(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                              const hpls_options *o, hpls_pc *pc);
-hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, hpls_pc *pc);
-hpls_status hpls_pc_setup_pjg(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                              const hpls_options *o, hpls_pc *pc);
-/* Strategy of the triangular sweeps of dilu, dic or ilu0 ("levels", or for
- * trisolve=auto "auto: levels" once decided); NULL for other preconditioners. */
-const char *hpls_pc_strategy(const hpls_pc *pc);
 
 #endif /* HPLS_SOLVER_H */

@@ -151,7 +151,7 @@ typedef struct hpls_dsweep hpls_dsweep;
  * one process), built and swept by each thread alone. */
 enum { HPLS_TRI_SERIAL, HPLS_TRI_LEVELS, HPLS_TRI_SYNCFREE, HPLS_TRI_AUTO, HPLS_TRI_BLOCK };
 /* dilu/dic's or ilu0's construction on a device: A's pattern, the split and
- * its work arrays there (opaque), for precond/trisolve.h's hpls_trifac. */
+ * its work arrays there (opaque), for kernels/trifac.h's hpls_trifac. */
 typedef struct hpls_dfac hpls_dfac;
 struct hpls_trifac;
 /* A tridiagonal matrix cut into blocks, in a device backend's memory (opaque). */
@@ -182,7 +182,7 @@ enum { HPLS_RELAX_SOR_FWD, HPLS_RELAX_SOR_BWD, HPLS_RELAX_SSOR_FWD, HPLS_RELAX_S
 /* A PJG partition on a device (kernels/device/pjg.c, opaque). */
 typedef struct hpls_dpjg hpls_dpjg;
 /* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]
- * (built by iter/pjg.c; here because pjg_upload takes it). */
+ * (built by precond/pjg_blocks.c; here because pjg_upload takes it). */
 typedef struct hpls_pjg_partition {
     hpls_int nblocks, psize; /* psize: 0 for a user partition */
     hpls_int *ptr, *idx;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* method.h: what a method sees: its context (hpls_mctx), the operator and
- * preconditioner it applies, the convergence test it calls, and the methods
- * themselves (src/iter/<name>.c).
+ * preconditioner it applies (the preconditioner's hpls_pc, and what methods
+ * share with preconditioners, are precond/pc.h's), the convergence test it
+ * calls, and the methods themselves (src/iter/<name>.c).
  *
  * A method never loops over A or over a vector itself: it calls the operator
  * (hpls_m_op_apply), the preconditioner (hpls_m_pc_apply) and the backend's
@@ -14,7 +15,7 @@
 #ifndef HPLS_METHOD_H
 #define HPLS_METHOD_H
 
-#include "backend/backend.h"
+#include "precond/pc.h"
 
 /* The operator y = A x (and y = A^T x for methods flagged HPLS_M_TRANSPOSE, from
  * a transpose built once at setup) on a backend (src/operator.c).  A stays
@@ -53,20 +54,6 @@ typedef struct hpls_op {
     /* a distributed A only: HISA's and PJG's kernels over the ranks (below), else NULL */
     const struct hpls_distops *dk;
 } hpls_op;
-
-/* A preconditioner z = M^{-1} r (and z = M^{-T} r) on backend be; apply == NULL
- * means the identity.  Built by its type's setup from the backend, the matrix
- * and its own options only: it does not see the solver. */
-typedef struct hpls_pc {
-    void *ctx;
-    hpls_backend *be;
-    hpls_status (*apply)(const struct hpls_pc *pc, const hpls_dvec *r, hpls_dvec *z);
-    hpls_status (*apply_t)(const struct hpls_pc *pc, const hpls_dvec *r, hpls_dvec *z);
-    void (*destroy)(void *ctx);
-    /* optional: the numeric part of setup again for A (and At) with the values
-     * changed and the same pattern; NULL: the whole setup is redone */
-    hpls_status (*update)(struct hpls_pc *pc, const hpls_csr *A, const hpls_csr *At);
-} hpls_pc;
 
 /* Residual-norm reference of the relative test. */
 typedef enum { HPLS_REF_B, HPLS_REF_R0 } hpls_ref;
@@ -337,37 +324,5 @@ void hpls_destroy_tridiag(void *mdata);
 /* Partitions gspike found singular in a direct method's data (mdata: factors
  * on the host or on a device). */
 hpls_int hpls_tridiag_solver_singular(const void *mdata);
-
-/* ---- what methods share with preconditioners of the same kernels --------- */
-/* The partition of n unknowns (nnz stored entries) into the blocks of a PJG
- * sweep (hpls_pjg_partition, backend/backend.h): the user's nblocks blocks
- * (ptr, idx; ptr NULL: none) or blocks of psize rows (0: the default, which
- * depends on the thread count nthreads). */
-hpls_status hpls_pjg_blocks(hpls_int n, hpls_int nnz, hpls_int psize, hpls_int nblocks,
-                            const hpls_int *ptr, const hpls_int *idx, int nthreads,
-                            hpls_pjg_partition **P);
-void hpls_pjg_partition_free(hpls_pjg_partition *P);
-hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads);
-/* On a device backend (be->d): the psize for psize=0 there (n rows; dense:
- * rows of n entries), and P copied to the device (P->dev, freed with P). */
-hpls_int hpls_pjg_device_psize(hpls_int n, int dense);
-hpls_status hpls_pjg_partition_upload(hpls_backend *be, hpls_pjg_partition *P, hpls_int n,
-                                      int dense);
-/* Rows per block of bhisa and btridiag when `block` is 0: one block per thread
- * of the backend.  Every cut moves band couplings into S and, measured on the
- * gas family, costs iterations (n = 1e5: 9 with 2 blocks, 11 with 10, 17 with
- * 25, 23 with 1563 blocks of 64, the paper's GPU choice), while a CPU thread
- * needs only one block. */
-hpls_int hpls_bhisa_block(hpls_int n, hpls_int block, int nthreads);
-struct hpls_btri;
-/* A = T + S, T factored (block <= 0: one block) with nthreads threads; shared
- * by hisa and precond tridiag. */
-hpls_status hpls_hisa_build(const hpls_csr *A, hpls_int block, int method, double gspike_delta,
-                            hpls_int gspike_p, int nthreads, hpls_csr **S, struct hpls_btri **B);
-/* The method solving T's blocks of rows rows (of n) on a device backend: given
- * (an hpls_tridiag_method; -1: not given, the device's choice) into *method,
- * or HPLS_ERR_UNSUPPORTED naming who when the device cannot (iter/hisa.c). */
-hpls_status hpls_tridiag_device_method(const hpls_backend *be, const char *who, hpls_int n,
-                                       hpls_int rows, int given, int *method);
 
 #endif /* HPLS_METHOD_H */

@@ -5,12 +5,6 @@
 
 #include "core/internal.h"
 
-/* An estimate of rho(T^-1 S), A = T + S split at the tridiagonal band (HISA
- * converges iff it is < 1): iters power iterations, T factored once by Thomas.
- * A square; a T that Thomas cannot factor is its HPLS_ERR_SINGULAR (message
- * naming the row). */
-hpls_status hpls_split_rho(const hpls_csr *A, hpls_int iters, double *rho);
-
 /* What hpls info prints of A and the advice reads (one pass over A). */
 typedef struct hpls_props {
     hpls_int zero_diag, first_zero;    /* zero or missing a_ii; the first such row (-1: none) */

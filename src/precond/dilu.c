@@ -254,7 +254,7 @@ static hpls_status numeric_dilu(hpls_trifac *F)
 }
 
 static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                              const hpls_options *o, hpls_pc *pc, int symmetric)
+                              const hpls_pcopts *o, hpls_pc *pc, int symmetric)
 {
     hpls_trifac *F;
     hpls_status st = hpls_trifac_create(be, A, At, o, symmetric ? "dic" : "dilu", &F);
@@ -291,13 +291,13 @@ static hpls_status setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_cs
 }
 
 hpls_status hpls_pc_setup_dilu(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, hpls_pc *pc)
+                               const hpls_pcopts *o, hpls_pc *pc)
 {
     return setup_dilu(be, A, At, o, pc, 0);
 }
 
 hpls_status hpls_pc_setup_dic(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                              const hpls_options *o, hpls_pc *pc)
+                              const hpls_pcopts *o, hpls_pc *pc)
 {
     return setup_dilu(be, A, At, o, pc, 1);
 }

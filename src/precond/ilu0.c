@@ -209,7 +209,7 @@ static hpls_status numeric_ilu0(hpls_trifac *F)
 }
 
 hpls_status hpls_pc_setup_ilu0(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, hpls_pc *pc)
+                               const hpls_pcopts *o, hpls_pc *pc)
 {
     hpls_trifac *F;
     hpls_status st = hpls_trifac_create(be, A, At, o, "ilu0", &F);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* jacobi.c (precond): diagonal scaling, M = D, z = D^-1 r.  D^-1 is a vector
  * of the backend, so the preconditioner runs wherever the vectors live. */
-#include "solver.h"
+#include "precond/pc.h"
 
 typedef struct jacobi_pc {
     hpls_int n;
@@ -47,7 +47,7 @@ static hpls_status update_jacobi(hpls_pc *pc, const hpls_csr *A, const hpls_csr 
 }
 
 hpls_status hpls_pc_setup_jacobi(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                                 const hpls_options *o, hpls_pc *pc)
+                                 const hpls_pcopts *o, hpls_pc *pc)
 {
     (void)At; /* D is symmetric: M^-T = M^-1 */
     (void)o;

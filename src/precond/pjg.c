@@ -5,7 +5,7 @@
  * not symmetric, so cg and minres should not.  The sweep is a host kernel, or
  * on a device backend pjg.cl's (a launch per block: kernels/device/pjg.c),
  * which gives the same z. */
-#include "solver.h"
+#include "precond/pc.h"
 
 typedef struct pjg_pc {
     const hpls_csr *A;
@@ -71,7 +71,7 @@ static void destroy_pjg(void *ctx)
 }
 
 hpls_status hpls_pc_setup_pjg(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                              const hpls_options *o, hpls_pc *pc)
+                              const hpls_pcopts *o, hpls_pc *pc)
 {
     if (At)
         return hpls_fail(HPLS_ERR_OPTION, "precond pjg has no transpose: not for bicg or qmr");
@@ -82,12 +82,13 @@ hpls_status hpls_pc_setup_pjg(hpls_backend *be, const hpls_csr *A, const hpls_cs
     if (!M || !pos || !(M->dinv = hpls_malloc(n, sizeof *M->dinv)) ||
         !(M->zold = hpls_malloc(n, sizeof *M->zold)))
         goto done;
-    hpls_options od = *o; /* a device's default psize is its own */
-    if (be->d && od.psize == 0)
-        od.psize = hpls_pjg_device_psize(n, 0);
+    hpls_int psize = o->psize; /* a device's default psize is its own */
+    if (be->d && psize == 0)
+        psize = hpls_pjg_device_psize(n, 0);
     M->be = be;
     if ((st = hpls_csr_diag_positions(A, pos)) != HPLS_OK ||
-        (st = hpls_pjg_partition_build(n, A->nnz, &od, be->nthreads, &M->P)) != HPLS_OK)
+        (st = hpls_pjg_blocks(n, A->nnz, psize, o->part_nblocks, o->part_ptr, o->part_idx,
+                              be->nthreads, &M->P)) != HPLS_OK)
         goto done;
     for (hpls_int i = 0; i < n; i++)
         M->dinv[i] = 1.0 / A->val[pos[i]];

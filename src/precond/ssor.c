@@ -5,7 +5,7 @@
  * sweeps are sequential host kernels; on a device backend, the triangular
  * solves (D + wL) y = r and (D + wU) z = D y scheduled by trisolve
  * (kernels/device/relax.c), summed as the host sums them: the same z. */
-#include "solver.h"
+#include "precond/pc.h"
 
 typedef struct ssor_side {
     const hpls_csr *A;
@@ -80,7 +80,7 @@ static hpls_status side_setup(hpls_backend *be, const hpls_csr *A, int strategy,
 }
 
 hpls_status hpls_pc_setup_ssor(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, hpls_pc *pc)
+                               const hpls_pcopts *o, hpls_pc *pc)
 {
     ssor_pc *P = hpls_calloc(1, sizeof *P);
     if (!P)

@@ -7,7 +7,7 @@
  * backend the factors and the solves are the device's (kernels/device/
  * tridiag_direct.c), by the tridiag option as given (thomas by default: a
  * work-item per block, so one work-item for tridiag's one T). */
-#include "solver.h"
+#include "precond/pc.h"
 
 #include "direct/block_tridiag.h"
 #include "la/split.h"
@@ -58,7 +58,7 @@ static void destroy_tridiag(void *ctx)
     hpls_free(P);
 }
 
-static hpls_status factor_band(hpls_backend *be, const hpls_options *o, const hpls_csr *A,
+static hpls_status factor_band(hpls_backend *be, const hpls_pcopts *o, const hpls_csr *A,
                                hpls_int block, hpls_btri **B, hpls_dtfac **D)
 {
     hpls_csr *S = NULL;
@@ -84,7 +84,7 @@ static hpls_status factor_band(hpls_backend *be, const hpls_options *o, const hp
 }
 
 static hpls_status setup(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                         const hpls_options *o, hpls_pc *pc, hpls_int block)
+                         const hpls_pcopts *o, hpls_pc *pc, hpls_int block)
 {
     tridiag_pc *P = hpls_calloc(1, sizeof *P);
     if (!P)
@@ -106,13 +106,13 @@ static hpls_status setup(hpls_backend *be, const hpls_csr *A, const hpls_csr *At
 }
 
 hpls_status hpls_pc_setup_tridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                                  const hpls_options *o, hpls_pc *pc)
+                                  const hpls_pcopts *o, hpls_pc *pc)
 {
     return setup(be, A, At, o, pc, 0);
 }
 
 hpls_status hpls_pc_setup_btridiag(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                                   const hpls_options *o, hpls_pc *pc)
+                                   const hpls_pcopts *o, hpls_pc *pc)
 {
     /* on a device: blocks as large as local memory holds, as bhisa's */
     hpls_int dflt = be->d && o->block <= 0 ? HPLS_DEVICE_TRI_MAX : o->block;

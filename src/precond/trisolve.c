@@ -138,7 +138,7 @@ static hpls_status block_init(hpls_trifac *F, const hpls_csr *A)
 }
 
 hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_csr *At,
-                               const hpls_options *o, const char *name, hpls_trifac **out)
+                               const hpls_pcopts *o, const char *name, hpls_trifac **out)
 {
     hpls_trifac *F = hpls_calloc(1, sizeof *F);
     *out = NULL;

@@ -3,7 +3,7 @@
  * environment a solver runs in (hpls_env), whose MPI hooks src/mpi/
  * (dist_solver.c) gives: the only file outside src/solver/ that includes
  * this one.  Methods see their context (iter/method.h), preconditioners
- * solver.h. */
+ * their options (precond/pc.h). */
 #ifndef HPLS_DRIVER_H
 #define HPLS_DRIVER_H
 

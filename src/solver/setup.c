@@ -219,7 +219,8 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
     if (s->ext_pc && (st = use_precond(s, n)) != HPLS_OK)
         goto fail;
     if (!s->ext_pc && (m->flags & HPLS_M_PRECOND) && o->pc_type->setup) {
-        st = o->pc_type->setup(be, s->A, s->At, o, &s->pc);
+        const hpls_pcopts po = hpls_options_pc(o);
+        st = o->pc_type->setup(be, s->A, s->At, &po, &s->pc);
         if (st != HPLS_OK)
             goto fail;
         if ((m->flags & HPLS_M_TRANSPOSE) && s->pc.apply && !s->pc.apply_t) {
@@ -338,7 +339,8 @@ hpls_status hpls_solver_update_numeric(hpls_solver *s, const hpls_csr *A)
     } else if (!s->ext_pc && s->pc.destroy) { /* no numeric part of its own */
         s->pc.destroy(s->pc.ctx);
         memset(&s->pc, 0, sizeof s->pc);
-        if ((st = s->opt.pc_type->setup(s->be, s->A, s->At, &s->opt, &s->pc)) != HPLS_OK)
+        const hpls_pcopts po = hpls_options_pc(&s->opt);
+        if ((st = s->opt.pc_type->setup(s->be, s->A, s->At, &po, &s->pc)) != HPLS_OK)
             return st;
     }
     if (m->setup) { /* the method's own data (hisa: T's factorization) */

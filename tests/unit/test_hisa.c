@@ -3,7 +3,7 @@
  * the tridiag / btridiag preconditioners. */
 #include "testutil.h"
 
-#include "la/analyze.h"
+#include "advice.h"
 #include "la/split.h"
 #include "solver.h"
 

@@ -19,6 +19,7 @@
 #include "hpls.h"
 #include "kernels/device/devhost.h"
 #include "precond/trisolve.h"
+#include "solver.h"
 
 #include <math.h>
 #include <stdio.h>

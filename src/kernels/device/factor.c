@@ -10,7 +10,7 @@
  * tests compare them with the host's), and so is the one pivot a message
  * names. */
 #include "kernels/device/devhost.h"
-#include "precond/trisolve.h"
+#include "kernels/trifac.h"
 
 #include <math.h>
 

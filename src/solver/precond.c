@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* precond.c: preconditioner objects (hpls.h, hpls_precond_*): one of the
- * registry's preconditioners built on its own backend from its own options,
- * or the user's functions (shell); applied by the user, or by solvers through
- * a bridge (hpls_solver_set_precond).  Applies are serialised by a mutex: the
+/* precond.c (solver): preconditioner objects (hpls.h, hpls_precond_*): one of
+ * the registry's preconditioners (src/precond/) built on its own backend from
+ * its own options (the driver's option table, hence here), or the user's
+ * functions (shell); applied by the user, or by solvers through a bridge
+ * (hpls_solver_set_precond).  Applies are serialised by a mutex: the
  * preconditioners keep scratch state (trisolve=auto's timings, sweep flags).
  * The object is reference counted, so a solver may outlive the user's handle. */
 #include "options.h"
@@ -191,7 +192,8 @@ hpls_status hpls_precond_setup(hpls_precond *P, const hpls_csr *A, unsigned flag
     if ((flags & HPLS_PRECOND_TRANSPOSE) && t->setup &&
         (st = hpls_csr_transpose(A, &P->At)) != HPLS_OK)
         return pfail(P, st, "%s", hpls_last_error());
-    if (t->setup && (st = t->setup(P->be, A, P->At, &P->opt, &P->pc)) != HPLS_OK) {
+    const hpls_pcopts po = hpls_options_pc(&P->opt);
+    if (t->setup && (st = t->setup(P->be, A, P->At, &po, &P->pc)) != HPLS_OK) {
         pfail(P, st, "setup of precond %s: %s", t->name, hpls_last_error());
         teardown(P);
         return st;
