@@ -77,9 +77,10 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
         s->info.resnorm =
             s->mc.conv.final_x == X ? s->mc.conv.final_rnorm : hpls_op_residual(s, B, X, r);
         double bad;
-        /* an empty column of A hides a NaN or Inf of x from the residual: check x too */
+        /* a NaN or Inf of x makes the true residual's norm one, unless a column
+         * of A holds no entry and hides it: only then is x scanned */
         if (hpls_reason_converged(s->info.reason) &&
-            (!isfinite(s->info.resnorm) || hpls_v_finite(be, n, X, &bad) >= 0))
+            (!isfinite(s->info.resnorm) || (!s->cols_stored && hpls_v_finite(be, n, X, &bad) >= 0)))
             s->info.reason = HPLS_DIVERGED_NAN;
     }
     if (st == HPLS_OK && be->err != HPLS_OK)
