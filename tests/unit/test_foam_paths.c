@@ -255,6 +255,45 @@ static void user_test_sees_iteration_zero_under_miniter(void **state)
     }
 }
 
+/* z = r, counting the calls */
+static int counting_identity(void *ctx, hpls_int n, const hpls_real *r, hpls_real *z)
+{
+    ++*(int *)ctx;
+    memcpy(z, r, (size_t)n * sizeof *z);
+    return 0;
+}
+
+/* bicgstab asks a user's test at the half step before M^-1 s and A shat, where
+ * PBiCGStab asks it: a solve the test stops there applies M once, not twice. */
+static void user_test_at_the_half_step_comes_before_m_inverse_s(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("convdiff3d:nx=8");
+    hpls_vec *xt = tu_vec_random(A->nrows, 5), *b = tu_rhs(A, xt), *x;
+    hpls_vec_create(A->nrows, &x);
+    int applies = 0;
+    hpls_precond *P;
+    assert_int_equal(hpls_precond_create_shell(A->nrows, counting_identity, NULL, &applies, &P),
+                     HPLS_OK);
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, "solver=bicgstab miniter=1"), HPLS_OK);
+    assert_int_equal(hpls_solver_set_precond(s, P), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    l1_test t = {.target = 1e300}; /* met wherever asked: miniter holds iteration 0 */
+    assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged, &t), HPLS_OK);
+    hpls_info info = tu_run(s, b, x);
+    assert_int_equal(info.reason, HPLS_CONVERGED_USER);
+    assert_int_equal(info.iterations, 1);
+    assert_int_equal(applies, 1); /* M^-1 p only */
+    hpls_solver_destroy(s);
+    hpls_precond_destroy(P);
+    hpls_vec_destroy(x);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(xt);
+    hpls_csr_destroy(A);
+}
+
 /* With the traps of OpenFOAM's trapFpe on (set in main, before any thread):
  * cg + dic on -A, bicgstab + dilu / ilu0 on a convection-diffusion matrix,
  * each from x0 = 0, from the exact solution (r0 = 0), with b = 0, and with
@@ -344,6 +383,7 @@ int main(void)
         cmocka_unit_test(solve_time_options_keep_the_setup),
         cmocka_unit_test(user_test_stops_on_the_residual_vector),
         cmocka_unit_test(user_test_sees_iteration_zero_under_miniter),
+        cmocka_unit_test(user_test_at_the_half_step_comes_before_m_inverse_s),
         cmocka_unit_test(negative_definite_solves_as_its_negation),
         cmocka_unit_test(mixed_signs_are_still_indefinite),
         cmocka_unit_test(openfoam_paths_raise_no_fp_exception),
