@@ -111,8 +111,8 @@ How to read it:
   implementations.  gamg is a different method (multigrid: far fewer, dearer
   iterations), beside them because it is what OpenFOAM users run for p.
 - hpls's seconds include converting OpenFOAM's matrix (LDU) into hpls's CSR
-  values at every solve (the pattern once per mesh) and the initial residual
-  computed OpenFOAM's way.
+  values at every solve (the pattern once per mesh) and OpenFOAM's normFactor
+  and initial residual (on hpls's own b - A psi).
 NOTES
 } >"$out/openfoam.md"
 echo "wrote $out/openfoam.md"

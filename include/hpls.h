@@ -221,7 +221,9 @@ HPLS_API hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn,
  * host memory (under MPI this rank's rows: the test reduces over the ranks
  * itself and answers alike on all), and ||r||_2.  Return 1 for converged
  * (HPLS_CONVERGED_USER), 0 to go on; it may be called more than once per
- * iteration.  miniter, maxiter, NaN, growth and stagnation still apply.  For
+ * iteration.  miniter, maxiter, NaN, growth and stagnation still apply; under
+ * miniter the test is still shown iteration 0 (a reference taken from b - A x0,
+ * such as OpenFOAM's normFactor, needs it), its answer then ignored.  For
  * the methods that hold r: cg and bicgstab (bicgstab also tests s = r - alpha
  * A M^-1 p at its half step, as OpenFOAM's PBiCGStab does), on the host
  * backends (cpu, ref, mpi), without reorder or scale; setup refuses the others.

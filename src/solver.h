@@ -159,6 +159,8 @@ struct hpls_solver {
     hpls_dvec *invdiag;   /* 1 / A_ii (HPLS_M_DIAG methods) */
     hpls_dvec **work;
     int nwork;
+    int cols_stored; /* every column of A holds an entry (on every rank): a NaN or Inf
+                        in x shows in ||b - A x||, no scan of x needed (setup) */
     /* the method's context (iter/method.h): filled before the method's setup
      * and each solve (hpls_solver_context), it holds what the method leaves:
      * its data and their destroy (kept: options may change later), rcond, the

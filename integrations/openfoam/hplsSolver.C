@@ -10,7 +10,9 @@
 // - sumA xRef|) + 1e-20 of the initial psi, xRef its mean, sumA A's row sums
 // (lduMatrixSolver.C), below tolerance or relTol times its initial value
 // (SolverPerformance.C), tested where PCG.C and PBiCGStab.C test it; the
-// initial residual and normFactor by OpenFOAM's own Amul and normFactor.
+// initial residual and OpenFOAM's own normFactor are taken in the test at
+// iteration 0 from hpls's b - A psi (A psi = b - r there), so A psi is
+// computed once a solve, not by Amul first and by hpls again.
 // In a parallel run (Pstream::parRun()) the matrix is hpls's distributed one
 // (hpls_dcsr) on MPI_COMM_WORLD, OpenFOAM's world communicator
 // (UPstream.C: allocatePstreamCommunicator): this rank's cells are the rows
@@ -87,6 +89,7 @@ struct hplsFoamCache
     bool shared = false;             // some slot takes several coefficients (faces between
                                      // the same cells): summed, else written once each
     hpls_solver* solver = nullptr;
+    scalarField wA, tmpField;        // A psi and normFactor's scratch (n each, kept)
     std::string options;             // the hpls options the solver was set up with
     std::string stop;                // the maxiter and miniter last set
     bool setUp = false;              // solver set up on A (else the next solve sets it up)
@@ -525,6 +528,9 @@ hplsFoamCache& matrixFor
 struct hplsFoamTest
 {
     solverPerformance* perf;
+    const lduMatrix::solver* solver;   // its normFactor
+    const scalarField *psi, *source;   // psi: the initial one at iteration 0
+    scalarField *wA, *tmpField;        // A psi and normFactor's scratch
     scalar normFactor, tolerance, relTol;
     label comm; // the sum of |r| is over its ranks in a parallel run
 };
@@ -532,13 +538,30 @@ struct hplsFoamTest
 } // End anonymous namespace
 } // End namespace Foam
 
-// hpls's convergence test: PCG.C's, finalResidual = sum|r| / normFactor
+// hpls's convergence test: PCG.C's, finalResidual = sum|r| / normFactor; at
+// iteration 0 (shown even under miniter) r = source - A psi of the initial
+// psi, whence OpenFOAM's normFactor (lduMatrixSolver.C) with A psi = source
+// - r, and the initial residual
 extern "C" int hplsFoamConverged
 (
-    void* ctx, hpls_int, hpls_int n, const hpls_real* r, double
+    void* ctx, hpls_int it, hpls_int n, const hpls_real* r, double
 )
 {
     Foam::hplsFoamTest& t = *static_cast<Foam::hplsFoamTest*>(ctx);
+    if (it == 0)
+    {
+        const Foam::scalarField& source = *t.source;
+        Foam::scalarField& wA = *t.wA;
+        for (hpls_int i = 0; i < n; i++)
+        {
+            wA[i] = source[i] - r[i];
+        }
+        t.normFactor = t.solver->normFactor(*t.psi, source, wA, *t.tmpField);
+        if (Foam::lduMatrix::debug >= 2)
+        {
+            Foam::Info<< "   Normalisation factor = " << t.normFactor << Foam::endl;
+        }
+    }
     Foam::scalar sumR = 0;
     for (hpls_int i = 0; i < n; i++)
     {
@@ -549,6 +572,10 @@ extern "C" int hplsFoamConverged
         Foam::reduce(sumR, Foam::sumOp<Foam::scalar>(), Foam::Pstream::msgType(), t.comm);
     }
     t.perf->finalResidual() = sumR/t.normFactor;
+    if (it == 0)
+    {
+        t.perf->initialResidual() = t.perf->finalResidual();
+    }
     return t.perf->checkConvergence(t.tolerance, t.relTol);
 }
 
@@ -579,7 +606,7 @@ Foam::solverPerformance Foam::hplsSolver::solve
 (
     scalarField& psi,
     const scalarField& source,
-    const direction cmpt
+    const direction // cmpt: Amul's, whose A psi is hpls's b - A psi here
 ) const
 {
     solverPerformance solverPerf(typeName, fieldName_);
@@ -596,28 +623,21 @@ Foam::solverPerformance Foam::hplsSolver::solve
     hpls_vec x{n, psi.begin()};
     hpls_vec b{n, const_cast<scalar*>(source.begin())}; // hpls only reads b
 
-    // OpenFOAM's initial residual, by its own A psi and normFactor (PCG.C)
-    scalarField wA(n), tmpField(n);
-    matrix_.Amul(wA, psi, interfaceBouCoeffs_, interfaces_, cmpt);
-    const scalar normFactor = this->normFactor(psi, source, wA, tmpField);
-    solverPerf.initialResidual() =
-        gSumMag(scalarField(source - wA), matrix().mesh().comm())/normFactor;
-    solverPerf.finalResidual() = solverPerf.initialResidual();
-    if (lduMatrix::debug >= 2)
-    {
-        Info<< "   Normalisation factor = " << normFactor << endl;
-    }
-    if (minIter_ <= 0 && solverPerf.checkConvergence(tolerance_, relTol_))
-    {
-        return solverPerf;
-    }
-
     if (!c->solver || c->options != options)
     {
         newSolver(*c, kv, options, hplsDict, fieldName_);
     }
 
-    hplsFoamTest test{&solverPerf, normFactor, tolerance_, relTol_, matrix().mesh().comm()};
+    // OpenFOAM's initial residual and normFactor (PCG.C) come from hpls's own
+    // b - A psi, in the test at iteration 0; an initial psi that meets the
+    // test ends the solve there with no iteration, as in PCG.C
+    c->wA.setSize(n);
+    c->tmpField.setSize(n);
+    hplsFoamTest test
+    {
+        &solverPerf, this, &psi, &source, &c->wA, &c->tmpField, 1.0, tolerance_, relTol_,
+        matrix().mesh().comm()
+    };
     hpls_solver_set_convergence_test(c->solver, hplsFoamConverged, &test);
     char stop[128];
     std::snprintf

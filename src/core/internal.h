@@ -166,6 +166,10 @@ hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);
 /* pos[i] = position of A_ii in row i; a missing or zero diagonal entry is an
  * HPLS_ERR_ZERO_DIAG naming the row (pos may be NULL to only check). */
 hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos);
+/* 1 when every column of A holds a stored entry, else 0 (also when the
+ * marks cannot be allocated): then, A's values finite, a NaN or Inf in x
+ * reaches b - A x, and the true residual's norm shows it. */
+int hpls_csr_columns_stored(const hpls_csr *A);
 /* HPLS_OK when B has A's dimensions and pattern (values may differ) and
  * finite values, else an HPLS_ERR_SIZE naming the first row that differs
  * (what: the caller's name) or hpls_csr_check's HPLS_ERR_VALUE: one pass,

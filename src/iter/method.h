@@ -216,7 +216,7 @@ hpls_reason hpls_conv_start(hpls_mctx *mc, double r0norm);
 void hpls_conv_use_precond_norm(hpls_mctx *mc, double pbnorm);
 /* Whether rnorm = ||r|| after iteration it meets the stop test: the user's
  * (hpls_solver_set_convergence_test, shown r) or rnorm <= target; never
- * before miniter iterations. */
+ * before miniter iterations (the user's test is still shown iteration 0). */
 int hpls_conv_met(hpls_mctx *mc, hpls_int it, const hpls_dvec *r, double rnorm);
 /* Tests the residual norm after iteration it; records history, calls the
  * monitor.  Returns HPLS_NOT_RUN to go on, else the reason to stop (a failure

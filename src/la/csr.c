@@ -198,6 +198,20 @@ hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos)
     return HPLS_OK;
 }
 
+int hpls_csr_columns_stored(const hpls_csr *A)
+{
+    unsigned char *seen = hpls_calloc(A->ncols > 0 ? A->ncols : 1, 1);
+    if (!seen)
+        return 0;
+    hpls_int count = 0;
+    for (hpls_int p = 0; p < A->nnz; p++) {
+        count += !seen[A->colind[p]];
+        seen[A->colind[p]] = 1;
+    }
+    hpls_free(seen);
+    return count == A->ncols;
+}
+
 hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const char *what)
 {
     if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz)

@@ -216,7 +216,14 @@ hpls_status hpls_solver_setup_dcsr(hpls_solver *s, hpls_dcsr *D)
         s->dtr = tr;
         name_block_rows(s, D, st);
     }
-    return dist_setup_end(s, D, st);
+    if ((st = dist_setup_end(s, D, st)) == HPLS_OK) {
+        /* x is scanned after a solve (collectively) unless every rank's
+         * diagonal block stores all its columns: decided once, by all */
+        int all = s->cols_stored;
+        MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, D->comm);
+        s->cols_stored = all;
+    }
+    return st;
 }
 
 hpls_status hpls_solver_update_dcsr(hpls_solver *s, hpls_dcsr *D)

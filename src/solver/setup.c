@@ -173,6 +173,8 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
     if ((st = check_convergence_test(s)) != HPLS_OK)
         goto fail;
     s->env->make_operator(s, n);
+    /* a dense A stores every column; a shell operator's entries are unknown */
+    s->cols_stored = s->A ? hpls_csr_columns_stored(s->A) : s->Ad != NULL;
     if ((m->flags & HPLS_M_TRANSPOSE) && s->A) {
         if ((st = hpls_csr_transpose(s->A, &s->At)) != HPLS_OK)
             goto fail;

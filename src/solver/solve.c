@@ -49,7 +49,11 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
     hpls_status st = hpls_be_attach(be, n, bb, 1, &B);
     if (st == HPLS_OK)
         st = hpls_be_attach(be, n, xx, s->opt.initial_guess, &X);
-    if (st == HPLS_OK)
+    /* a NaN or Inf in b makes ||b|| one (an overflowing sum of squares is
+     * rescaled): b is scanned for the entry to name only then, so a solve makes
+     * one pass and one reduction over b, not two */
+    double bnorm = st == HPLS_OK ? hpls_v_nrm2(be, n, B) : 0.0;
+    if (st == HPLS_OK && !isfinite(bnorm))
         st = check_finite(s, n, B, "b");
     if (st == HPLS_OK && s->opt.initial_guess)
         st = check_finite(s, n, X, "initial guess x");
@@ -60,7 +64,7 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
         hpls_be_detach(be, n, B, bb, 0);
         return st;
     }
-    s->mc.conv.bnorm = s->mc.conv.test_bnorm = hpls_v_nrm2(be, n, B);
+    s->mc.conv.bnorm = s->mc.conv.test_bnorm = bnorm;
     hpls_solver_context(s); /* the options in effect (scale's rounds change tol ...) */
     st = s->opt.method->solve(&s->mc, B, X);
     s->info.reason = s->mc.info.reason; /* what the method says */
@@ -73,9 +77,10 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
         s->info.resnorm =
             s->mc.conv.final_x == X ? s->mc.conv.final_rnorm : hpls_op_residual(s, B, X, r);
         double bad;
-        /* an empty column of A hides a NaN or Inf of x from the residual: check x too */
+        /* a NaN or Inf of x makes the true residual's norm one, unless a column
+         * of A holds no entry and hides it: only then is x scanned */
         if (hpls_reason_converged(s->info.reason) &&
-            (!isfinite(s->info.resnorm) || hpls_v_finite(be, n, X, &bad) >= 0))
+            (!isfinite(s->info.resnorm) || (!s->cols_stored && hpls_v_finite(be, n, X, &bad) >= 0)))
             s->info.reason = HPLS_DIVERGED_NAN;
     }
     if (st == HPLS_OK && be->err != HPLS_OK)

@@ -139,6 +139,7 @@ void hpls_solver_teardown(hpls_solver *s)
     hpls_free(s->work);
     s->work = NULL;
     s->nwork = 0;
+    s->cols_stored = 0;
     hpls_csr_destroy(s->At);
     s->At = NULL;
     hpls_free(s->diagpos);

@@ -17,7 +17,9 @@
  *   - cg's reductions (hpls_solver_mpi_counts): with that test and miniter
  *     fixing the iterations, each iteration more costs hpls two MPI_Allreduce
  *     calls, (p, A p) and ||r||^2 with (r, M^-1 r); with the test's own sum|r|
- *     that makes three, as OpenFOAM's PCG.
+ *     that makes three, as OpenFOAM's PCG;
+ *   - bicgstab's fixed reductions: a solve stopped at its first half step
+ *     makes six (no separate ones for the checks of b and x).
  * Exit status 0 when every check passed, the same on every rank. */
 #include <hpls_mpi.h>
 
@@ -220,6 +222,20 @@ int main(int argc, char **argv)
     CHECK(reductions[1] - reductions[0] == 2 * 10,
           "cg: %lld reductions in 7 iterations, %lld in 17: not 2 an iteration", reductions[0],
           reductions[1]);
+
+    /* a solve's fixed reductions (OpenFOAM's U solves take one iteration or two):
+     * bicgstab + dilu stopped at its first half step by the test makes six,
+     * ||b|| (carrying the check of b), r0, (rhat, r), (rhat, A phat), the three
+     * dots of t and s, and the confirming b - A x; x is not scanned after, as
+     * every rank's diagonal block stores each of its columns */
+    long long fixed = 0;
+    ta = (sumtest){.comm = MPI_COMM_WORLD, .target = target, .always = 1};
+    info = solve(MPI_COMM_WORLD, "solver=bicgstab precond=dilu miniter=1 threads=1", 1.0, 0.4,
+                 first, nloc, &ta, &true_sum, &fixed);
+    CHECK(info.reason == HPLS_CONVERGED_USER && info.iterations == 1,
+          "bicgstab miniter=1: %lld iterations, %s", (long long)info.iterations,
+          hpls_reason_str(info.reason));
+    CHECK(fixed == 6, "bicgstab: %lld reductions in a solve of one half step, not 6", fixed);
 
     int all = failures;
     MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -134,6 +134,8 @@ typedef struct l1_test {
     double target;
     hpls_int last_it;
     double last;
+    int calls0; /* calls at iteration 0 */
+    double at0; /* the sum seen there */
 } l1_test;
 
 static int l1_converged(void *ctx, hpls_int it, hpls_int n, const hpls_real *r, double rnorm)
@@ -147,6 +149,10 @@ static int l1_converged(void *ctx, hpls_int it, hpls_int n, const hpls_real *r, 
     assert_true(fabs(sqrt(ss) - rnorm) <= 1e-6 * rnorm + 1e-300); /* rnorm is r's 2-norm */
     t->last_it = it;
     t->last = sum;
+    if (it == 0) {
+        t->calls0++;
+        t->at0 = sum;
+    }
     return sum <= t->target;
 }
 
@@ -209,6 +215,82 @@ static void user_test_stops_on_the_residual_vector(void **state)
     assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
     assert_non_null(strstr(hpls_solver_message(s), "use cg or bicgstab"));
     hpls_solver_destroy(s);
+    hpls_csr_destroy(A);
+}
+
+/* Under miniter the user's test is still shown b - A x0 at iteration 0 (the
+ * integration takes OpenFOAM's normFactor there), once, and its answer there
+ * is ignored: a test that always says converged stops at miniter. */
+static void user_test_sees_iteration_zero_under_miniter(void **state)
+{
+    (void)state;
+    static const char *const opts[] = {"solver=cg precond=dic miniter=4",
+                                       "solver=bicgstab precond=dilu miniter=4"};
+    static const char *const gens[] = {"poisson2d:nx=30", "convdiff3d:nx=8"};
+    for (int k = 0; k < 2; k++) {
+        hpls_csr *A = tu_gen(gens[k]);
+        hpls_vec *xt = tu_vec_random(A->nrows, 7), *b = tu_rhs(A, xt);
+        hpls_vec *x = tu_vec_const(A->nrows, 0.5), *r;
+        hpls_vec_create(A->nrows, &r);
+        hpls_csr_residual(A, b, x, r);
+        double r1 = 0;
+        for (hpls_int i = 0; i < r->n; i++)
+            r1 += fabs(r->data[i]);
+        char o[96];
+        snprintf(o, sizeof o, "%s initial_guess=given", opts[k]);
+        hpls_solver *s = tu_setup(A, o);
+        l1_test t = {.target = 2.0 * r1}; /* met from the start */
+        assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged, &t), HPLS_OK);
+        hpls_info info = tu_run(s, b, x);
+        assert_int_equal(info.reason, HPLS_CONVERGED_USER);
+        assert_int_equal(info.iterations, 4);
+        assert_int_equal(t.calls0, 1);
+        assert_true(fabs(t.at0 - r1) <= 1e-12 * r1); /* sum|b - A x0| */
+        hpls_solver_destroy(s);
+        hpls_vec_destroy(r);
+        hpls_vec_destroy(x);
+        hpls_vec_destroy(b);
+        hpls_vec_destroy(xt);
+        hpls_csr_destroy(A);
+    }
+}
+
+/* z = r, counting the calls */
+static int counting_identity(void *ctx, hpls_int n, const hpls_real *r, hpls_real *z)
+{
+    ++*(int *)ctx;
+    memcpy(z, r, (size_t)n * sizeof *z);
+    return 0;
+}
+
+/* bicgstab asks a user's test at the half step before M^-1 s and A shat, where
+ * PBiCGStab asks it: a solve the test stops there applies M once, not twice. */
+static void user_test_at_the_half_step_comes_before_m_inverse_s(void **state)
+{
+    (void)state;
+    hpls_csr *A = tu_gen("convdiff3d:nx=8");
+    hpls_vec *xt = tu_vec_random(A->nrows, 5), *b = tu_rhs(A, xt), *x;
+    hpls_vec_create(A->nrows, &x);
+    int applies = 0;
+    hpls_precond *P;
+    assert_int_equal(hpls_precond_create_shell(A->nrows, counting_identity, NULL, &applies, &P),
+                     HPLS_OK);
+    hpls_solver *s;
+    assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+    assert_int_equal(hpls_solver_set_options(s, "solver=bicgstab miniter=1"), HPLS_OK);
+    assert_int_equal(hpls_solver_set_precond(s, P), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    l1_test t = {.target = 1e300}; /* met wherever asked: miniter holds iteration 0 */
+    assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged, &t), HPLS_OK);
+    hpls_info info = tu_run(s, b, x);
+    assert_int_equal(info.reason, HPLS_CONVERGED_USER);
+    assert_int_equal(info.iterations, 1);
+    assert_int_equal(applies, 1); /* M^-1 p only */
+    hpls_solver_destroy(s);
+    hpls_precond_destroy(P);
+    hpls_vec_destroy(x);
+    hpls_vec_destroy(b);
+    hpls_vec_destroy(xt);
     hpls_csr_destroy(A);
 }
 
@@ -300,6 +382,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(solve_time_options_keep_the_setup),
         cmocka_unit_test(user_test_stops_on_the_residual_vector),
+        cmocka_unit_test(user_test_sees_iteration_zero_under_miniter),
+        cmocka_unit_test(user_test_at_the_half_step_comes_before_m_inverse_s),
         cmocka_unit_test(negative_definite_solves_as_its_negation),
         cmocka_unit_test(mixed_signs_are_still_indefinite),
         cmocka_unit_test(openfoam_paths_raise_no_fp_exception),

@@ -444,6 +444,18 @@ static void setup_is_reused_for_many_right_hand_sides(void **state)
     nanb->data[3] = NAN;
     assert_int_equal(hpls_solver_solve(s, nanb, x), HPLS_ERR_VALUE);
     assert_non_null(strstr(hpls_solver_message(s), "b[4]"));
+    /* ||b|| carries the check of b: an Inf is found and named too, and b is
+     * named before a bad initial guess */
+    nanb->data[3] = -INFINITY;
+    assert_int_equal(hpls_solver_solve(s, nanb, x), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_solver_message(s), "b[4] = -inf"));
+    assert_int_equal(hpls_solver_set_option(s, "initial_guess=given"), HPLS_OK);
+    x->data[6] = NAN;
+    assert_int_equal(hpls_solver_solve(s, nanb, x), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_solver_message(s), "b[4] = -inf"));
+    nanb->data[3] = 1.0;
+    assert_int_equal(hpls_solver_solve(s, nanb, x), HPLS_ERR_VALUE);
+    assert_non_null(strstr(hpls_solver_message(s), "initial guess x[7] = nan"));
     hpls_vec_destroy(wrong);
     hpls_vec_destroy(nanb);
     hpls_vec_destroy(x);
