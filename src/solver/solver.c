@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* solver.c: the solver object: create, options, monitor and convergence
- * test, a preconditioner object, a user partition, info and history,
- * teardown and destroy.  What it does is in the files beside this one
- * (driver.h): setup and update (setup.c), a solve (solve.c), reorder and
+ * test, a user partition, info and history, teardown and destroy.  What it
+ * does is in the files beside this one (driver.h): the preconditioner object
+ * (precond.c), setup and update (setup.c), a solve (solve.c), reorder and
  * scale (transform.c), solver=auto (auto.c), many right-hand sides
  * (many_rhs.c), the storage format (format.c), and the environment's
  * hooks in one process (env.c; distributed matrices: src/mpi/dist_solver.c). */
