@@ -433,9 +433,12 @@ HPLS_API hpls_status hpls_tridiag_gallery(int id, hpls_int n, uint64_t seed, hpl
  * in parallel across systems.  STRIDED: system k's values at k*stride + i
  * (cuSPARSE gtsv2StridedBatch); INTERLEAVED: at i*batch + k.  dl[first] and
  * du[last] of each system are ignored.  Methods: thomas, lapack (strided only).
- * HPLS_ERR_SINGULAR names the first system thomas stopped on: a zero or tiny
- * pivot, or sweeps that overflow (no pivoting: lapack solves such a system);
- * the others are solved.  No refinement: b is not kept. */
+ * thomas solves a system whose elimination grows, or whose sweeps amplify
+ * rounding errors, as hpls_tridiag_solve does (refined, or refused as needing
+ * pivoting).  A failure names the first system that failed: HPLS_ERR_SINGULAR
+ * (a zero or tiny pivot, a system that needs pivoting: lapack solves it, or
+ * an x beyond the range of double), HPLS_ERR_VALUE (b holds NaN or Inf); the
+ * others are solved. */
 typedef enum hpls_batch_layout { HPLS_BATCH_STRIDED, HPLS_BATCH_INTERLEAVED } hpls_batch_layout;
 HPLS_API hpls_status hpls_tridiag_solve_batch(hpls_tridiag_method m, hpls_batch_layout layout, hpls_int n,
                                      hpls_int batch, hpls_int stride, const hpls_real *dl,

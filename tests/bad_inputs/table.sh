@@ -90,11 +90,16 @@ test for a caller who wants it, and Python's `hpls.tridiag_solve` runs it unless
   expressions: the same x; its sweep has no guard, so the later solve is refused after
   it, when x is not finite ("the solve overflowed (x not finite) ... T needs pivoting").
   The batched thomas
-  (`hpls_tridiag_solve_batch`) solves each system in place, so it keeps no b to refine
-  against and neither refines nor probes: it refuses a zero or tiny pivot, and a
-  system whose sweeps overflow (the batch returns HPLS_ERR_SINGULAR naming it, "its
-  sweeps overflow ... needs pivoting"; Dorr at n = 8192, b times 1e280); a system that
-  needs pivoting is for its lapack (dgtsv) form.
+  (`hpls_tridiag_solve_batch`, both layouts) measures the same growth and amplification
+  in its forward sweep, which leaves b as it was until the backward sweep: a system
+  past either threshold stops there and is solved again from its own data as the
+  single system is (factorization, probe, refined solve), or refused in the single
+  system's words under its index, HPLS_ERR_SINGULAR "batch: system K (from 1): thomas:
+  elimination without pivoting grows by ..." (Dorr at n = 8192 with b times 1e280:
+  "... the solve would overflow at row ..."); the other systems keep the sweeps' bits
+  of before.  A zero or tiny pivot is refused as for one system, a b that holds NaN or
+  Inf is HPLS_ERR_VALUE naming the system and the row; a system that needs pivoting is
+  for its lapack (dgtsv) form.
 - g-Spike's singular partitions are repaired (Sec. 2.2 of the paper); a partition it
   cannot repair on MPI ranks (a neighbour of one row) is that partitioning's limit,
   and its message says fewer ranks or partitions solve it.
