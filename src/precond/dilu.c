@@ -114,7 +114,6 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
     double e = hpls_trifac_shifted(d, big, c->shift);
     for (hpls_int p = p0; p < le; p++) {
         hpls_int q = mirror[p];
-        big = hpls_maxd(big, fabs(v[p]));
         if (q >= 0) {
             hpls_int j = col[p];
             if (faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
@@ -130,8 +129,10 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
     c->E[i] = e;
     c->rD[i] = rd;
     hpls_real *restrict lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)] - p0;
-    for (hpls_int p = p0; p < le; p++)
+    for (hpls_int p = p0; p < le; p++) {
+        big = hpls_maxd(big, fabs(v[p]));
         lv[p] = v[p] * rd;
+    }
     /* faces: OpenFOAM's backward sweep takes row i's upper terms j decreasing */
     hpls_real *restrict uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
     for (hpls_int p = ub; p < end; p++) {
