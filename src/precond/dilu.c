@@ -121,9 +121,10 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
             else
                 sum += v[p] * v[q] * c->rD[j];
         }
-        if (c->symmetric)
-            asym |= q < 0 || v[q] != v[p];
     }
+    if (c->symmetric) /* dic: a loop of its own keeps the test out of dilu's */
+        for (hpls_int p = p0; p < le; p++)
+            asym |= mirror[p] < 0 || v[mirror[p]] != v[p];
     e -= sum;
     double rd = e != 0.0 ? 1.0 / e : 0.0; /* a zero pivot is reported (check_e), not trapped */
     c->E[i] = e;
