@@ -92,37 +92,54 @@ static hpls_status find_mirrors(hpls_trifac *F)
 }
 
 /* Row i: E_ii = shifted A_ii - sum (A_ij A_ji) rD_j (Alg. 3 line 6, Alg. 5
- * lines 3-10), its check, and the values of row i of the scaled copies. */
-static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r)
+ * lines 3-10), its check, and the values of row i of the scaled copies;
+ * faces is c->faces, a constant where the caller hoists it.  The row's
+ * largest |A_ij| is gathered in the loops that read the entries anyway,
+ * unless the shift needs it before E_ii (those maxima then change nothing). */
+static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int faces)
 {
-    const hpls_trisplit *t = &c->F->a;
-    const hpls_csr *A = t->A;
-    const hpls_real *v = A->val;
-    const hpls_int *mirror = c->F->mirror;
-    hpls_int p0 = t->beg[i], le = t->lowend[i], end = t->end[i];
+    const hpls_trifac *F = c->F;
+    const hpls_trisplit *t = &F->a;
+    const hpls_real *v = t->A->val;
+    const hpls_idx *col = t->A->colind;
+    const hpls_int *mirror = F->mirror;
+    hpls_int p0 = t->beg[i], le = t->lowend[i], ub = t->upbeg[i], end = t->end[i];
     double big = 0, sum = 0;
     int asym = 0;
-    for (hpls_int p = p0; p < end; p++) {
-        double a = fabs(v[p]);
-        big = a > big ? a : big;
-    }
-    double e = hpls_trifac_shifted(t->upbeg[i] > le ? v[le] : 0.0, big, c->shift);
+    if (c->shift != 0)
+        for (hpls_int p = p0; p < end; p++)
+            big = hpls_maxd(big, fabs(v[p]));
+    double d = ub > le ? v[le] : 0.0; /* [le, ub): the diagonal, if stored */
+    big = hpls_maxd(big, fabs(d));
+    double e = hpls_trifac_shifted(d, big, c->shift);
     for (hpls_int p = p0; p < le; p++) {
         hpls_int q = mirror[p];
         if (q >= 0) {
-            hpls_int j = A->colind[p];
-            if (c->faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
+            hpls_int j = col[p];
+            if (faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
                 e -= c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0; /* E_j = 0: reported */
             else
                 sum += v[p] * v[q] * c->rD[j];
         }
-        if (c->symmetric)
-            asym |= q < 0 || v[q] != v[p];
     }
+    if (c->symmetric) /* dic: a loop of its own keeps the test out of dilu's */
+        for (hpls_int p = p0; p < le; p++)
+            asym |= mirror[p] < 0 || v[mirror[p]] != v[p];
     e -= sum;
+    double rd = e != 0.0 ? 1.0 / e : 0.0; /* a zero pivot is reported (check_e), not trapped */
     c->E[i] = e;
-    c->rD[i] = e != 0.0 ? 1.0 / e : 0.0; /* a zero pivot is reported (check_e), not trapped */
-    hpls_trifac_copy_values(c->F, i, v, c->rD[i], c->rD[i], c->faces);
+    c->rD[i] = rd;
+    hpls_real *restrict lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)] - p0;
+    for (hpls_int p = p0; p < le; p++) {
+        big = hpls_maxd(big, fabs(v[p]));
+        lv[p] = v[p] * rd;
+    }
+    /* faces: OpenFOAM's backward sweep takes row i's upper terms j decreasing */
+    hpls_real *restrict uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
+    for (hpls_int p = ub; p < end; p++) {
+        big = hpls_maxd(big, fabs(v[p]));
+        uv[faces ? end - 1 - p : p - ub] = v[p] * rd;
+    }
     if (hpls_trifac_bad_pivot(e, big, c->sign) && i < r->bad)
         r->bad = i;
     if (asym && i < r->asym)
@@ -135,6 +152,17 @@ static void report_merge(dilu_report *to, const dilu_report *from)
     to->asym = from->asym < to->asym ? from->asym : to->asym;
 }
 
+/* Rows first..last-1 in order (serial, block), faces tested once */
+static void dilu_rows(const dilu_ctx *c, hpls_int first, hpls_int last, dilu_report *r)
+{
+    if (c->faces)
+        for (hpls_int i = first; i < last; i++)
+            dilu_row(c, i, r, 1);
+    else
+        for (hpls_int i = first; i < last; i++)
+            dilu_row(c, i, r, 0);
+}
+
 static void build_e(dilu_ctx *c, dilu_report *out)
 {
     hpls_trifac *F = c->F;
@@ -145,8 +173,7 @@ static void build_e(dilu_ctx *c, dilu_report *out)
         /* block: each block's rows in order by one thread */
         int nb = F->build == HPLS_TRI_BLOCK ? F->nt : 1;
         if (nb == 1) { /* no team to start */
-            for (hpls_int i = 0; i < n; i++)
-                dilu_row(c, i, out);
+            dilu_rows(c, 0, n, out);
             return;
         }
 #pragma omp parallel num_threads(nb)
@@ -154,8 +181,7 @@ static void build_e(dilu_ctx *c, dilu_report *out)
             dilu_report mine = {.bad = n, .asym = n};
 #pragma omp for schedule(static, 1)
             for (int q = 0; q < nb; q++)
-                for (hpls_int i = F->blk[q]; i < F->blk[q + 1]; i++)
-                    dilu_row(c, i, &mine);
+                dilu_rows(c, F->blk[q], F->blk[q + 1], &mine);
 #pragma omp critical
             report_merge(out, &mine);
         }
@@ -170,7 +196,7 @@ static void build_e(dilu_ctx *c, dilu_report *out)
             for (hpls_int l = 0; l < L->nlev; l++) {
 #pragma omp for schedule(static)
                 for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-                    dilu_row(c, L->order[off], &mine);
+                    dilu_row(c, L->order[off], &mine, c->faces);
             }
         } else { /* Alg. 5: rows of earlier chunks are waited for, this chunk's are done in order */
             hpls_int k;
@@ -180,7 +206,7 @@ static void build_e(dilu_ctx *c, dilu_report *out)
                     for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
                         if (t->A->colind[p] < first)
                             hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
-                    dilu_row(c, i, &mine);
+                    dilu_row(c, i, &mine, c->faces);
                     hpls_sync_post(&F->sync, i, epoch);
                 }
             }

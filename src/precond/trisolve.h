@@ -36,8 +36,8 @@ hpls_status hpls_trifac_create(hpls_backend *be, const hpls_csr *A, const hpls_c
 void hpls_trifac_destroy(void *F);
 /* Allocates F->low and F->up with the pattern of A's strictly lower and upper
  * parts and points fwd.T, bwd.T at them; the columns and values (zero) are
- * the caller's to fill (hpls_trifac_copy_pattern once, hpls_trifac_copy_values
- * at each numeric setup).  For trisolve=levels (and a device's auto
+ * the caller's to fill (hpls_trifac_copy_pattern once, the values at each
+ * numeric setup).  For trisolve=levels (and a device's auto
  * that picks levels) it first builds fwd.lev and bwd.lev and lays the copies
  * out in level order (the host's auto does so only when its trials keep
  * levels). */
@@ -49,26 +49,6 @@ hpls_status hpls_trifac_finish(hpls_trifac *F, hpls_pc *pc);
 /* The copies' columns alone (a device construction writes their values
  * there); reverse: the upper copy's rows backwards (dilu_order=faces). */
 void hpls_trifac_copy_pattern(hpls_trifac *F, int reverse);
-
-/* Row i of the copies' values from values v on A's pattern, their columns
- * laid out before (hpls_trifac_copy_pattern, with the same reverse): lower
- * entries times lscale, upper entries times uscale, the upper ones backwards
- * when reverse. */
-static inline void hpls_trifac_copy_values(hpls_trifac *F, hpls_int i, const hpls_real *v,
-                                           double lscale, double uscale, int reverse)
-{
-    hpls_int p0 = F->a.beg[i], le = F->a.lowend[i], ub = F->a.upbeg[i], end = F->a.end[i];
-    hpls_real *lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)] - p0;
-    for (hpls_int p = p0; p < le; p++)
-        lv[p] = v[p] * lscale;
-    hpls_real *uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
-    if (reverse)
-        for (hpls_int p = ub; p < end; p++)
-            uv[end - 1 - p] = v[p] * uscale;
-    else
-        for (hpls_int p = ub; p < end; p++)
-            uv[p - ub] = v[p] * uscale;
-}
 
 /* The pivot M must keep for diagonal entry d of a row whose largest |A_ij| is
  * big: d + shift sgn(d) big (the shift is the remedy for zero or tiny pivots). */

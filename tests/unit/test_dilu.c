@@ -170,6 +170,28 @@ static void dilu_e_matches_hand_computation(void **state)
     hpls_csr_destroy(A);
 }
 
+/* shift=0.5 on [[1 4] [3 2]] adds half of each row's largest |A_ij|, off
+ * the diagonal here: E_11 = 1 + 2, E_22 = 2 + 1.5 - 3*4/3. */
+static void shift_takes_the_largest_entry_of_the_row(void **state)
+{
+    (void)state;
+    const hpls_int r[] = {0, 0, 1, 1}, c[] = {0, 1, 0, 1};
+    const double v[] = {1, 4, 3, 2};
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(2, 2, 4, r, c, v, &A), HPLS_OK);
+    const char *const orders[] = {"rows", "faces"};
+    for (int o = 0; o < 2; o++) {
+        char opts[96];
+        snprintf(opts, sizeof opts, "precond=dilu shift=0.5 dilu_order=%s", orders[o]);
+        hpls_solver *s = setup(A, opts);
+        const hpls_real *E = fac(s)->vec[0];
+        assert_true(E[0] == 3.0);
+        assert_true(E[1] == -0.5);
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(A);
+}
+
 /* diag((E+L) E^-1 (E+U)) = diag(A), and z = M^-1 r, z = M^-T r solve with M. */
 static void dilu_keeps_the_diagonal_of_a_on_random_matrices(void **state)
 {
@@ -618,6 +640,33 @@ static void zero_pivot_is_reported_at_setup_and_shift_cures_it(void **state)
     hpls_csr_destroy(A);
 }
 
+/* A pivot is tiny against the largest entry of its row wherever that entry
+ * lies: [[1e-15 1] [1 1]] (upper, row 1) and [[1 0] [1e3 1e-12]] (lower,
+ * row 2) are refused in both orders. */
+static void tiny_pivot_is_measured_against_the_whole_row(void **state)
+{
+    (void)state;
+    const hpls_int ru[] = {0, 0, 1, 1}, cu[] = {0, 1, 0, 1}, rl[] = {0, 1, 1}, cl[] = {0, 0, 1};
+    const double vu[] = {1e-15, 1, 1, 1}, vl[] = {1, 1e3, 1e-12};
+    hpls_csr *A[2];
+    assert_int_equal(hpls_csr_from_coo(2, 2, 4, ru, cu, vu, &A[0]), HPLS_OK);
+    assert_int_equal(hpls_csr_from_coo(2, 2, 3, rl, cl, vl, &A[1]), HPLS_OK);
+    const char *const orders[] = {"rows", "faces"}, *const rows[] = {"row 1", "row 2"};
+    for (int m = 0; m < 2; m++)
+        for (int o = 0; o < 2; o++) {
+            hpls_solver *s;
+            char opts[80];
+            snprintf(opts, sizeof opts, "solver=gmres precond=dilu dilu_order=%s", orders[o]);
+            hpls_solver_create(&s);
+            assert_int_equal(hpls_solver_set_options(s, opts), HPLS_OK);
+            assert_int_equal(hpls_solver_setup(s, A[m]), HPLS_ERR_SINGULAR);
+            assert_non_null(strstr(hpls_solver_message(s), rows[m]));
+            hpls_solver_destroy(s);
+        }
+    hpls_csr_destroy(A[0]);
+    hpls_csr_destroy(A[1]);
+}
+
 /* bcsstk13 is SPD but not an M-matrix: dic's E turns negative, reported at setup. */
 static void dic_reports_an_indefinite_m_on_bcsstk13(void **state)
 {
@@ -1012,6 +1061,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dilu_e_matches_hand_computation),
+        cmocka_unit_test(shift_takes_the_largest_entry_of_the_row),
         cmocka_unit_test(dilu_keeps_the_diagonal_of_a_on_random_matrices),
         cmocka_unit_test(ilu0_product_matches_a_on_its_pattern),
         cmocka_unit_test(strategies_agree_bit_for_bit),
@@ -1021,6 +1071,7 @@ int main(void)
         cmocka_unit_test(dilu_faces_order_differs_from_rows_on_hard_matrices),
         cmocka_unit_test(dic_equals_dilu_on_symmetric_matrices),
         cmocka_unit_test(zero_pivot_is_reported_at_setup_and_shift_cures_it),
+        cmocka_unit_test(tiny_pivot_is_measured_against_the_whole_row),
         tu_data_test(dic_reports_an_indefinite_m_on_bcsstk13),
         cmocka_unit_test(preconditioned_methods_converge),
         cmocka_unit_test(options_and_strategy_names),
