@@ -166,26 +166,16 @@ static void thomas_interleaved(hpls_int n, hpls_int batch, hpls_int k0, int g, i
             row[j] = OVERFLOW;
 }
 
-/* A system past a threshold, solved as hpls_tridiag_solve solves it with
- * thomas (one thread, so the same bits): factorization, refine.c's setup and
- * probe, the refined solve.  dl, d, du, b: its n values, contiguous; b
- * becomes x.  Its status, with the single system's message. */
+/* A system past a threshold, solved by hpls_tridiag_solve itself on one
+ * thread (factorization, refine.c's probe, the refined solve): its bits and
+ * its words.  dl, d, du, b: the system's n values, contiguous, T only read;
+ * b becomes x. */
 static hpls_status thomas_refined(hpls_int n, const hpls_real *dl, const hpls_real *d,
                                   const hpls_real *du, hpls_real *b)
 {
-    hpls_thomas f;
-    hpls_trefine R;
-    hpls_status st = hpls_thomas_factor(n, dl, d, du, &f);
-    if (st != HPLS_OK)
-        return st; /* f freed */
-    st = hpls_trefine_setup(HPLS_TRIDIAG_THOMAS, &f, n, dl, d, du, 1, &R);
-    if (st == HPLS_OK && R.n > 0)
-        st = hpls_trefine_solve(&R, "thomas", hpls_trefine_thomas, &f, b, b);
-    else if (st == HPLS_OK)
-        hpls_thomas_solve(&f, b, b);
-    hpls_trefine_free(&R);
-    hpls_thomas_free(&f);
-    return st;
+    hpls_tridiag T = {n, (hpls_real *)dl, (hpls_real *)d, (hpls_real *)du};
+    hpls_tridiag_opts o = {0, HPLS_TRIDIAG_DELTA_DEFAULT, 1};
+    return hpls_tridiag_solve_sized(&T, HPLS_TRIDIAG_THOMAS, &o, sizeof o, 1, b, b);
 }
 
 /* A call's batch: its method, layout (inter: interleaved), sizes and data. */
