@@ -297,15 +297,17 @@ def krylov(d, o, load):
         per.append(x)
         if n >= 100000:
             big.append((x, r))
+        runs = c.strip("*").split("[")[1].rstrip("]*") if "[" in c else ""
+        straddle = runs and float(re.split("[–-]", runs)[0]) < 1
         if x > 1:
             o.losses.append((d.name, "time per iteration over PETSc's, 1 thread vs 1 process",
                              f"{col(r, 'method')} n={col(r, 'n')} k={col(r, 'k')} {f2(x)}x"
+                             f"{' (runs ' + runs + ')' if runs else ''}"
                              f"{' (re-run cell)' if 're-run' in c else ''}",
-                             "x fits in L2 and an iteration takes under 1 ms: fixed costs per "
-                             "iteration weigh most; measured before kernels/cpu/team.h took the "
-                             "OpenMP region's entry out of one-thread kernels (small.md, the two "
-                             "programs taking turns, has hpls at or below PETSc at n = 2e3 to "
-                             "1e4)" if n <= 10000 else
+                             "x fits in L2 and an iteration takes under 0.2 ms: fixed costs and "
+                             "timer noise decide a run, and the cell's runs straddle 1 (the "
+                             "runs' ratios beside each cell); small.md, the two programs taking "
+                             "turns in one loop, is the measurement at this size" if n <= 10000 and straddle else
                              f"measured on a loaded machine, load {load}" if loaded else "not profiled"))
     fig = f"{rng(per, unit='x')} over {len(per)} cells"
     xw, wr = max(big or [(x, r) for x, r in zip(per, [r for r in rows if meds(col(r, "ours / PETSc per it"))])],
