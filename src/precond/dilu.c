@@ -152,8 +152,11 @@ static void report_merge(dilu_report *to, const dilu_report *from)
     to->asym = from->asym < to->asym ? from->asym : to->asym;
 }
 
-/* Rows first..last-1 in order (serial, block), faces tested once */
-static void dilu_rows(const dilu_ctx *c, hpls_int first, hpls_int last, dilu_report *r)
+/* Rows first..last-1 in order (serial, block), faces tested once.  Out of
+ * line: inlined into numeric_dilu it spilled the row loop's pointers to the
+ * stack (2% more instructions an update). */
+__attribute__((noinline)) static void dilu_rows(const dilu_ctx *c, hpls_int first, hpls_int last,
+                                                dilu_report *r)
 {
     if (c->faces)
         for (hpls_int i = first; i < last; i++)
@@ -163,10 +166,36 @@ static void dilu_rows(const dilu_ctx *c, hpls_int first, hpls_int last, dilu_rep
             dilu_row(c, i, r, 0);
 }
 
-static void build_e(dilu_ctx *c, dilu_report *out)
+/* Level l's rows (levels: Alg. 3's parallel loop, inside the team), faces
+ * hoisted as in dilu_rows */
+static inline void dilu_level(const dilu_ctx *c, const hpls_levels *L, hpls_int l, dilu_report *r,
+                              int faces)
+{
+#pragma omp for schedule(static)
+    for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
+        dilu_row(c, L->order[off], r, faces);
+}
+
+/* The claimed chunk of rows first..kend-1 (syncfree, Alg. 5): rows of
+ * earlier chunks are waited for, this chunk's are done in order; faces
+ * hoisted as in dilu_rows */
+static inline void dilu_chunk(const dilu_ctx *c, hpls_int first, hpls_int kend, unsigned epoch,
+                              dilu_report *r, int faces)
 {
     hpls_trifac *F = c->F;
     const hpls_trisplit *t = &F->a;
+    for (hpls_int i = first; i < kend; i++) {
+        for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
+            if (t->A->colind[p] < first)
+                hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
+        dilu_row(c, i, r, faces);
+        hpls_sync_post(&F->sync, i, epoch);
+    }
+}
+
+static void build_e(dilu_ctx *c, dilu_report *out)
+{
+    hpls_trifac *F = c->F;
     hpls_int n = F->n;
     *out = (dilu_report){.bad = n, .asym = n};
     if (F->build == HPLS_TRI_SERIAL || F->build == HPLS_TRI_BLOCK) {
@@ -193,22 +222,19 @@ static void build_e(dilu_ctx *c, dilu_report *out)
     {
         dilu_report mine = {.bad = n, .asym = n};
         if (F->build == HPLS_TRI_LEVELS) {
-            for (hpls_int l = 0; l < L->nlev; l++) {
-#pragma omp for schedule(static)
-                for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-                    dilu_row(c, L->order[off], &mine, c->faces);
-            }
-        } else { /* Alg. 5: rows of earlier chunks are waited for, this chunk's are done in order */
+            for (hpls_int l = 0; l < L->nlev; l++)
+                if (c->faces) /* the same branch in every thread */
+                    dilu_level(c, L, l, &mine, 1);
+                else
+                    dilu_level(c, L, l, &mine, 0);
+        } else { /* Alg. 5 */
             hpls_int k;
             while ((k = hpls_sync_claim(&F->sync)) < n) {
-                hpls_int first = k, kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
-                for (hpls_int i = k; i < kend; i++) {
-                    for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
-                        if (t->A->colind[p] < first)
-                            hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
-                    dilu_row(c, i, &mine, c->faces);
-                    hpls_sync_post(&F->sync, i, epoch);
-                }
+                hpls_int kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
+                if (c->faces)
+                    dilu_chunk(c, k, kend, epoch, &mine, 1);
+                else
+                    dilu_chunk(c, k, kend, epoch, &mine, 0);
             }
         }
 #pragma omp critical
