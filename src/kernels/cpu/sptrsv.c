@@ -14,14 +14,22 @@
 
 #define PF_STREAM 1024 /* entries ahead whose val and col are prefetched */
 
-/* The matrix streams prefetched ahead of position p, as the SpMV does (one
- * core's hardware prefetcher does not run far enough). */
-static inline void prefetch_rows(const hpls_sweep *w, hpls_int p)
+/* How far ahead of a row's terms the matrix streams are prefetched: a walk
+ * over natural upper rows reads the copy backwards. */
+static inline hpls_int pf_ahead(const hpls_tri *T)
 {
-    hpls_int ahead = w->T.upper && !w->T.row ? -PF_STREAM : PF_STREAM;
-    int loc = hpls_pf_loc(w->pf); /* one of three: predicted, not a constant */
-    hpls_pf_hint(w->T.val + p + ahead, loc);
-    hpls_pf_hint(w->T.col + p + ahead, loc);
+    return T->upper && !T->row ? -PF_STREAM : PF_STREAM;
+}
+
+/* The matrix streams prefetched at position at, as the SpMV does (one
+ * core's hardware prefetcher does not run far enough).  Always inlined: a
+ * call whose only effect is a prefetch looks effect-free to GCC 12 -O2, which
+ * dropped it, and with it every hint of the sweeps (prefetch_hints_compiled). */
+__attribute__((always_inline)) static inline void prefetch_rows(const hpls_sweep *w, hpls_int at,
+                                                                int loc)
+{
+    hpls_pf_hint(w->T.val + at, loc); /* loc one of three: predicted, not a constant */
+    hpls_pf_hint(w->T.col + at, loc);
 }
 
 /* Row i from its terms p .. end-1: the one row body of every strategy.
@@ -44,7 +52,7 @@ static inline void sweep_row(const hpls_sweep *w, hpls_int s, hpls_int i, const 
 {
     const hpls_tri *T = &w->T;
     if (hpls_pf_rows(w->pf))
-        prefetch_rows(w, T->lo[s]);
+        prefetch_rows(w, T->lo[s] + pf_ahead(T), hpls_pf_loc(w->pf));
     row_body(w, i, T->lo[s], T->hi[s], b, x, w->bscale != NULL, w->dinv != NULL);
 }
 
@@ -66,11 +74,13 @@ static inline void serial_sweep(const hpls_sweep *w, const hpls_real *b, hpls_re
     const hpls_int *ptr = T->lo;
     hpls_int n = T->n;
     int pf = hpls_pf_rows(w->pf);
+    hpls_int ahead = pf_ahead(T);
+    int loc = hpls_pf_loc(w->pf);
     if (T->row || T->hi != ptr + 1) {
         for (hpls_int k = 0; k < n; k++) {
             hpls_int s = slot_of(T, k);
             if (pf)
-                prefetch_rows(w, T->lo[s]);
+                prefetch_rows(w, T->lo[s] + ahead, loc);
             row_body(w, T->row ? T->row[s] : s, T->lo[s], T->hi[s], b, x, scaled, inverted);
         }
     } else if (T->upper) {
@@ -78,7 +88,7 @@ static inline void serial_sweep(const hpls_sweep *w, const hpls_real *b, hpls_re
         for (hpls_int i = n - 1; i >= 0; i--) {
             hpls_int p = ptr[i];
             if (pf)
-                prefetch_rows(w, p);
+                prefetch_rows(w, p + ahead, loc);
             row_body(w, i, p, end, b, x, scaled, inverted);
             end = p;
         }
@@ -87,7 +97,7 @@ static inline void serial_sweep(const hpls_sweep *w, const hpls_real *b, hpls_re
         for (hpls_int i = 0; i < n; i++) {
             hpls_int end = ptr[i + 1];
             if (pf)
-                prefetch_rows(w, p);
+                prefetch_rows(w, p + ahead, loc);
             row_body(w, i, p, end, b, x, scaled, inverted);
             p = end;
         }
