@@ -93,10 +93,11 @@ static hpls_status find_mirrors(hpls_trifac *F)
 
 /* Row i: E_ii = shifted A_ii - sum (A_ij A_ji) rD_j (Alg. 3 line 6, Alg. 5
  * lines 3-10), its check, and the values of row i of the scaled copies;
- * faces is c->faces, a constant where the caller hoists it.  The row's
+ * faces is c->faces, a constant where the caller hoists it; plain says, as
+ * a constant, that there is no shift and no dic check (0: ask c).  The row's
  * largest |A_ij| is gathered in the loops that read the entries anyway,
  * unless the shift needs it before E_ii (those maxima then change nothing). */
-static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int faces)
+static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int faces, int plain)
 {
     const hpls_trifac *F = c->F;
     const hpls_trisplit *t = &F->a;
@@ -106,12 +107,12 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
     hpls_int p0 = t->beg[i], le = t->lowend[i], ub = t->upbeg[i], end = t->end[i];
     double big = 0, sum = 0;
     int asym = 0;
-    if (c->shift != 0)
+    if (!plain && c->shift != 0)
         for (hpls_int p = p0; p < end; p++)
             big = hpls_maxd(big, fabs(v[p]));
     double d = ub > le ? v[le] : 0.0; /* [le, ub): the diagonal, if stored */
     big = hpls_maxd(big, fabs(d));
-    double e = hpls_trifac_shifted(d, big, c->shift);
+    double e = plain ? d : hpls_trifac_shifted(d, big, c->shift);
     for (hpls_int p = p0; p < le; p++) {
         hpls_int q = mirror[p];
         if (q >= 0) {
@@ -122,7 +123,7 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
                 sum += v[p] * v[q] * c->rD[j];
         }
     }
-    if (c->symmetric) /* dic: a loop of its own keeps the test out of dilu's */
+    if (!plain && c->symmetric) /* dic: a loop of its own keeps the test out of dilu's */
         for (hpls_int p = p0; p < le; p++)
             asym |= mirror[p] < 0 || v[mirror[p]] != v[p];
     e -= sum;
@@ -142,7 +143,7 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
     }
     if (hpls_trifac_bad_pivot(e, big, c->sign) && i < r->bad)
         r->bad = i;
-    if (asym && i < r->asym)
+    if (!plain && asym && i < r->asym)
         r->asym = i;
 }
 
@@ -152,21 +153,58 @@ static void report_merge(dilu_report *to, const dilu_report *from)
     to->asym = from->asym < to->asym ? from->asym : to->asym;
 }
 
-/* Rows first..last-1 in order (serial, block), faces tested once */
-static void dilu_rows(const dilu_ctx *c, hpls_int first, hpls_int last, dilu_report *r)
+/* Rows first..last-1 in order (serial, block), faces and plain (no shift,
+ * not dic: OpenFOAM's DILU) tested once.  Out of
+ * line: inlined into numeric_dilu it spilled the row loop's pointers to the
+ * stack (2% more instructions an update). */
+__attribute__((noinline)) static void dilu_rows(const dilu_ctx *c, hpls_int first, hpls_int last,
+                                                dilu_report *r)
 {
-    if (c->faces)
+    int plain = c->shift == 0 && !c->symmetric;
+    if (c->faces && plain)
         for (hpls_int i = first; i < last; i++)
-            dilu_row(c, i, r, 1);
+            dilu_row(c, i, r, 1, 1);
+    else if (c->faces)
+        for (hpls_int i = first; i < last; i++)
+            dilu_row(c, i, r, 1, 0);
+    else if (plain)
+        for (hpls_int i = first; i < last; i++)
+            dilu_row(c, i, r, 0, 1);
     else
         for (hpls_int i = first; i < last; i++)
-            dilu_row(c, i, r, 0);
+            dilu_row(c, i, r, 0, 0);
+}
+
+/* Level l's rows (levels: Alg. 3's parallel loop, inside the team), faces
+ * hoisted as in dilu_rows */
+static inline void dilu_level(const dilu_ctx *c, const hpls_levels *L, hpls_int l, dilu_report *r,
+                              int faces)
+{
+#pragma omp for schedule(static)
+    for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
+        dilu_row(c, L->order[off], r, faces, 0);
+}
+
+/* The claimed chunk of rows first..kend-1 (syncfree, Alg. 5): rows of
+ * earlier chunks are waited for, this chunk's are done in order; faces
+ * hoisted as in dilu_rows */
+static inline void dilu_chunk(const dilu_ctx *c, hpls_int first, hpls_int kend, unsigned epoch,
+                              dilu_report *r, int faces)
+{
+    hpls_trifac *F = c->F;
+    const hpls_trisplit *t = &F->a;
+    for (hpls_int i = first; i < kend; i++) {
+        for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
+            if (t->A->colind[p] < first)
+                hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
+        dilu_row(c, i, r, faces, 0);
+        hpls_sync_post(&F->sync, i, epoch);
+    }
 }
 
 static void build_e(dilu_ctx *c, dilu_report *out)
 {
     hpls_trifac *F = c->F;
-    const hpls_trisplit *t = &F->a;
     hpls_int n = F->n;
     *out = (dilu_report){.bad = n, .asym = n};
     if (F->build == HPLS_TRI_SERIAL || F->build == HPLS_TRI_BLOCK) {
@@ -193,22 +231,19 @@ static void build_e(dilu_ctx *c, dilu_report *out)
     {
         dilu_report mine = {.bad = n, .asym = n};
         if (F->build == HPLS_TRI_LEVELS) {
-            for (hpls_int l = 0; l < L->nlev; l++) {
-#pragma omp for schedule(static)
-                for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-                    dilu_row(c, L->order[off], &mine, c->faces);
-            }
-        } else { /* Alg. 5: rows of earlier chunks are waited for, this chunk's are done in order */
+            for (hpls_int l = 0; l < L->nlev; l++)
+                if (c->faces) /* the same branch in every thread */
+                    dilu_level(c, L, l, &mine, 1);
+                else
+                    dilu_level(c, L, l, &mine, 0);
+        } else { /* Alg. 5 */
             hpls_int k;
             while ((k = hpls_sync_claim(&F->sync)) < n) {
-                hpls_int first = k, kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
-                for (hpls_int i = k; i < kend; i++) {
-                    for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
-                        if (t->A->colind[p] < first)
-                            hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
-                    dilu_row(c, i, &mine, c->faces);
-                    hpls_sync_post(&F->sync, i, epoch);
-                }
+                hpls_int kend = k + HPLS_SYNC_CHUNK < n ? k + HPLS_SYNC_CHUNK : n;
+                if (c->faces)
+                    dilu_chunk(c, k, kend, epoch, &mine, 1);
+                else
+                    dilu_chunk(c, k, kend, epoch, &mine, 0);
             }
         }
 #pragma omp critical

@@ -812,6 +812,29 @@ static void dic_rejects_an_upper_entry_without_mirror(void **state)
     hpls_csr_destroy(A);
 }
 
+/* A symmetric pattern with unequal mirrored values is not symmetric for dic
+ * either; row 2 (A_21 != A_12) is named. */
+static void dic_rejects_unequal_mirrored_values(void **state)
+{
+    (void)state;
+    const hpls_int r[] = {0, 0, 1, 1, 1, 2, 2};
+    const hpls_int c[] = {0, 1, 0, 1, 2, 1, 2};
+    const double v[] = {4, 1, 2, 4, 1, 1, 4}; /* A_12 = 1, A_21 = 2 */
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(3, 3, 7, r, c, v, &A), HPLS_OK);
+    for (int k = 0; k < 3; k++) {
+        char opts[96];
+        snprintf(opts, sizeof opts, "solver=cg precond=dic trisolve=%s", strategies[k]);
+        hpls_solver *s;
+        hpls_solver_create(&s);
+        assert_int_equal(hpls_solver_set_options(s, opts), HPLS_OK);
+        assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_UNSUPPORTED);
+        assert_non_null(strstr(hpls_solver_message(s), "row 2 differs"));
+        hpls_solver_destroy(s);
+    }
+    hpls_csr_destroy(A);
+}
+
 /* The copies hold slot s = row T.row[s] (row s when T.row is NULL), with A's
  * lower (upper) entries of that row times rD_i. */
 static void check_copies(const hpls_csr *A, const hpls_trifac *F)
@@ -1077,6 +1100,7 @@ int main(void)
         cmocka_unit_test(options_and_strategy_names),
         cmocka_unit_test(level_sets_are_valid_and_strategies_agree),
         cmocka_unit_test(dic_rejects_an_upper_entry_without_mirror),
+        cmocka_unit_test(dic_rejects_unequal_mirrored_values),
         cmocka_unit_test(copies_are_in_level_order_only_for_levels),
         cmocka_unit_test(late_sweeps_finish_serially_bit_for_bit),
         cmocka_unit_test(update_values_equals_a_fresh_setup_bit_for_bit),

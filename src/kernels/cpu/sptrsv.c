@@ -14,23 +14,46 @@
 
 #define PF_STREAM 1024 /* entries ahead whose val and col are prefetched */
 
-/* Slot s (row i) of the sweep: the matrix streams are prefetched ahead, as the
- * SpMV does (one core's hardware prefetcher does not run far enough). */
+/* How far ahead of a row's terms the matrix streams are prefetched: a walk
+ * over natural upper rows reads the copy backwards. */
+static inline hpls_int pf_ahead(const hpls_tri *T)
+{
+    return T->upper && !T->row ? -PF_STREAM : PF_STREAM;
+}
+
+/* The matrix streams prefetched at position at, as the SpMV does (one
+ * core's hardware prefetcher does not run far enough).  Always inlined: a
+ * call whose only effect is a prefetch looks effect-free to GCC 12 -O2, which
+ * dropped it, and with it every hint of the sweeps (prefetch_hints_compiled). */
+__attribute__((always_inline)) static inline void prefetch_rows(const hpls_sweep *w, hpls_int at,
+                                                                int loc)
+{
+    hpls_pf_hint(w->T.val + at, loc); /* loc one of three: predicted, not a constant */
+    hpls_pf_hint(w->T.col + at, loc);
+}
+
+/* Row i from its terms p .. end-1: the one row body of every strategy.
+ * scaled, inverted: whether bscale and dinv are given, constants where the
+ * caller hoists them. */
+static inline void row_body(const hpls_sweep *w, hpls_int i, hpls_int p, hpls_int end,
+                            const hpls_real *b, hpls_real *x, int scaled, int inverted)
+{
+    const hpls_real *val = w->T.val;
+    const hpls_idx *col = w->T.col;
+    double v = scaled ? w->bscale[i] * b[i] : b[i];
+    for (; p < end; p++)
+        v -= val[p] * x[col[p]];
+    x[i] = inverted ? v * w->dinv[i] : v;
+}
+
+/* Slot s (row i) of the sweep. */
 static inline void sweep_row(const hpls_sweep *w, hpls_int s, hpls_int i, const hpls_real *b,
                              hpls_real *x)
 {
     const hpls_tri *T = &w->T;
-    hpls_int p = T->lo[s], end = T->hi[s];
-    if (hpls_pf_rows(w->pf)) { /* the hint is one of three: predicted, not a constant */
-        hpls_int ahead = T->upper && !T->row ? -PF_STREAM : PF_STREAM;
-        int loc = hpls_pf_loc(w->pf);
-        hpls_pf_hint(T->val + p + ahead, loc);
-        hpls_pf_hint(T->col + p + ahead, loc);
-    }
-    double v = w->bscale ? w->bscale[i] * b[i] : b[i];
-    for (; p < end; p++)
-        v -= T->val[p] * x[T->col[p]];
-    x[i] = w->dinv ? v * w->dinv[i] : v;
+    if (hpls_pf_rows(w->pf))
+        prefetch_rows(w, T->lo[s] + pf_ahead(T), hpls_pf_loc(w->pf));
+    row_body(w, i, T->lo[s], T->hi[s], b, x, w->bscale != NULL, w->dinv != NULL);
 }
 
 /* The slot done k-th by a walk in dependency order. */
@@ -39,13 +62,58 @@ static inline hpls_int slot_of(const hpls_tri *T, hpls_int k)
     return T->upper && !T->row ? T->n - 1 - k : k;
 }
 
-void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
+/* The serial sweep, with scaled and inverted (row_body's) constants: no
+ * row tests the factors.  Rows in natural order stored back to back (hi =
+ * lo + 1, as the copies are) carry a row's end over as the next row's start:
+ * one offset load a row.  (On a 2-D mesh's two terms a row, the per-row
+ * tests and loads were most of a sweep's instructions.) */
+static inline void serial_sweep(const hpls_sweep *w, const hpls_real *b, hpls_real *x, int scaled,
+                                int inverted)
 {
     const hpls_tri *T = &w->T;
-    for (hpls_int k = 0; k < T->n; k++) {
-        hpls_int s = slot_of(T, k);
-        sweep_row(w, s, T->row ? T->row[s] : s, b, x);
+    const hpls_int *ptr = T->lo;
+    hpls_int n = T->n;
+    int pf = hpls_pf_rows(w->pf);
+    hpls_int ahead = pf_ahead(T);
+    int loc = hpls_pf_loc(w->pf);
+    if (T->row || T->hi != ptr + 1) {
+        for (hpls_int k = 0; k < n; k++) {
+            hpls_int s = slot_of(T, k);
+            if (pf)
+                prefetch_rows(w, T->lo[s] + ahead, loc);
+            row_body(w, T->row ? T->row[s] : s, T->lo[s], T->hi[s], b, x, scaled, inverted);
+        }
+    } else if (T->upper) {
+        hpls_int end = ptr[n];
+        for (hpls_int i = n - 1; i >= 0; i--) {
+            hpls_int p = ptr[i];
+            if (pf)
+                prefetch_rows(w, p + ahead, loc);
+            row_body(w, i, p, end, b, x, scaled, inverted);
+            end = p;
+        }
+    } else {
+        hpls_int p = ptr[0];
+        for (hpls_int i = 0; i < n; i++) {
+            hpls_int end = ptr[i + 1];
+            if (pf)
+                prefetch_rows(w, p + ahead, loc);
+            row_body(w, i, p, end, b, x, scaled, inverted);
+            p = end;
+        }
     }
+}
+
+void hpls_k_sweep_serial(const hpls_sweep *w, const hpls_real *b, hpls_real *x)
+{
+    if (w->bscale && w->dinv) /* dilu's M^-T backward */
+        serial_sweep(w, b, x, 1, 1);
+    else if (w->bscale) /* dilu's forward */
+        serial_sweep(w, b, x, 1, 0);
+    else if (w->dinv) /* ilu0's backward, dilu's M^-T forward */
+        serial_sweep(w, b, x, 0, 1);
+    else /* dilu's backward, ilu0's forward */
+        serial_sweep(w, b, x, 0, 0);
 }
 
 void hpls_k_sweep_blocks(int nt, const hpls_sweep *w, const hpls_int *blk, const hpls_real *b,
