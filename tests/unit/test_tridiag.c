@@ -695,6 +695,71 @@ static void batched_thomas_refines_and_refuses_as_one_system_does(void **state)
     free(xl);
 }
 
+/* Interleaved groups of systems (of 64, 64 and 12) whose rows stop being
+ * common for every system at some row (a |dl| or |du| above the pivot: in
+ * the middle, at the last row, at row 0) and are swept on from there one
+ * system at a time: below both thresholds, each system keeps the plain
+ * sweeps' bits, as strided, those with such a row and the others alike. */
+static void batched_thomas_groups_leaving_their_common_rows_keep_the_bits(void **state)
+{
+    (void)state;
+    const hpls_int n = 40, batch = 140;
+    static const struct {
+        hpls_int k, row;
+        double dl, du; /* the row's new entries, 0: unchanged */
+    } odd[] = {{5, 17, -8.0, 0.0},
+               {6, 25, 0.0, 5.0},
+               {63, 39, -8.0, 0.0},
+               {100, 0, 0.0, 5.0},
+               {130, 20, -8.0, 5.0}};
+    hpls_real *S[4], *I[4]; /* dl, d, du, b: strided (stride n), interleaved */
+    for (int a = 0; a < 4; a++) {
+        S[a] = malloc((size_t)(n * batch) * sizeof(hpls_real));
+        I[a] = malloc((size_t)(n * batch) * sizeof(hpls_real));
+    }
+    hpls_real *x = malloc((size_t)(n * batch) * sizeof *x);
+    for (hpls_int k = 0; k < batch; k++) {
+        hpls_tridiag *T;
+        hpls_vec *xt, *bb;
+        assert_int_equal(hpls_tridiag_gallery(20, n, (uint64_t)k + 7, &T, &xt, &bb), HPLS_OK);
+        for (size_t o = 0; o < sizeof odd / sizeof odd[0]; o++)
+            if (odd[o].k == k) {
+                T->dl[odd[o].row] = odd[o].dl != 0.0 ? odd[o].dl : T->dl[odd[o].row];
+                T->du[odd[o].row] = odd[o].du != 0.0 ? odd[o].du : T->du[odd[o].row];
+                hpls_thomas f; /* not common, below both thresholds */
+                assert_int_equal(hpls_thomas_factor(n, T->dl, T->d, T->du, &f), HPLS_OK);
+                assert_true(f.amp > 1.0 && f.amp < 100.0 && f.growth < 4.0);
+                hpls_thomas_free(&f);
+            }
+        const hpls_real *src[4] = {T->dl, T->d, T->du, bb->data};
+        for (int a = 0; a < 4; a++)
+            for (hpls_int i = 0; i < n; i++)
+                S[a][k * n + i] = I[a][i * batch + k] = src[a][i];
+        memcpy(x + k * n, bb->data, (size_t)n * sizeof *x);
+        plain_sweeps(n, T->dl, T->d, T->du, x + k * n);
+        hpls_tridiag_destroy(T);
+        hpls_vec_destroy(xt);
+        hpls_vec_destroy(bb);
+    }
+    assert_int_equal(hpls_tridiag_solve_batch(HPLS_TRIDIAG_THOMAS, HPLS_BATCH_STRIDED, n, batch, n,
+                                              S[0], S[1], S[2], S[3]),
+                     HPLS_OK);
+    assert_int_equal(hpls_tridiag_solve_batch(HPLS_TRIDIAG_THOMAS, HPLS_BATCH_INTERLEAVED, n, batch,
+                                              0, I[0], I[1], I[2], I[3]),
+                     HPLS_OK);
+    for (hpls_int k = 0; k < batch; k++)
+        for (hpls_int i = 0; i < n; i++)
+            if (S[3][k * n + i] != x[k * n + i] || I[3][i * batch + k] != x[k * n + i])
+                fail_msg("system %lld, row %lld: strided %.17g, interleaved %.17g, plain %.17g",
+                         (long long)k + 1, (long long)i + 1, S[3][k * n + i], I[3][i * batch + k],
+                         x[k * n + i]);
+    for (int a = 0; a < 4; a++) {
+        free(S[a]);
+        free(I[a]);
+    }
+    free(x);
+}
+
 /* T as CSR, for the solver framework */
 static hpls_csr *csr_of(const hpls_tridiag *T)
 {
@@ -1107,6 +1172,7 @@ int main(void)
         cmocka_unit_test(gspike_is_independent_of_row_scaling),
         cmocka_unit_test(batches_match_single_solves_in_both_layouts),
         cmocka_unit_test(batched_thomas_refines_and_refuses_as_one_system_does),
+        cmocka_unit_test(batched_thomas_groups_leaving_their_common_rows_keep_the_bits),
         cmocka_unit_test(ill_conditioned_is_solved_with_a_warning_on_the_collection),
         cmocka_unit_test(the_neumann_matrix_is_singular_at_every_partition_count),
         cmocka_unit_test(dominant_matrices_take_the_bound_without_lu),
