@@ -193,6 +193,9 @@ typedef struct hpls_info {
     int ill_conditioned; /* 1: 0 < rcond < the machine epsilon.  x was still computed, with
                             a small backward error, but may have no correct digit (a
                             singular A is refused with HPLS_ERR_SINGULAR instead) */
+    int unconfirmed;     /* 1: confirm=no took the stop of a convergence test of the
+                            caller's without b - A x: relres and resnorm are those of
+                            the residual the iteration tested, not recomputed */
 } hpls_info;
 
 /* Called once per iteration with the residual norm the test uses; return
@@ -205,7 +208,7 @@ HPLS_API void hpls_solver_destroy(hpls_solver *s);
  * preconditioner and choice names are case-insensitive ("solver=BiCGSTAB"), and
  * precond=ilu is ilu0 (Lis's name); hpls_solver_get_option returns the names in
  * lower case as the help lists them.  The options only the solve reads (tol,
- * atol, rtol_ref, maxiter, miniter, divtol, stag_window, initial_guess) may be set
+ * atol, rtol_ref, maxiter, miniter, confirm, divtol, stag_window, initial_guess) may be set
  * between solves and keep the setup (not with solver=auto); any other option
  * takes effect at the next hpls_solver_setup, which solve then requires. */
 HPLS_API hpls_status hpls_solver_set_option(hpls_solver *s, const char *keyvalue);
@@ -217,7 +220,8 @@ HPLS_API hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn,
  * KSPSetConvergenceTest), for tests on the residual vector such as OpenFOAM's
  * sum|b - A x| / normFactor: called with the residual r the method holds (its
  * recursive one after each iteration, b - A x at iteration 0 and when hpls
- * confirms a "converged" on the true residual, as it does tol's), n values in
+ * confirms a "converged" on the true residual, as it does tol's; confirm=no
+ * takes the test's "converged" as it is, as PETSc's KSP does), n values in
  * host memory (under MPI this rank's rows: the test reduces over the ranks
  * itself and answers alike on all), and ||r||_2.  Return 1 for converged
  * (HPLS_CONVERGED_USER), 0 to go on; it may be called more than once per

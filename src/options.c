@@ -37,8 +37,8 @@ typedef struct opt_def {
 static const opt_def opts[] = {
     {"solver", OPT_METHOD, "bicgstab", .help = "iterative method (see the list below)"},
     {"precond", OPT_PC, "none", HPLS_M_PRECOND, .help = "preconditioner (see the list below)"},
-    {"tol", OPT_REAL, "1e-8", OFF(tol), .lo = 0, .hi = 0.999999,
-     .solve = 1, .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b|| (0: run to maxiter)"},
+    {"tol", OPT_REAL, "1e-8", OFF(tol), .lo = 0, .hi = 0.999999, .solve = 1,
+     .help = "relative tolerance: stop when ||b-Ax|| <= tol*||b|| (0: run to maxiter)"},
     {"atol", OPT_REAL, "0", OFF(atol), .lo = 0, .hi = HUGE_VAL, .solve = 1,
      .help = "absolute tolerance: stop when ||b-Ax|| <= atol"},
     {"rtol_ref", OPT_CHOICE, "b", OFF(ref), .choices = "b,r0", .solve = 1,
@@ -47,6 +47,12 @@ static const opt_def opts[] = {
      .help = "maximum iterations"},
     {"miniter", OPT_INT, "0", OFF(miniter), .lo = 0, .hi = 1e15, .solve = 1,
      .help = "minimum iterations: no convergence before (OpenFOAM's minIter)"},
+    {"confirm", OPT_CHOICE, "yes", OFF(confirm), .choices = "no,yes", .solve = 1,
+     .help = "yes: a stop is confirmed on b - A x, which the report gives; no: a stop that a "
+             "convergence test of the caller's (hpls_solver_set_convergence_test: cg, bicgstab) "
+             "decided on the residual it was shown is taken as PETSc's KSP takes it, one product "
+             "fewer, and the report gives that residual (info unconfirmed = 1); tol's and "
+             "atol's stops are confirmed either way"},
     {"restart", OPT_INT, "30", HPLS_M_RESTART, OFF(restart), .lo = 1, .hi = 1e6,
      .help = "Krylov subspace size before a restart (GMRES family)"},
     {"ell", OPT_INT, "2", HPLS_M_ELL, OFF(ell), .lo = 1, .hi = 10,

@@ -17,8 +17,8 @@ hpls_status hpls_optset_set_list(hpls_optset *os, const char *options);
 const char *hpls_optset_get(const hpls_optset *os, const char *key);
 int hpls_optset_is_set(const hpls_optset *os, const char *key);
 /* 1 if options (one "key=value" or a list) names only options the solve
- * alone reads (tol, atol, rtol_ref, maxiter, miniter, divtol, stag_window,
- * initial_guess), which may change between solves without a new setup; 0 for
+ * alone reads (tol, atol, rtol_ref, maxiter, miniter, confirm, divtol,
+ * stag_window, initial_guess), which may change between solves without a new setup; 0 for
  * anything else, an unknown key or nothing. */
 int hpls_optset_solve_only(const char *options);
 /* The first option the user set that does not apply to what uses the flags

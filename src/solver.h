@@ -64,6 +64,7 @@ typedef struct hpls_options {
     int ref; /* hpls_ref */
     hpls_int maxiter, stag_window, restart;
     hpls_int miniter;      /* no convergence before this many iterations */
+    int confirm;           /* 1: a user test's stop is confirmed on b - A x (confirm=yes) */
     hpls_int ell;          /* bicgstabl: BiCG steps per minimal-residual step */
     hpls_int gspike_p;     /* g-Spike partitions (0: automatic) */
     double gspike_delta;   /* g-Spike singularity threshold, relative to the block norm */

@@ -355,6 +355,9 @@ void newSolver
     }
     // OpenFOAM's psi is the initial guess; the dictionary may still say otherwise
     hpls_solver_set_option(c.solver, "initial_guess=given");
+    // and its test's stop is final, as in PCG.C and PBiCGStab.C: no b - A psi
+    // recomputed to confirm it (confirm yes; in the dictionary asks for one)
+    hpls_solver_set_option(c.solver, "confirm=no");
     if (Pstream::parRun())
     {
         // OpenFOAM runs a rank per core: no OpenMP threads beside it unless asked

@@ -170,6 +170,11 @@ hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos);
  * marks cannot be allocated): then, A's values finite, a NaN or Inf in x
  * reaches b - A x, and the true residual's norm shows it. */
 int hpls_csr_columns_stored(const hpls_csr *A);
+/* The index of the first NaN or Inf of v[0 .. n-1], or -1.  One branch-free
+ * pass over the bits (no floating-point operation: nothing to trap) that the
+ * compiler vectorizes; a branch per value (isfinite) took 0.48M instructions
+ * a solve for pitzDaily's 61k values, 8 a value.  Then a second pass finds it. */
+hpls_int hpls_first_nonfinite(const hpls_real *v, hpls_int n);
 /* HPLS_OK when B has A's dimensions and pattern (values may differ) and
  * finite values, else an HPLS_ERR_SIZE naming the first row that differs
  * (what: the caller's name) or hpls_csr_check's HPLS_ERR_VALUE: one pass,

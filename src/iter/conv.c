@@ -141,6 +141,7 @@ static hpls_reason test(hpls_mctx *mc, hpls_int it, double rnorm, int notify)
         mc->hist.res[mc->hist.len - 1] = rel; /* the true residual replaces the estimate */
     }
     mc->info.iterations = it;
+    c->tested = rnorm;
     if (mc->be->err != HPLS_OK) /* hpls_solver_solve returns the failure */
         return HPLS_DIVERGED_BREAKDOWN;
     if (!isfinite(rnorm))
@@ -267,8 +268,16 @@ hpls_reason hpls_conv_check(hpls_mctx *mc, hpls_int it, double rnorm)
 hpls_reason hpls_conv_confirm(hpls_mctx *mc, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r,
                               hpls_int it)
 {
-    double rnorm = hpls_m_op_residual(mc, b, x, r);
     hpls_conv *c = &mc->conv;
+    /* confirm=no: the user's test decided on the residual it was shown, as
+     * KSPSolve's test does: no b - A x, the report takes the tested norm */
+    if (mc->conv_fn && !mc->opt.confirm) {
+        c->final_x = x;
+        c->final_rnorm = c->tested;
+        c->unconfirmed = 1;
+        return mc->info.reason;
+    }
+    double rnorm = hpls_m_op_residual(mc, b, x, r);
     if (hpls_conv_met(mc, it, r, rnorm) || !isfinite(rnorm) || it >= mc->opt.maxiter ||
         mc->be->err) {
         mc->info.reason = test(mc, it, rnorm, 0);

@@ -66,6 +66,7 @@ typedef struct hpls_mopts {
     double tol, atol, divtol; /* the stop test (conv.c) */
     int ref;                  /* hpls_ref: what tol is relative to */
     hpls_int maxiter, miniter, stag_window;
+    int confirm;           /* 0: a user test's stop is not confirmed on b - A x */
     double omega;          /* the relaxation weight (jacobi, sor, ssor) */
     hpls_int restart;      /* gmres, fgmres: the cycle's length */
     int left;              /* pc_side=left */
@@ -94,11 +95,13 @@ typedef struct hpls_conv {
     double t0;          /* solve start, for the history */
     int confirms;       /* true-residual confirmations that failed */
     const hpls_dvec *r; /* HPLS_M_CONVTEST methods: the vector whose norm is tested */
+    double tested;      /* the norm of the residual tested last */
     /* the x a method stopped with after hpls_conv_confirm recomputed b - A x
      * for it (NULL: none), and that residual's norm: the solve's final report
      * takes it instead of computing the same again */
     const hpls_dvec *final_x;
     double final_rnorm;
+    int unconfirmed; /* 1: confirm=no took a user test's stop, final_rnorm the tested norm */
 } hpls_conv;
 
 /* What a solve tells the driver, which copies it into the solver's info. */
@@ -225,7 +228,8 @@ hpls_reason hpls_conv_check(hpls_mctx *mc, hpls_int it, double rnorm);
 /* For methods with a recursive residual: when hpls_conv_check said converged,
  * recompute r = b - A x.  Returns the reason if the true residual passes too
  * (or after repeated failures, STAGNATION); HPLS_NOT_RUN means "r now holds the
- * true residual, restart the recurrence from it". */
+ * true residual, restart the recurrence from it".  Under confirm=no a user
+ * test's stop is returned as it is, b - A x not computed. */
 hpls_reason hpls_conv_confirm(hpls_mctx *mc, const hpls_dvec *b, const hpls_dvec *x, hpls_dvec *r,
                               hpls_int it);
 /* The whole test of a method with a recursive residual r of norm rnorm:

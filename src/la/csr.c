@@ -4,6 +4,7 @@
 #include "core/internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,6 +213,25 @@ int hpls_csr_columns_stored(const hpls_csr *A)
     return count == A->ncols;
 }
 
+hpls_int hpls_first_nonfinite(const hpls_real *v, hpls_int n)
+{
+    /* exponent bits all ones (NaN, Inf): adding one to the exponent field then
+     * carries into the sign bit, which no finite value's sum reaches */
+    const uint64_t exponent = 0x7ff0000000000000u, one = 0x0010000000000000u;
+    uint64_t carry = 0;
+    for (hpls_int p = 0; p < n; p++) {
+        uint64_t bits;
+        memcpy(&bits, &v[p], sizeof bits);
+        carry |= (bits & exponent) + one;
+    }
+    if (!(carry >> 63))
+        return -1;
+    hpls_int p = 0;
+    while (isfinite(v[p]))
+        p++;
+    return p;
+}
+
 hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const char *what)
 {
     if (A->nrows != B->nrows || A->ncols != B->ncols || A->nnz != B->nnz)
@@ -221,16 +241,13 @@ hpls_status hpls_csr_same_pattern(const hpls_csr *A, const hpls_csr *B, const ch
                          (long long)A->nrows, (long long)A->ncols, (long long)A->nnz);
     if (A->rowptr == B->rowptr && A->colind == B->colind) {
         /* the same arrays (B is A with new values): only the values to check */
-        hpls_int i = 0;
-        for (hpls_int p = 0; p < B->nnz; p++) {
-            if (isfinite(B->val[p]))
-                continue;
-            while (B->rowptr[i + 1] <= p)
-                i++;
-            return hpls_fail(HPLS_ERR_VALUE, "CSR matrix: value %g at row %lld, column %d",
-                             B->val[p], (long long)i, (int)B->colind[p]);
-        }
-        return HPLS_OK;
+        hpls_int p = hpls_first_nonfinite(B->val, B->nnz), i = 0;
+        if (p < 0)
+            return HPLS_OK;
+        while (B->rowptr[i + 1] <= p)
+            i++;
+        return hpls_fail(HPLS_ERR_VALUE, "CSR matrix: value %g at row %lld, column %d", B->val[p],
+                         (long long)i, (int)B->colind[p]);
     }
     for (hpls_int i = 0; i < A->nrows; i++) {
         int same = A->rowptr[i + 1] == B->rowptr[i + 1], finite = 1;

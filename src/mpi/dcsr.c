@@ -303,8 +303,9 @@ void hpls_dcsr_destroy(hpls_dcsr *D)
 
 /* My entries in hpls_dcsr_create's order (row by row, global columns
  * increasing: the ghosts left of my columns, mine, the ghosts right of them,
- * as hpls_dcsr_rows walks them), val[k] the k-th: write = 0 checks that every
- * value is finite, naming the first that is not; 1 stores them in Ad and Ao. */
+ * as hpls_dcsr_rows walks them), val[k] the k-th: write = 0 names the first
+ * value that is not finite (hpls_first_nonfinite found one); 1 stores them in
+ * Ad and Ao. */
 static hpls_status put_values(hpls_dcsr *D, const hpls_real *val, int write)
 {
     hpls_csr *Ad = D->Ad, *Ao = D->Ao;
@@ -335,11 +336,14 @@ hpls_status hpls_dcsr_set_values(hpls_dcsr *D, const hpls_real *val)
     if (!D)
         return hpls_fail(HPLS_ERR_ARG, "hpls_dcsr_set_values: NULL matrix");
     hpls_int mine = D->Ad->nnz + D->Ao->nnz;
-    hpls_status st = !val && mine > 0 ? hpls_fail(HPLS_ERR_ARG,
-                                                  "hpls_dcsr_set_values: rank %d passed NULL "
-                                                  "for its %lld values",
-                                                  D->rank, (long long)mine)
-                                      : put_values(D, val, 0);
+    hpls_status st = HPLS_OK;
+    if (!val && mine > 0)
+        st = hpls_fail(HPLS_ERR_ARG,
+                       "hpls_dcsr_set_values: rank %d passed NULL for its %lld "
+                       "values",
+                       D->rank, (long long)mine);
+    else if (hpls_first_nonfinite(val, mine) >= 0)
+        st = put_values(D, val, 0);
     /* every rank's values checked before any is stored: a refusal changes nothing */
     if ((st = hpls_mpi_agree(D->comm, st, 0, NULL, 0)) != HPLS_OK)
         return st;

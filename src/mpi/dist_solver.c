@@ -232,17 +232,19 @@ hpls_status hpls_solver_update_dcsr(hpls_solver *s, hpls_dcsr *D)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_update_dcsr: NULL argument");
     double t0 = hpls_wtime();
     s->msg[0] = '\0';
-    hpls_status st = HPLS_OK;
+    /* s's state is the same on every rank: it changes only through calls
+     * every rank makes alike (the options; setup_dcsr and update_dcsr, whose
+     * failures the ranks agree on), so the check needs no agreement, as
+     * hpls_solver_solve's checks of it have none */
     if (!s->ready || !s->dist || user_dcsr(s) != D)
-        st = hpls_solver_fail(s, HPLS_ERR_STATE,
-                              "hpls_solver_update_dcsr needs a solver set up with this "
-                              "distributed matrix (hpls_solver_setup_dcsr(s, D))");
-    if ((st = hpls_mpi_agree(D->comm, st, 0, s->msg, sizeof s->msg)) != HPLS_OK)
-        return st;
+        return hpls_solver_fail(s, HPLS_ERR_STATE,
+                                "hpls_solver_update_dcsr needs a solver set up with this "
+                                "distributed matrix (hpls_solver_setup_dcsr(s, D))");
     if (s->qt || s->dtr) /* the quad-tree's and the transformed system's copies of A */
         return hpls_solver_setup_dcsr(s, D);
     hpls_be_clear(s->be);
-    if ((st = hpls_solver_update_numeric(s, D->Ad)) != HPLS_OK) {
+    hpls_status st = hpls_solver_update_numeric(s, D->Ad);
+    if (st != HPLS_OK) {
         hpls_solver_fail(s, st, "update of %s: %s", s->opt.method->name, hpls_last_error());
         name_block_rows(s, D, st);
     }

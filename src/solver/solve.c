@@ -73,14 +73,18 @@ hpls_status hpls_solver_solve_on_backend(hpls_solver *s, hpls_real *bb, hpls_rea
     if (st == HPLS_OK && be->err == HPLS_OK) {
         hpls_dvec *r = s->work[0]; /* every method has at least one work vector */
         /* the true residual (a permutation does not change its norm), unless
-         * the method's stop has just computed it for this x (the same bits) */
+         * the method's stop has just computed it for this x (the same bits), or
+         * confirm=no took a user test's stop on the residual it tested */
         s->info.resnorm =
             s->mc.conv.final_x == X ? s->mc.conv.final_rnorm : hpls_op_residual(s, B, X, r);
+        s->info.unconfirmed = s->mc.conv.final_x == X && s->mc.conv.unconfirmed;
         double bad;
         /* a NaN or Inf of x makes the true residual's norm one, unless a column
-         * of A holds no entry and hides it: only then is x scanned */
+         * of A holds no entry and hides it, or b - A x was not computed: only
+         * then is x scanned */
+        int scan = !s->cols_stored || s->info.unconfirmed;
         if (hpls_reason_converged(s->info.reason) &&
-            (!isfinite(s->info.resnorm) || (!s->cols_stored && hpls_v_finite(be, n, X, &bad) >= 0)))
+            (!isfinite(s->info.resnorm) || (scan && hpls_v_finite(be, n, X, &bad) >= 0)))
             s->info.reason = HPLS_DIVERGED_NAN;
     }
     if (st == HPLS_OK && be->err != HPLS_OK)
@@ -105,6 +109,7 @@ hpls_status hpls_solver_solve_once(hpls_solver *s, const hpls_vec *b, hpls_vec *
     s->mc.info = (hpls_minfo){.reason = HPLS_NOT_RUN};
     s->info.reason = HPLS_NOT_RUN;
     s->info.precond_norm = 0;
+    s->info.unconfirmed = 0;
     s->info.iterations = 0;
     int scaled = s->dr != NULL, moved = s->Aperm != NULL;
     hpls_status st = s->env->solve_start(s, &scaled, &moved);

@@ -100,6 +100,7 @@ void hpls_solver_context(hpls_solver *s)
                           .ref = o->ref,
                           .maxiter = o->maxiter,
                           .miniter = o->miniter,
+                          .confirm = o->confirm,
                           .stag_window = o->stag_window,
                           .omega = o->omega,
                           .restart = o->restart,

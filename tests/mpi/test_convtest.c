@@ -19,7 +19,11 @@
  *     calls, (p, A p) and ||r||^2 with (r, M^-1 r); with the test's own sum|r|
  *     that makes three, as OpenFOAM's PCG;
  *   - bicgstab's fixed reductions: a solve stopped at its first half step
- *     makes six (no separate ones for the checks of b and x).
+ *     makes six (no separate ones for the checks of b and x), six too under
+ *     confirm=no, which asks the test twice fewer;
+ *   - new values (hpls_dcsr_set_values, hpls_solver_update_dcsr) agree twice
+ *     on a status: set_values on its check, the update on its outcome
+ *     (MPI_Allreduce counted here through MPI's profiling interface).
  * Exit status 0 when every check passed, the same on every rank. */
 #include <hpls_mpi.h>
 
@@ -28,6 +32,15 @@
 #include <stdlib.h>
 
 static int rank, size, failures;
+static long long allreduces; /* MPI_Allreduce calls of this rank */
+
+/* Every MPI_Allreduce of the program and of libhpls, counted (PMPI) */
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    allreduces++;
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
@@ -96,9 +109,11 @@ static int sum_converged(void *ctx, hpls_int it, hpls_int n, const hpls_real *r,
 
 /* Solves with opts and the test t on my rows first .. first + nloc - 1 of the
  * matrix (sign, c) over comm; returns the info and sum|b - A x| over comm,
- * and (reductions not NULL) the solve's reductions. */
+ * (reductions not NULL) the solve's reductions and (agreements not NULL) the
+ * MPI_Allreduce calls of new values set and taken after it. */
 static hpls_info solve(MPI_Comm comm, const char *opts, double sign, double c, hpls_int first,
-                       hpls_int nloc, sumtest *t, double *true_sum, long long *reductions)
+                       hpls_int nloc, sumtest *t, double *true_sum, long long *reductions,
+                       long long *agreements)
 {
     hpls_int n = M * M;
     hpls_int *rowptr = malloc((size_t)(nloc + 1) * sizeof *rowptr);
@@ -131,6 +146,13 @@ static hpls_info solve(MPI_Comm comm, const char *opts, double sign, double c, h
             sum += fabs(b[i] - xt[i]);
         MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
         *true_sum = sum;
+        if (agreements) {
+            long long before = allreduces;
+            CHECK(hpls_dcsr_set_values(D, val) == HPLS_OK &&
+                      hpls_solver_update_dcsr(s, D) == HPLS_OK,
+                  "new values: %s", hpls_solver_message(s));
+            *agreements = allreduces - before;
+        }
     } else
         CHECK(0, "setup %s: %s", opts, hpls_solver_message(s));
     hpls_solver_destroy(s);
@@ -165,7 +187,7 @@ int main(int argc, char **argv)
     static sumtest t, tk, ta, one;
     t = (sumtest){.comm = MPI_COMM_WORLD, .target = target};
     hpls_info info = solve(MPI_COMM_WORLD, "solver=cg precond=jacobi threads=1", 1.0, 0.0, first,
-                           nloc, &t, &true_sum, NULL);
+                           nloc, &t, &true_sum, NULL, NULL);
     CHECK(info.reason == HPLS_CONVERGED_USER, "cg: reason %s", hpls_reason_str(info.reason));
     CHECK(same_on_all(info.iterations) && same_on_all(t.calls), "cg: ranks disagree");
     CHECK(t.bad_n == 0, "cg: the test was shown other than my %lld rows", (long long)nloc);
@@ -178,7 +200,7 @@ int main(int argc, char **argv)
         one = (sumtest){.comm = MPI_COMM_SELF, .target = target};
         double one_sum = 0.0;
         hpls_info i1 = solve(MPI_COMM_SELF, "solver=cg precond=jacobi threads=1", 1.0, 0.0, 0, n,
-                             &one, &one_sum, NULL);
+                             &one, &one_sum, NULL, NULL);
         CHECK(i1.reason == HPLS_CONVERGED_USER && llabs(i1.iterations - info.iterations) <= 1,
               "cg: %lld iterations on %d ranks, %lld on one (%s)", (long long)info.iterations, size,
               (long long)i1.iterations, hpls_reason_str(i1.reason));
@@ -191,7 +213,8 @@ int main(int argc, char **argv)
     const double sign[] = {-1.0, 1.0}, conv[] = {0.0, 0.4};
     for (int k = 0; k < 2; k++) {
         tk = (sumtest){.comm = MPI_COMM_WORLD, .target = target};
-        info = solve(MPI_COMM_WORLD, opts[k], sign[k], conv[k], first, nloc, &tk, &true_sum, NULL);
+        info = solve(MPI_COMM_WORLD, opts[k], sign[k], conv[k], first, nloc, &tk, &true_sum, NULL,
+                     NULL);
         CHECK(info.reason == HPLS_CONVERGED_USER, "%s: reason %s", opts[k],
               hpls_reason_str(info.reason));
         CHECK(same_on_all(info.iterations), "%s: ranks disagree", opts[k]);
@@ -203,7 +226,7 @@ int main(int argc, char **argv)
     /* miniter: a test that always says converged is not asked to stop before it */
     ta = (sumtest){.comm = MPI_COMM_WORLD, .target = target, .always = 1};
     info = solve(MPI_COMM_WORLD, "solver=cg precond=jacobi miniter=7 threads=1", 1.0, 0.0, first,
-                 nloc, &ta, &true_sum, NULL);
+                 nloc, &ta, &true_sum, NULL, NULL);
     CHECK(info.reason == HPLS_CONVERGED_USER && info.iterations == 7,
           "miniter=7: %lld iterations, %s", (long long)info.iterations,
           hpls_reason_str(info.reason));
@@ -214,7 +237,8 @@ int main(int argc, char **argv)
         char o[96];
         snprintf(o, sizeof o, "solver=cg precond=dic miniter=%d threads=1", 7 + 10 * k);
         ta = (sumtest){.comm = MPI_COMM_WORLD, .target = target, .always = 1};
-        info = solve(MPI_COMM_WORLD, o, -1.0, 0.0, first, nloc, &ta, &true_sum, &reductions[k]);
+        info =
+            solve(MPI_COMM_WORLD, o, -1.0, 0.0, first, nloc, &ta, &true_sum, &reductions[k], NULL);
         CHECK(info.reason == HPLS_CONVERGED_USER && info.iterations == 7 + 10 * k,
               "%s: %lld iterations, %s", o, (long long)info.iterations,
               hpls_reason_str(info.reason));
@@ -228,14 +252,29 @@ int main(int argc, char **argv)
      * ||b|| (carrying the check of b), r0, (rhat, r), (rhat, A phat), the three
      * dots of t and s, and the confirming b - A x; x is not scanned after, as
      * every rank's diagonal block stores each of its columns */
-    long long fixed = 0;
+    long long fixed = 0, agreements = 0;
     ta = (sumtest){.comm = MPI_COMM_WORLD, .target = target, .always = 1};
     info = solve(MPI_COMM_WORLD, "solver=bicgstab precond=dilu miniter=1 threads=1", 1.0, 0.4,
-                 first, nloc, &ta, &true_sum, &fixed);
+                 first, nloc, &ta, &true_sum, &fixed, &agreements);
     CHECK(info.reason == HPLS_CONVERGED_USER && info.iterations == 1,
           "bicgstab miniter=1: %lld iterations, %s", (long long)info.iterations,
           hpls_reason_str(info.reason));
     CHECK(fixed == 6, "bicgstab: %lld reductions in a solve of one half step, not 6", fixed);
+    CHECK(agreements == 2, "new values: %lld MPI_Allreduce calls, not 2", agreements);
+    /* confirm=no (libhplsFoam's): no confirming b - A x, so the test is not
+     * asked again on it (twice: its answer and the reason's); x is scanned
+     * for a NaN or Inf instead, one reduction for the residual's norm */
+    long long unconfirmed = 0;
+    hpls_int calls = ta.calls;
+    ta = (sumtest){.comm = MPI_COMM_WORLD, .target = target, .always = 1};
+    info = solve(MPI_COMM_WORLD, "solver=bicgstab precond=dilu miniter=1 confirm=no threads=1", 1.0,
+                 0.4, first, nloc, &ta, &true_sum, &unconfirmed, NULL);
+    CHECK(info.reason == HPLS_CONVERGED_USER && info.iterations == 1 && info.unconfirmed == 1,
+          "bicgstab confirm=no: %lld iterations, %s", (long long)info.iterations,
+          hpls_reason_str(info.reason));
+    CHECK(unconfirmed == 6 && ta.calls == calls - 2,
+          "confirm=no: %lld reductions (not 6), the test asked %lld times (not %lld - 2)",
+          unconfirmed, (long long)ta.calls, (long long)calls);
 
     int all = failures;
     MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

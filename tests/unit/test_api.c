@@ -6,6 +6,7 @@
 
 #include "hpls.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -509,6 +510,21 @@ static void update_values_equals_a_fresh_setup(void **state)
     C->val[C->rowptr[9] + 1] = INFINITY;
     assert_int_equal(hpls_solver_update_values(s, C), HPLS_ERR_VALUE);
     assert_non_null(strstr(hpls_solver_message(s), "value inf at row 9"));
+    /* the bits of every value are tested: the largest and the smallest finite
+     * ones pass, a NaN or Inf in the last place is found and named */
+    hpls_csr_destroy(C);
+    C = revalued(A);
+    assert_int_equal(hpls_solver_setup(s, C), HPLS_OK);
+    C->val[0] = DBL_MAX;
+    C->val[1] = -DBL_MAX;
+    C->val[2] = 4.9e-324;
+    assert_int_equal(hpls_solver_update_values(s, C), HPLS_OK);
+    C->val[C->nnz - 1] = -INFINITY;
+    assert_int_equal(hpls_solver_update_values(s, C), HPLS_ERR_VALUE);
+    char last[64];
+    snprintf(last, sizeof last, "value -inf at row %lld, column %d", (long long)C->nrows - 1,
+             (int)C->colind[C->nnz - 1]);
+    assert_non_null(strstr(hpls_solver_message(s), last));
     hpls_csr_destroy(C);
     hpls_solver_destroy(s);
     hpls_vec_destroy(r);

@@ -294,6 +294,87 @@ static void user_test_at_the_half_step_comes_before_m_inverse_s(void **state)
     hpls_csr_destroy(A);
 }
 
+/* y = A x through a shell operator, counting the products */
+typedef struct counted_op {
+    const hpls_csr *A;
+    int products;
+} counted_op;
+
+static int counted_apply(void *ctx, hpls_int n, const hpls_real *x, hpls_real *y)
+{
+    counted_op *c = ctx;
+    hpls_vec xv = {n, (hpls_real *)x}, yv = {n, y};
+    c->products++;
+    return hpls_csr_spmv(c->A, &xv, &yv) != HPLS_OK;
+}
+
+/* The rnorm of every call of l1_converged, the last one kept */
+static double last_rnorm;
+
+static int l1_converged_rnorm(void *ctx, hpls_int it, hpls_int n, const hpls_real *r, double rnorm)
+{
+    last_rnorm = rnorm;
+    return l1_converged(ctx, it, n, r, rnorm);
+}
+
+/* confirm=no takes the stop of the user's test as it is, as KSPSolve does: one
+ * product fewer than confirm=yes (the default, which recomputes b - A x), the
+ * same iterations and x, the tested residual reported and info.unconfirmed
+ * set; tol's stop is confirmed either way. */
+static void confirm_no_takes_the_user_tests_stop_without_a_product(void **state)
+{
+    (void)state;
+    static const char *const methods[] = {"solver=cg", "solver=bicgstab"};
+    static const char *const gens[] = {"poisson2d:nx=40", "convdiff3d:nx=10"};
+    for (int k = 0; k < 2; k++) {
+        hpls_csr *A = tu_gen(gens[k]);
+        hpls_vec *xt = tu_vec_random(A->nrows, 9), *b = tu_rhs(A, xt), *x, *y;
+        hpls_vec_create(A->nrows, &x);
+        hpls_vec_create(A->nrows, &y);
+        double b1 = 0;
+        for (hpls_int i = 0; i < b->n; i++)
+            b1 += fabs(b->data[i]);
+        counted_op op = {.A = A};
+        hpls_solver *s;
+        assert_int_equal(hpls_solver_create(&s), HPLS_OK);
+        assert_int_equal(hpls_solver_set_options(s, methods[k]), HPLS_OK);
+        assert_int_equal(hpls_solver_setup_shell(s, A->nrows, counted_apply, NULL, &op), HPLS_OK);
+        l1_test t = {.target = 1e-6 * b1};
+        assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged_rnorm, &t), HPLS_OK);
+        hpls_info yes = tu_run(s, b, x), no;
+        int confirmed = op.products;
+        assert_int_equal(yes.reason, HPLS_CONVERGED_USER);
+        assert_int_equal(yes.unconfirmed, 0);
+        assert_int_equal(hpls_solver_set_option(s, "confirm=no"), HPLS_OK);
+        op.products = 0;
+        no = tu_run(s, b, y);
+        assert_int_equal(no.reason, HPLS_CONVERGED_USER);
+        assert_int_equal(no.iterations, yes.iterations);
+        assert_int_equal(op.products, confirmed - 1);
+        assert_int_equal(no.unconfirmed, 1);
+        assert_memory_equal(x->data, y->data, (size_t)x->n * sizeof *x->data);
+        assert_true(no.resnorm == last_rnorm); /* the residual tested, not b - A x */
+        /* tol's stop: confirmed under confirm=no too */
+        assert_int_equal(hpls_solver_set_convergence_test(s, NULL, NULL), HPLS_OK);
+        op.products = 0;
+        no = tu_run(s, b, x);
+        int tol_products = op.products;
+        assert_true(hpls_reason_converged(no.reason));
+        assert_int_equal(no.unconfirmed, 0);
+        assert_int_equal(hpls_solver_set_option(s, "confirm=yes"), HPLS_OK);
+        op.products = 0;
+        yes = tu_run(s, b, y);
+        assert_int_equal(op.products, tol_products);
+        assert_int_equal(yes.iterations, no.iterations);
+        hpls_solver_destroy(s);
+        hpls_vec_destroy(y);
+        hpls_vec_destroy(x);
+        hpls_vec_destroy(b);
+        hpls_vec_destroy(xt);
+        hpls_csr_destroy(A);
+    }
+}
+
 /* With the traps of OpenFOAM's trapFpe on (set in main, before any thread):
  * cg + dic on -A, bicgstab + dilu / ilu0 on a convection-diffusion matrix,
  * each from x0 = 0, from the exact solution (r0 = 0), with b = 0, and with
@@ -384,6 +465,7 @@ int main(void)
         cmocka_unit_test(user_test_stops_on_the_residual_vector),
         cmocka_unit_test(user_test_sees_iteration_zero_under_miniter),
         cmocka_unit_test(user_test_at_the_half_step_comes_before_m_inverse_s),
+        cmocka_unit_test(confirm_no_takes_the_user_tests_stop_without_a_product),
         cmocka_unit_test(negative_definite_solves_as_its_negation),
         cmocka_unit_test(mixed_signs_are_still_indefinite),
         cmocka_unit_test(openfoam_paths_raise_no_fp_exception),
