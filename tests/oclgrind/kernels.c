@@ -8,6 +8,7 @@
 #include "backend/backend.h"
 #include "direct/direct.h"
 #include "hpls.h"
+#include "iter/bicgstab_kernels.h"
 #include "kernels/cpu/sptrsv.h"
 #include "solver.h"
 
@@ -162,7 +163,7 @@ int main(void)
     be->v->axpbypcz(be, N, 0.3, v[0], 0.2, v[1], 0.1, v[7]);
     be->v->pmult(be, N, v[0], v[1], v[7]);
     be->v->diag_axpy(be, N, 0.3, v[0], v[1], v[7]);
-    be->v->bicgstab_p(be, N, v[0], 0.3, 0.2, v[1], v[7]);
+    hpls_bicgstab_kernels_of(be)->p(be, N, v[0], 0.3, 0.2, v[1], v[7]);
     t = be->v->dot(be, N, v[0], v[1]);
     t += be->v->nrm2(be, N, v[0]);
     be->v->scale(be, N, 1e200, v[6]); /* the scaled norm's kernels */
@@ -171,8 +172,9 @@ int main(void)
     be->v->maxpy(be, N, K, a, V, 0.5, v[5]);
     be->v->mdot2(be, N, K, V, v[4], v[5], r);
     be->v->maxpy2(be, N, K, V, a, 0.9, v[4], a, 0.1, 1.1, v[5]);
-    be->v->dot3(be, N, v[0], v[1], &t, &u, &w);
-    be->v->bicgstab_xr(be, N, 0.1, v[0], 0.2, v[1], v[2], v[3], v[4], v[5], v[6], &t, &u);
+    hpls_bicgstab_kernels_of(be)->dot3(be, N, v[0], v[1], &t, &u, &w);
+    hpls_bicgstab_kernels_of(be)->xr(be, N, 0.1, v[0], 0.2, v[1], v[2], v[3], v[4], v[5], v[6], &t,
+                                     &u);
     t += be->v->hisa_update(be, N, v[0], v[1], v[2], v[7]);
     be->v->finite(be, N, v[0], &t);
     for (int variant = 1; variant <= 2; variant++) {

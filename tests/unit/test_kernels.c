@@ -3,6 +3,7 @@
  * backend (the sequential oracle): cpu at 1, 2 and 3 threads, bit for bit where
  * the operation is entrywise, to rounding where it sums; repeatably; and the ref
  * backend refuses what it did not allocate. */
+#include "iter/bicgstab_kernels.h"
 #include "solver.h"
 #include "testutil.h"
 
@@ -226,14 +227,14 @@ static void vector_operations_match_ref(void **state)
                 assert_int_equal(be->v->alloc(be, n, &bp), HPLS_OK);
                 red[k][0] = hpls_v_hisa_update(be, n, x, y, z, bp);
                 out[k][7] = down(be, n, bp);
-                hpls_v_bicgstab_p(be, n, x, 0.7, -1.3, y, z);
+                hpls_bicgstab_kernels_of(be)->p(be, n, x, 0.7, -1.3, y, z);
                 out[k][8] = down(be, n, z);
                 double tt, ts, ss, rn, rr;
-                hpls_v_dot3(be, n, x, y, &tt, &ts, &ss);
+                hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &tt, &ts, &ss);
                 double tt2, ts2, ss2;
-                hpls_v_dot3(be, n, x, y, &tt2, &ts2, &ss2);
+                hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &tt2, &ts2, &ss2);
                 assert_true(tt == tt2 && ts == ts2 && ss == ss2); /* repeatable */
-                hpls_v_bicgstab_xr(be, n, 0.3, x, -2.5, y, z, x, y, w, bp, &rn, &rr);
+                hpls_bicgstab_kernels_of(be)->xr(be, n, 0.3, x, -2.5, y, z, x, y, w, bp, &rn, &rr);
                 out[k][9] = down(be, n, w);
                 red[k][1] = hpls_v_dot(be, n, x, y);
                 assert_true(hpls_v_dot(be, n, x, y) == red[k][1]);
@@ -454,7 +455,7 @@ static void every_reduction_goes_through_the_hook_once(void **state)
         double h[4], t1, t2, t3;
         hpls_v_dot(be, n, x, y);
         hpls_v_mdot(be, n, 3, Vc, y, h);
-        hpls_v_dot3(be, n, x, y, &t1, &t2, &t3);
+        hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &t1, &t2, &t3);
         hpls_v_hisa_update(be, n, x, y, y, y);
         assert_int_equal(calls, 4);
         double h2[9];
