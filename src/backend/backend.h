@@ -105,9 +105,6 @@ typedef struct hpls_vops {
     void (*maxpy2)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V, const double *a,
                    double alpha, hpls_dvec *x, const double *b, double beta, double gamma,
                    hpls_dvec *y);
-    /* HISA's step (iter/hisa.c): bp = b - ynew; returns ||y - ynew|| */
-    double (*hisa_update)(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
-                          const hpls_dvec *ynew, hpls_dvec *bp);
     /* index of the first entry of x that is NaN or Inf (its value in *bad), or -1 */
     hpls_int (*finite)(hpls_backend *be, hpls_int n, const hpls_dvec *x, double *bad);
     hpls_kfamily family; /* whose fused kernels a method runs on these vectors */
@@ -523,11 +520,6 @@ static inline void hpls_v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls
 {
     be->v->maxpy2(be, n, k, V, a, alpha, x, b, beta, gamma, y);
 }
-static inline double hpls_v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b,
-                                        const hpls_dvec *y, const hpls_dvec *ynew, hpls_dvec *bp)
-{
-    return be->v->hisa_update(be, n, b, y, ynew, bp);
-}
 static inline hpls_int hpls_v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x, double *bad)
 {
     return be->v->finite(be, n, x, bad);
@@ -548,7 +540,7 @@ static inline hpls_real *hpls_v_host(hpls_backend *be, const hpls_dvec *v)
         .axpby = p##axpby, .xpay = p##xpay, .waxpy = p##waxpy, .axpbypcz = p##axpbypcz,            \
         .pmult = p##pmult, .diag_axpy = p##diag_axpy, .dot = p##dot, .nrm2 = p##nrm2,              \
         .mdot = p##mdot, .maxpy = p##maxpy, .mdot2 = p##mdot2, .maxpy2 = p##maxpy2,                \
-        .hisa_update = p##hisa_update, .finite = p##finite, .family = HPLS_KF_##fam                \
+        .finite = p##finite, .family = HPLS_KF_##fam                                               \
     }
 
 /* The vector operations of each backend (kernels/cpu/blas1.c, kernels/ref/ref.c). */

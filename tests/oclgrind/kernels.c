@@ -9,6 +9,7 @@
 #include "direct/direct.h"
 #include "hpls.h"
 #include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "kernels/cpu/sptrsv.h"
 #include "solver.h"
 
@@ -175,7 +176,7 @@ int main(void)
     hpls_bicgstab_kernels_of(be)->dot3(be, N, v[0], v[1], &t, &u, &w);
     hpls_bicgstab_kernels_of(be)->xr(be, N, 0.1, v[0], 0.2, v[1], v[2], v[3], v[4], v[5], v[6], &t,
                                      &u);
-    t += be->v->hisa_update(be, N, v[0], v[1], v[2], v[7]);
+    t += hpls_hisa_kernels_of(be)->update(be, N, v[0], v[1], v[2], v[7]);
     be->v->finite(be, N, v[0], &t);
     for (int variant = 1; variant <= 2; variant++) {
         hpls_dmat *D;

@@ -9,6 +9,7 @@
  * and equal iteration counts at 1, 2 and 3 threads; what cannot keep the
  * promise is refused. */
 #include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "kernels/cpu/exact_sum.h"
 #include "solver.h"
 #include "testutil.h"
@@ -248,7 +249,7 @@ static void exact_reductions(int nt, hpls_int n, const hpls_vec *hx, const hpls_
     k += 3;
     hpls_bicgstab_kernels_of(be)->xr(be, n, 0.3, y, -2.5, x, y, x, y, z, r, &out[k], &out[k + 1]);
     k += 2;
-    out[k++] = hpls_v_hisa_update(be, n, x, y, z, bp);
+    out[k++] = hpls_hisa_kernels_of(be)->update(be, n, x, y, z, bp);
     assert_int_equal(k, NRED);
     be->v->download(be, n, z, w);
     be->v->download(be, n, r, w + n);
@@ -320,7 +321,7 @@ static void exact_operations_write_the_cpu_bits(void **state)
         assert_int_equal(be->v->alloc(be, n, &bp), HPLS_OK);
         double rn, rr;
         hpls_bicgstab_kernels_of(be)->xr(be, n, 0.7, x, 1.5, y, x, y, x, z, r, &rn, &rr);
-        hpls_v_hisa_update(be, n, x, y, z, bp);
+        hpls_hisa_kernels_of(be)->update(be, n, x, y, z, bp);
         hpls_dvec *d[3] = {z, r, bp};
         for (int j = 0; j < 3; j++) {
             assert_int_equal(hpls_vec_create(n, &out[e][j]), HPLS_OK);

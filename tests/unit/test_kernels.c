@@ -4,6 +4,7 @@
  * the operation is entrywise, to rounding where it sums; repeatably; and the ref
  * backend refuses what it did not allocate. */
 #include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "solver.h"
 #include "testutil.h"
 
@@ -225,7 +226,7 @@ static void vector_operations_match_ref(void **state)
                 out[k][6] = down(be, n, z);
                 hpls_dvec *bp;
                 assert_int_equal(be->v->alloc(be, n, &bp), HPLS_OK);
-                red[k][0] = hpls_v_hisa_update(be, n, x, y, z, bp);
+                red[k][0] = hpls_hisa_kernels_of(be)->update(be, n, x, y, z, bp);
                 out[k][7] = down(be, n, bp);
                 hpls_bicgstab_kernels_of(be)->p(be, n, x, 0.7, -1.3, y, z);
                 out[k][8] = down(be, n, z);
@@ -456,7 +457,7 @@ static void every_reduction_goes_through_the_hook_once(void **state)
         hpls_v_dot(be, n, x, y);
         hpls_v_mdot(be, n, 3, Vc, y, h);
         hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &t1, &t2, &t3);
-        hpls_v_hisa_update(be, n, x, y, y, y);
+        hpls_hisa_kernels_of(be)->update(be, n, x, y, y, y);
         assert_int_equal(calls, 4);
         double h2[9];
         hpls_v_mdot2(be, n, 3, Vc, x, y, h2);

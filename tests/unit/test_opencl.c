@@ -18,6 +18,7 @@
 #include "gen/gen.h"
 #include "hpls.h"
 #include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "kernels/device/devhost.h"
 #include "precond/trisolve.h"
 #include "solver.h"
@@ -191,8 +192,9 @@ static void reductions_match_ref(void **state)
         assert_close(t[1], u[1], "bicgstab_xr (rhat, r)", n);
         assert_same_bits(&p, 5, "bicgstab_xr x");
         assert_same_bits(&p, 1, "bicgstab_xr r");
-        assert_close(ocl->v->hisa_update(ocl, n, O(0), O(1), O(2), O(3)),
-                     ref->v->hisa_update(ref, n, R(0), R(1), R(2), R(3)), "hisa_update", n);
+        assert_close(hpls_hisa_kernels_of(ocl)->update(ocl, n, O(0), O(1), O(2), O(3)),
+                     hpls_hisa_kernels_of(ref)->update(ref, n, R(0), R(1), R(2), R(3)),
+                     "hisa_update", n);
         assert_same_bits(&p, 3, "hisa_update bp");
         assert_int_equal(ocl->err, HPLS_OK);
         pair_free(&p);

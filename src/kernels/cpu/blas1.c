@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* blas1.c: the cpu backend's vector operations (backend/backend.h) and the
- * methods' fused kernels of its family (kernels/bicgstab.h): OpenMP loops
- * over host arrays, a handle being the array itself.  Static partitions by
- * index; reductions keep one partial per thread and add them in thread
+ * methods' fused kernels of its family (kernels/bicgstab.h, hisa.h): OpenMP
+ * loops over host arrays, a handle being the array itself.  Static partitions
+ * by index; reductions keep one partial per thread and add them in thread
  * order, then pass them to the backend's reduction hook, so a result is
  * bit-for-bit repeatable for a fixed thread count.  Every loop runs on the
  * backend's own thread count (num_threads), never the process's setting.
@@ -15,6 +15,7 @@
 #include "backend/backend.h"
 #include "kernels/bicgstab.h"
 #include "kernels/cpu/team.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 #include <string.h>
@@ -552,8 +553,8 @@ void hpls_cpu_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
                                                                    : v_nrm2(be, n, rv);
 }
 
-static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
-                            const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv)
+double hpls_cpu_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, const hpls_dvec *yv,
+                            const hpls_dvec *ynewv, hpls_dvec *bpv)
 {
     const hpls_real *b = C_(bv), *y = C_(yv), *ynew = C_(ynewv);
     hpls_real *bp = A_(bpv);
@@ -650,5 +651,4 @@ const hpls_kernels hpls_cpu_kernels = {
 #define x_nrm2 hpls_cpu_x_nrm2
 #define x_mdot hpls_cpu_x_mdot
 #define x_mdot2 hpls_cpu_x_mdot2
-#define x_hisa_update hpls_cpu_x_hisa_update
 const hpls_vops hpls_cpu_exact_vops = HPLS_VOPS_OF(x_, CPU_EXACT);

@@ -49,7 +49,5 @@ void hpls_cpu_x_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const
                      const hpls_dvec *w, double *h);
 void hpls_cpu_x_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
                       const hpls_dvec *xv, const hpls_dvec *yv, double *h);
-double hpls_cpu_x_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
-                              const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv);
 
 #endif

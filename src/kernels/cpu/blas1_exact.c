@@ -2,14 +2,15 @@
 /* blas1_exact.c: reproducible=1's vector operations on the cpu backend
  * (hpls_cpu_set_exact): those of blas1.c that sum across entries, with every
  * sum exact (kernels/cpu/exact_sum.h) and rounded once, the methods' fused
- * kernels that sum (family cpu_x: kernels/bicgstab.h), and the host kernels
- * that return a sum of squares.  The other operations of the table are
+ * kernels that sum (family cpu_x: kernels/bicgstab.h, hisa.h), and the host
+ * kernels that return a sum of squares.  The other operations of the table are
  * blas1.c's (hpls_cpu_exact_vops, at its end). */
 #include "backend/backend.h"
 #include "kernels/bicgstab.h"
 #include "kernels/cpu/blas1.h"
 #include "kernels/cpu/exact_sum.h"
 #include "kernels/cpu/team.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 

@@ -2,13 +2,14 @@
 /* devhost.c: the device host layer (devhost.h): a device backend's state,
  * buffers and launches over its primitives (hpls_devtab), the reductions in
  * two stages, and the vector operations (hpls_dev_vops) and the methods' fused
- * kernels (family dev: kernels/bicgstab.h) every device backend runs.
+ * kernels (family dev: kernels/bicgstab.h, hisa.h) every device backend runs.
  * Vectors are device buffers; every operation is a kernel of
  * kernels/device/vector.cl; a reduction is two launches (work-group partials,
  * then one group combines them in a fixed order: red_final) and one read of
  * its k results, which then pass through be->reduce. */
 #include "kernels/device/devhost.h"
 #include "kernels/bicgstab.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -617,7 +618,7 @@ void hpls_dev_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
     *rhat_r = v[1];
 }
 
-static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
+double hpls_dev_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
                             const hpls_dvec *ynew, hpls_dvec *bp)
 {
     double s = NAN;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ref.c: the ref backend (backend/backend.h; its family of the methods' fused
- * kernels: kernels/bicgstab.h): plain sequential loops, as
+ * kernels: kernels/bicgstab.h, hisa.h): plain sequential loops, as
  * readable as a textbook, the oracle the cpu (and later device) backends are
  * tested against.  It is also the checker: its handles are descriptors kept in
  * a registry, and every handle an operation is given must be one of its live
@@ -10,6 +10,7 @@
  * vectors only through the backend. */
 #include "backend/backend.h"
 #include "kernels/bicgstab.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 #include <string.h>
@@ -346,8 +347,8 @@ void hpls_ref_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
     *rhat_r = v_dot(be, n, rhatv, rv);
 }
 
-static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
-                            const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv)
+double hpls_ref_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, const hpls_dvec *yv,
+                            const hpls_dvec *ynewv, hpls_dvec *bpv)
 {
     const char *op = "hisa_update";
     const hpls_real *b = arr(be, bv, n, op), *y = arr(be, yv, n, op);
