@@ -43,11 +43,9 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
     for (hpls_int q = 0; q < N; q++) /* three interleaved blocks, the last first */
         idx[q] = 3 * (q % 100) + 2 - q / 100;
     for (int general = 0; general < 2; general++) {
-        hpls_options o = {.psize = 64};
-        if (general)
-            o = (hpls_options){.part_nblocks = 3, .part_ptr = ptr, .part_idx = idx};
-        hpls_pjg_partition *P;
-        if (hpls_pjg_partition_build(N, A->nnz, &o, 1, &P) != HPLS_OK ||
+        hpls_pjg_partition *P; /* psize 64, or the user's three blocks */
+        if ((general ? hpls_pjg_blocks(N, A->nnz, 0, 3, ptr, idx, 1, &P)
+                     : hpls_pjg_blocks(N, A->nnz, 64, 0, NULL, NULL, 1, &P)) != HPLS_OK ||
             hpls_pjg_partition_upload(be, P, N, 0) != HPLS_OK)
             return 1;
         be->d->pjg_sweep(be, P->dev, dA, NULL, v[1], v[0], v[7], v[6], v[5]);
@@ -65,9 +63,8 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
             return 1;
     be->d->gemv(be, dD, w[0], w[1]);
     t += be->d->dense_residual(be, dD, w[2], w[0], w[1]);
-    hpls_options od = {.psize = 7};
     hpls_pjg_partition *P;
-    if (hpls_pjg_partition_build(ND, ND * ND, &od, 1, &P) != HPLS_OK ||
+    if (hpls_pjg_blocks(ND, ND * ND, 7, 0, NULL, NULL, 1, &P) != HPLS_OK ||
         hpls_pjg_partition_upload(be, P, ND, 1) != HPLS_OK)
         return 1;
     be->d->pjg_sweep(be, P->dev, NULL, dD, w[3], w[2], w[0], w[1], w[4]);

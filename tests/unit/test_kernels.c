@@ -517,9 +517,8 @@ static void host_kernels_match_reference(void **state)
         dinv[i] = 1.0 / A->val[diag[i]];
     const hpls_int psizes[] = {1, 7, 1000, n};
     for (size_t c = 0; c < sizeof psizes / sizeof psizes[0]; c++) {
-        hpls_options o = {.psize = psizes[c]};
         hpls_pjg_partition *P;
-        assert_int_equal(hpls_pjg_partition_build(n, A->nnz, &o, 2, &P), HPLS_OK);
+        assert_int_equal(hpls_pjg_blocks(n, A->nnz, psizes[c], 0, NULL, NULL, 2, &P), HPLS_OK);
         for (int p = 1; p <= 3; p++) {
             memcpy(y, x->data, bytes);
             memcpy(yr, x->data, bytes);
