@@ -199,15 +199,6 @@ struct hpls_solver {
     char msg[512];
 };
 
-/* The partition of n unknowns (nnz stored entries) into the blocks of a PJG
- * sweep from o's psize or user partition (hpls_pjg_blocks, precond/pc.h). */
-static inline hpls_status hpls_pjg_partition_build(hpls_int n, hpls_int nnz, const hpls_options *o,
-                                                   int nthreads, hpls_pjg_partition **P)
-{
-    return hpls_pjg_blocks(n, nnz, o->psize, o->part_nblocks, o->part_ptr, o->part_idx, nthreads,
-                           P);
-}
-
 /* reorder and scale of A (square, checked) by s's options: s->Aperm, perm,
  * rp, cp, dr, dc, the buffers pb, px, pr of n values, and s->fmt
  * (solver/transform.c; src/mpi runs it on rank 0 for a distributed A). */

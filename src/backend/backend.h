@@ -6,8 +6,9 @@
  * below, so the same body runs on host memory, device memory or a rank's part.
  *
  *   backend = { memory (alloc, release, upload, download, attach, detach),
- *               vector operations (the axpy family, fused kernels, multi-dot,
- *               multi-axpy, finite check), reduce (every local partial sum
+ *               vector operations (the axpy family, multi-dot, multi-axpy,
+ *               finite check; the family of the methods' fused kernels that
+ *               work on its vectors), reduce (every local partial sum
  *               passes through it: identity in one process), threads,
  *               a sticky error }
  *   cpu: OpenMP kernels (kernels/cpu/blas1.c), vectors are host arrays
@@ -47,6 +48,18 @@ typedef struct hpls_dvec hpls_dvec; /* a vector in a backend's memory: opaque */
 typedef struct hpls_backend hpls_backend;
 
 typedef enum { HPLS_RED_SUM, HPLS_RED_MAX } hpls_red_op;
+
+/* The families of the fused kernels a method declares beside it, not here
+ * (Ginkgo's core/solver/bicgstab_kernels.hpp: BiCGSTAB's in kernels/bicgstab.h,
+ * a family's as a table in iter/bicgstab_kernels.h; HISA's alike).  Each table
+ * of vector operations names its family (hpls_vops.family), so the fused
+ * kernels a method takes work on the vectors those operations made, and
+ * reproducible=1's swap of the table swaps them too.  X(FAMILY, prefix):
+ * HPLS_KF_FAMILY's kernels are the functions hpls_<prefix>_<method>_<kernel>;
+ * a family lacking one fails the link. */
+#define HPLS_KFAMILIES(X) X(CPU, cpu) X(CPU_EXACT, cpu_x) X(REF, ref) X(DEVICE, dev)
+#define HPLS_KF_ENUM_(f, p) HPLS_KF_##f,
+typedef enum { HPLS_KFAMILIES(HPLS_KF_ENUM_) HPLS_KF_COUNT } hpls_kfamily;
 
 /* The vector operations of a backend.  n is the (local) length; handles are
  * the backend's own.  Reductions return the reduced value (after be->reduce). */
@@ -92,23 +105,9 @@ typedef struct hpls_vops {
     void (*maxpy2)(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V, const double *a,
                    double alpha, hpls_dvec *x, const double *b, double beta, double gamma,
                    hpls_dvec *y);
-    /* the fused kernels of BiCGSTAB (iter/bicgstab.c), one pass each:
-     * p = r + beta (p - omega v) */
-    void (*bicgstab_p)(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta, double omega,
-                       const hpls_dvec *v, hpls_dvec *p);
-    /* *tt = (t, t), *ts = (t, s), *ss = (s, s) */
-    void (*dot3)(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s, double *tt,
-                 double *ts, double *ss);
-    /* x += alpha phat + omega shat; r = s - omega t; *rnorm = ||r||, *rhat_r = (rhat, r) */
-    void (*bicgstab_xr)(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phat,
-                        double omega, const hpls_dvec *shat, const hpls_dvec *s, const hpls_dvec *t,
-                        const hpls_dvec *rhat, hpls_dvec *x, hpls_dvec *r, double *rnorm,
-                        double *rhat_r);
-    /* HISA's step (iter/hisa.c): bp = b - ynew; returns ||y - ynew|| */
-    double (*hisa_update)(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
-                          const hpls_dvec *ynew, hpls_dvec *bp);
     /* index of the first entry of x that is NaN or Inf (its value in *bad), or -1 */
     hpls_int (*finite)(hpls_backend *be, hpls_int n, const hpls_dvec *x, double *bad);
+    hpls_kfamily family; /* whose fused kernels a method runs on these vectors */
 } hpls_vops;
 
 /* Kernels on host arrays that differ between the host backends (cpu: OpenMP
@@ -521,28 +520,6 @@ static inline void hpls_v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls
 {
     be->v->maxpy2(be, n, k, V, a, alpha, x, b, beta, gamma, y);
 }
-static inline void hpls_v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
-                                     double omega, const hpls_dvec *v, hpls_dvec *p)
-{
-    be->v->bicgstab_p(be, n, r, beta, omega, v, p);
-}
-static inline void hpls_v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s,
-                               double *tt, double *ts, double *ss)
-{
-    be->v->dot3(be, n, t, s, tt, ts, ss);
-}
-static inline void hpls_v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha,
-                                      const hpls_dvec *phat, double omega, const hpls_dvec *shat,
-                                      const hpls_dvec *s, const hpls_dvec *t, const hpls_dvec *rhat,
-                                      hpls_dvec *x, hpls_dvec *r, double *rnorm, double *rhat_r)
-{
-    be->v->bicgstab_xr(be, n, alpha, phat, omega, shat, s, t, rhat, x, r, rnorm, rhat_r);
-}
-static inline double hpls_v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b,
-                                        const hpls_dvec *y, const hpls_dvec *ynew, hpls_dvec *bp)
-{
-    return be->v->hisa_update(be, n, b, y, ynew, bp);
-}
 static inline hpls_int hpls_v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x, double *bad)
 {
     return be->v->finite(be, n, x, bad);
@@ -553,17 +530,17 @@ static inline hpls_real *hpls_v_host(hpls_backend *be, const hpls_dvec *v)
     return be->v->host(be, v);
 }
 
-/* An hpls_vops of the functions named p##op (v_axpy ...): each backend's table
- * has every operation, or does not compile. */
-#define HPLS_VOPS_OF(p)                                                                            \
+/* An hpls_vops of the functions named p##op (v_axpy ...) and of family
+ * HPLS_KF_##fam: each backend's table has every operation and its family, or
+ * does not compile. */
+#define HPLS_VOPS_OF(p, fam)                                                                       \
     {                                                                                              \
         .alloc = p##alloc, .release = p##release, .upload = p##upload, .download = p##download,    \
         .host = p##host, .copy = p##copy, .set = p##set, .scale = p##scale, .axpy = p##axpy,       \
         .axpby = p##axpby, .xpay = p##xpay, .waxpy = p##waxpy, .axpbypcz = p##axpbypcz,            \
         .pmult = p##pmult, .diag_axpy = p##diag_axpy, .dot = p##dot, .nrm2 = p##nrm2,              \
         .mdot = p##mdot, .maxpy = p##maxpy, .mdot2 = p##mdot2, .maxpy2 = p##maxpy2,                \
-        .bicgstab_p = p##bicgstab_p, .dot3 = p##dot3, .bicgstab_xr = p##bicgstab_xr,               \
-        .hisa_update = p##hisa_update, .finite = p##finite                                         \
+        .finite = p##finite, .family = HPLS_KF_##fam                                               \
     }
 
 /* The vector operations of each backend (kernels/cpu/blas1.c, kernels/ref/ref.c). */

@@ -11,7 +11,7 @@
  * A vanishing rho' or (rhat, v) first restarts with rhat = r (the standard
  * remedy); if it vanishes again at once the solve stops with BREAKDOWN.
  * omega = 0 means the iteration cannot progress: BREAKDOWN.
- * The vector updates are fused (bicgstab_p, dot3, bicgstab_xr) with the same
+ * The vector updates are fused (p, dot3, xr: bicgstab_kernels.h) with the same
  * operation order as separate kernels, so fusing changed the passes over
  * memory, not the iterates.  ||s|| is taken with (t, t) and (t, s), so an
  * iteration has three reductions: (rhat, v); (t, t), (t, s), (s, s); and
@@ -19,24 +19,37 @@
  * and A shat it does not use, once.)  A user's convergence test is asked at
  * the half step before them instead, on (s, s) reduced alone: four
  * reductions an iteration, as OpenFOAM's PBiCGStab makes besides its test. */
+#include "iter/bicgstab_kernels.h"
 #include "iter/method.h"
 
 #include <math.h>
 
+/* Each family's kernels (kernels/bicgstab.h), at its index. */
+#define BICGSTAB_OF_(f, p)                                                                         \
+    [HPLS_KF_##f] = {hpls_##p##_bicgstab_p, hpls_##p##_bicgstab_dot3, hpls_##p##_bicgstab_xr},
+static const hpls_bicgstab_kernels kernels[HPLS_KF_COUNT] = {HPLS_KFAMILIES(BICGSTAB_OF_)};
+
+const hpls_bicgstab_kernels *hpls_bicgstab_kernels_of(const hpls_backend *be)
+{
+    return &kernels[be->v->family];
+}
+
 /* The second half of an iteration up to omega: shat = M^-1 s, t = A shat,
  * and (t, t), (t, s), (s, s) in one reduction; returns shat. */
-static const hpls_dvec *second_half(hpls_mctx *mc, const hpls_dvec *sv, hpls_dvec *shatbuf,
-                                    hpls_dvec *t, double *tt, double *ts, double *ss)
+static const hpls_dvec *second_half(hpls_mctx *mc, const hpls_bicgstab_kernels *K,
+                                    const hpls_dvec *sv, hpls_dvec *shatbuf, hpls_dvec *t,
+                                    double *tt, double *ts, double *ss)
 {
     const hpls_dvec *shat = hpls_m_pc_apply(mc, sv, shatbuf); /* shat = M^-1 s */
     hpls_m_op_apply(mc, shat, t);                             /* t = A shat */
-    hpls_v_dot3(mc->be, mc->n, t, sv, tt, ts, ss);
+    K->dot3(mc->be, mc->n, t, sv, tt, ts, ss);
     return shat;
 }
 
 hpls_status hpls_solve_bicgstab(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
     hpls_backend *be = mc->be;
+    const hpls_bicgstab_kernels *K = hpls_bicgstab_kernels_of(be);
     hpls_int n = mc->n;
     hpls_dvec *r = mc->work[0], *rhat = mc->work[1], *p = mc->work[2], *v = mc->work[3];
     hpls_dvec *sv = mc->work[4], *t = mc->work[5], *phatbuf = mc->work[6], *shatbuf = mc->work[7];
@@ -75,7 +88,7 @@ hpls_status hpls_solve_bicgstab(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
                 continue;
             }
             double beta = (rho_new / rho) * (alpha / omega);
-            hpls_v_bicgstab_p(be, n, r, beta, omega, v, p); /* p = r + beta (p - omega v) */
+            K->p(be, n, r, beta, omega, v, p); /* p = r + beta (p - omega v) */
             rho = rho_new;
         }
         const hpls_dvec *phat = hpls_m_pc_apply(mc, p, phatbuf); /* phat = M^-1 p */
@@ -100,7 +113,7 @@ hpls_status hpls_solve_bicgstab(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
         if (mc->conv_fn)
             ss = hpls_v_dot(be, n, sv, sv);
         else
-            shat = second_half(mc, sv, shatbuf, t, &tt, &ts, &ss);
+            shat = second_half(mc, K, sv, shatbuf, t, &tt, &ts, &ss);
         double snorm = hpls_be_norm(be, n, ss, sv);
         if (hpls_conv_met(mc, it, sv, snorm)) { /* converged at the half step */
             hpls_v_axpy(be, n, alpha, phat, x);
@@ -114,10 +127,10 @@ hpls_status hpls_solve_bicgstab(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
             continue;
         }
         if (!shat)
-            shat = second_half(mc, sv, shatbuf, t, &tt, &ts, &ss);
+            shat = second_half(mc, K, sv, shatbuf, t, &tt, &ts, &ss);
         omega = isgreater(tt, 0.0) ? ts / tt : 0.0; /* quiet: tt is NaN after a device failure */
         /* x += alpha phat + omega shat; r = s - omega t */
-        hpls_v_bicgstab_xr(be, n, alpha, phat, omega, shat, sv, t, rhat, x, r, &rnorm, &rhat_r);
+        K->xr(be, n, alpha, phat, omega, shat, sv, t, rhat, x, r, &rnorm, &rhat_r);
         if (hpls_conv_step(mc, it, rnorm, b, x, r, &restart))
             return HPLS_OK;
         if (!restart && hpls_guard(mc, omega, "omega", it, 1))

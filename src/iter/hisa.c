@@ -19,12 +19,22 @@
  * Eq. 7), and S x adds the couplings to the other ranks' rows through the halo
  * (mpi/dist_hisa.c).  T x = b' stays local, the residual identity holds row by
  * row, and ||y - y'|| is the one reduction of an iteration. */
+#include "iter/hisa_kernels.h"
 #include "iter/method.h"
 
 #include "direct/block_tridiag.h"
 #include "la/split.h"
 
 #include <math.h>
+
+/* Each family's kernels (kernels/hisa.h), at its index. */
+#define HISA_OF_(f, p) [HPLS_KF_##f] = {hpls_##p##_hisa_update},
+static const hpls_hisa_kernels kernels[HPLS_KF_COUNT] = {HPLS_KFAMILIES(HISA_OF_)};
+
+const hpls_hisa_kernels *hpls_hisa_kernels_of(const hpls_backend *be)
+{
+    return &kernels[be->v->family];
+}
 
 typedef struct hisa_data {
     hpls_csr *S;
@@ -148,6 +158,7 @@ hpls_status hpls_solve_hisa(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
 {
     const hisa_data *H = mc->mdata;
     hpls_backend *be = mc->be;
+    const hpls_hisa_kernels *K = hpls_hisa_kernels_of(be);
     hpls_int n = mc->n;
     hpls_dvec *y = mc->work[0], *ynew = mc->work[1], *bp = mc->work[2], *xold = mc->work[3];
     double rnorm = hpls_m_op_residual(mc, b, x, bp); /* r0 = b - A x0 */
@@ -164,7 +175,7 @@ hpls_status hpls_solve_hisa(hpls_mctx *mc, const hpls_dvec *b, hpls_dvec *x)
         if (st != HPLS_OK)
             return st;
         s_product(mc, H, x, ynew);                         /* y' = S x */
-        rnorm = hpls_v_hisa_update(be, n, b, y, ynew, bp); /* ||y - y'||, b' = b - y' */
+        rnorm = K->update(be, n, b, y, ynew, bp);          /* ||y - y'||, b' = b - y' */
         hpls_dvec *t = y;
         y = ynew;
         ynew = t;

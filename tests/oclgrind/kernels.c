@@ -8,6 +8,8 @@
 #include "backend/backend.h"
 #include "direct/direct.h"
 #include "hpls.h"
+#include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "kernels/cpu/sptrsv.h"
 #include "solver.h"
 
@@ -41,11 +43,9 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
     for (hpls_int q = 0; q < N; q++) /* three interleaved blocks, the last first */
         idx[q] = 3 * (q % 100) + 2 - q / 100;
     for (int general = 0; general < 2; general++) {
-        hpls_options o = {.psize = 64};
-        if (general)
-            o = (hpls_options){.part_nblocks = 3, .part_ptr = ptr, .part_idx = idx};
-        hpls_pjg_partition *P;
-        if (hpls_pjg_partition_build(N, A->nnz, &o, 1, &P) != HPLS_OK ||
+        hpls_pjg_partition *P; /* psize 64, or the user's three blocks */
+        if ((general ? hpls_pjg_blocks(N, A->nnz, 0, 3, ptr, idx, 1, &P)
+                     : hpls_pjg_blocks(N, A->nnz, 64, 0, NULL, NULL, 1, &P)) != HPLS_OK ||
             hpls_pjg_partition_upload(be, P, N, 0) != HPLS_OK)
             return 1;
         be->d->pjg_sweep(be, P->dev, dA, NULL, v[1], v[0], v[7], v[6], v[5]);
@@ -63,9 +63,8 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
             return 1;
     be->d->gemv(be, dD, w[0], w[1]);
     t += be->d->dense_residual(be, dD, w[2], w[0], w[1]);
-    hpls_options od = {.psize = 7};
     hpls_pjg_partition *P;
-    if (hpls_pjg_partition_build(ND, ND * ND, &od, 1, &P) != HPLS_OK ||
+    if (hpls_pjg_blocks(ND, ND * ND, 7, 0, NULL, NULL, 1, &P) != HPLS_OK ||
         hpls_pjg_partition_upload(be, P, ND, 1) != HPLS_OK)
         return 1;
     be->d->pjg_sweep(be, P->dev, NULL, dD, w[3], w[2], w[0], w[1], w[4]);
@@ -162,7 +161,7 @@ int main(void)
     be->v->axpbypcz(be, N, 0.3, v[0], 0.2, v[1], 0.1, v[7]);
     be->v->pmult(be, N, v[0], v[1], v[7]);
     be->v->diag_axpy(be, N, 0.3, v[0], v[1], v[7]);
-    be->v->bicgstab_p(be, N, v[0], 0.3, 0.2, v[1], v[7]);
+    hpls_bicgstab_kernels_of(be)->p(be, N, v[0], 0.3, 0.2, v[1], v[7]);
     t = be->v->dot(be, N, v[0], v[1]);
     t += be->v->nrm2(be, N, v[0]);
     be->v->scale(be, N, 1e200, v[6]); /* the scaled norm's kernels */
@@ -171,9 +170,10 @@ int main(void)
     be->v->maxpy(be, N, K, a, V, 0.5, v[5]);
     be->v->mdot2(be, N, K, V, v[4], v[5], r);
     be->v->maxpy2(be, N, K, V, a, 0.9, v[4], a, 0.1, 1.1, v[5]);
-    be->v->dot3(be, N, v[0], v[1], &t, &u, &w);
-    be->v->bicgstab_xr(be, N, 0.1, v[0], 0.2, v[1], v[2], v[3], v[4], v[5], v[6], &t, &u);
-    t += be->v->hisa_update(be, N, v[0], v[1], v[2], v[7]);
+    hpls_bicgstab_kernels_of(be)->dot3(be, N, v[0], v[1], &t, &u, &w);
+    hpls_bicgstab_kernels_of(be)->xr(be, N, 0.1, v[0], 0.2, v[1], v[2], v[3], v[4], v[5], v[6], &t,
+                                     &u);
+    t += hpls_hisa_kernels_of(be)->update(be, N, v[0], v[1], v[2], v[7]);
     be->v->finite(be, N, v[0], &t);
     for (int variant = 1; variant <= 2; variant++) {
         hpls_dmat *D;

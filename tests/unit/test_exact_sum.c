@@ -8,6 +8,8 @@
  * threads; whole solves (jacobi and the Krylov methods) give bit-identical x
  * and equal iteration counts at 1, 2 and 3 threads; what cannot keep the
  * promise is refused. */
+#include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "kernels/cpu/exact_sum.h"
 #include "solver.h"
 #include "testutil.h"
@@ -241,13 +243,13 @@ static void exact_reductions(int nt, hpls_int n, const hpls_vec *hx, const hpls_
     k += 70;
     out[k++] = hpls_v_dot(be, n, x, y);
     out[k++] = hpls_v_nrm2(be, n, x);
-    hpls_v_dot3(be, n, x, y, &out[k], &out[k + 1], &out[k + 2]);
+    hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &out[k], &out[k + 1], &out[k + 2]);
     k += 3;
     hpls_v_mdot2(be, n, 0, Vc, x, y, out + k); /* only the 3 dots of x and y */
     k += 3;
-    hpls_v_bicgstab_xr(be, n, 0.3, y, -2.5, x, y, x, y, z, r, &out[k], &out[k + 1]);
+    hpls_bicgstab_kernels_of(be)->xr(be, n, 0.3, y, -2.5, x, y, x, y, z, r, &out[k], &out[k + 1]);
     k += 2;
-    out[k++] = hpls_v_hisa_update(be, n, x, y, z, bp);
+    out[k++] = hpls_hisa_kernels_of(be)->update(be, n, x, y, z, bp);
     assert_int_equal(k, NRED);
     be->v->download(be, n, z, w);
     be->v->download(be, n, r, w + n);
@@ -318,8 +320,8 @@ static void exact_operations_write_the_cpu_bits(void **state)
         assert_int_equal(be->v->alloc(be, n, &r), HPLS_OK);
         assert_int_equal(be->v->alloc(be, n, &bp), HPLS_OK);
         double rn, rr;
-        hpls_v_bicgstab_xr(be, n, 0.7, x, 1.5, y, x, y, x, z, r, &rn, &rr);
-        hpls_v_hisa_update(be, n, x, y, z, bp);
+        hpls_bicgstab_kernels_of(be)->xr(be, n, 0.7, x, 1.5, y, x, y, x, z, r, &rn, &rr);
+        hpls_hisa_kernels_of(be)->update(be, n, x, y, z, bp);
         hpls_dvec *d[3] = {z, r, bp};
         for (int j = 0; j < 3; j++) {
             assert_int_equal(hpls_vec_create(n, &out[e][j]), HPLS_OK);
@@ -362,8 +364,8 @@ static void exact_reductions_pass_their_limbs_through_the_hook_once(void **state
     two->reduce_ctx = &calls;
     hpls_dvec *x1 = up(one, hx), *y1 = up(one, hy), *x2 = up(two, hx), *y2 = up(two, hy);
     double a[3], b[3];
-    hpls_v_dot3(one, n, x1, y1, &a[0], &a[1], &a[2]);
-    hpls_v_dot3(two, n, x2, y2, &b[0], &b[1], &b[2]);
+    hpls_bicgstab_kernels_of(one)->dot3(one, n, x1, y1, &a[0], &a[1], &a[2]);
+    hpls_bicgstab_kernels_of(two)->dot3(two, n, x2, y2, &b[0], &b[1], &b[2]);
     assert_int_equal(calls, 1);
     for (int j = 0; j < 3; j++)
         assert_true(same_bits(b[j], 2 * a[j]));

@@ -3,6 +3,8 @@
  * backend (the sequential oracle): cpu at 1, 2 and 3 threads, bit for bit where
  * the operation is entrywise, to rounding where it sums; repeatably; and the ref
  * backend refuses what it did not allocate. */
+#include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "solver.h"
 #include "testutil.h"
 
@@ -224,16 +226,16 @@ static void vector_operations_match_ref(void **state)
                 out[k][6] = down(be, n, z);
                 hpls_dvec *bp;
                 assert_int_equal(be->v->alloc(be, n, &bp), HPLS_OK);
-                red[k][0] = hpls_v_hisa_update(be, n, x, y, z, bp);
+                red[k][0] = hpls_hisa_kernels_of(be)->update(be, n, x, y, z, bp);
                 out[k][7] = down(be, n, bp);
-                hpls_v_bicgstab_p(be, n, x, 0.7, -1.3, y, z);
+                hpls_bicgstab_kernels_of(be)->p(be, n, x, 0.7, -1.3, y, z);
                 out[k][8] = down(be, n, z);
                 double tt, ts, ss, rn, rr;
-                hpls_v_dot3(be, n, x, y, &tt, &ts, &ss);
+                hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &tt, &ts, &ss);
                 double tt2, ts2, ss2;
-                hpls_v_dot3(be, n, x, y, &tt2, &ts2, &ss2);
+                hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &tt2, &ts2, &ss2);
                 assert_true(tt == tt2 && ts == ts2 && ss == ss2); /* repeatable */
-                hpls_v_bicgstab_xr(be, n, 0.3, x, -2.5, y, z, x, y, w, bp, &rn, &rr);
+                hpls_bicgstab_kernels_of(be)->xr(be, n, 0.3, x, -2.5, y, z, x, y, w, bp, &rn, &rr);
                 out[k][9] = down(be, n, w);
                 red[k][1] = hpls_v_dot(be, n, x, y);
                 assert_true(hpls_v_dot(be, n, x, y) == red[k][1]);
@@ -454,8 +456,8 @@ static void every_reduction_goes_through_the_hook_once(void **state)
         double h[4], t1, t2, t3;
         hpls_v_dot(be, n, x, y);
         hpls_v_mdot(be, n, 3, Vc, y, h);
-        hpls_v_dot3(be, n, x, y, &t1, &t2, &t3);
-        hpls_v_hisa_update(be, n, x, y, y, y);
+        hpls_bicgstab_kernels_of(be)->dot3(be, n, x, y, &t1, &t2, &t3);
+        hpls_hisa_kernels_of(be)->update(be, n, x, y, y, y);
         assert_int_equal(calls, 4);
         double h2[9];
         hpls_v_mdot2(be, n, 3, Vc, x, y, h2);
@@ -515,9 +517,8 @@ static void host_kernels_match_reference(void **state)
         dinv[i] = 1.0 / A->val[diag[i]];
     const hpls_int psizes[] = {1, 7, 1000, n};
     for (size_t c = 0; c < sizeof psizes / sizeof psizes[0]; c++) {
-        hpls_options o = {.psize = psizes[c]};
         hpls_pjg_partition *P;
-        assert_int_equal(hpls_pjg_partition_build(n, A->nnz, &o, 2, &P), HPLS_OK);
+        assert_int_equal(hpls_pjg_blocks(n, A->nnz, psizes[c], 0, NULL, NULL, 2, &P), HPLS_OK);
         for (int p = 1; p <= 3; p++) {
             memcpy(y, x->data, bytes);
             memcpy(yr, x->data, bytes);

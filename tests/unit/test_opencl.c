@@ -17,6 +17,8 @@
 #include "direct/block_tridiag.h"
 #include "gen/gen.h"
 #include "hpls.h"
+#include "iter/bicgstab_kernels.h"
+#include "iter/hisa_kernels.h"
 #include "kernels/device/devhost.h"
 #include "precond/trisolve.h"
 #include "solver.h"
@@ -140,8 +142,8 @@ static void elementwise_operations_match_ref_bit_for_bit(void **state)
         BOTH(ocl->v->diag_axpy(ocl, n, 0.6, O(0), O(1), O(2)),
              ref->v->diag_axpy(ref, n, 0.6, R(0), R(1), R(2)));
         assert_same_bits(&p, 2, "diag_axpy");
-        BOTH(ocl->v->bicgstab_p(ocl, n, O(0), 0.4, 1.9, O(1), O(2)),
-             ref->v->bicgstab_p(ref, n, R(0), 0.4, 1.9, R(1), R(2)));
+        BOTH(hpls_bicgstab_kernels_of(ocl)->p(ocl, n, O(0), 0.4, 1.9, O(1), O(2)),
+             hpls_bicgstab_kernels_of(ref)->p(ref, n, R(0), 0.4, 1.9, R(1), R(2)));
         assert_same_bits(&p, 2, "bicgstab_p");
         const double a[3] = {0.5, -0.25, 1.5}, b[3] = {2.0, 0.3, -0.7};
         const hpls_dvec *Vo[3] = {O(0), O(1), O(2)}, *Vr[3] = {R(0), R(1), R(2)};
@@ -178,20 +180,21 @@ static void reductions_match_ref(void **state)
         for (int j = 0; j < 11; j++)
             assert_close(ho[j], hr[j], "mdot2", n);
         double t[3], u[3];
-        ocl->v->dot3(ocl, n, O(0), O(1), &t[0], &t[1], &t[2]);
-        ref->v->dot3(ref, n, R(0), R(1), &u[0], &u[1], &u[2]);
+        hpls_bicgstab_kernels_of(ocl)->dot3(ocl, n, O(0), O(1), &t[0], &t[1], &t[2]);
+        hpls_bicgstab_kernels_of(ref)->dot3(ref, n, R(0), R(1), &u[0], &u[1], &u[2]);
         for (int j = 0; j < 3; j++)
             assert_close(t[j], u[j], "dot3", n);
-        ocl->v->bicgstab_xr(ocl, n, 0.3, O(0), 0.7, O(1), O(2), O(3), O(4), O(5), O(1), &t[0],
-                            &t[1]);
-        ref->v->bicgstab_xr(ref, n, 0.3, R(0), 0.7, R(1), R(2), R(3), R(4), R(5), R(1), &u[0],
-                            &u[1]);
+        hpls_bicgstab_kernels_of(ocl)->xr(ocl, n, 0.3, O(0), 0.7, O(1), O(2), O(3), O(4), O(5),
+                                          O(1), &t[0], &t[1]);
+        hpls_bicgstab_kernels_of(ref)->xr(ref, n, 0.3, R(0), 0.7, R(1), R(2), R(3), R(4), R(5),
+                                          R(1), &u[0], &u[1]);
         assert_close(t[0], u[0], "bicgstab_xr ||r||", n);
         assert_close(t[1], u[1], "bicgstab_xr (rhat, r)", n);
         assert_same_bits(&p, 5, "bicgstab_xr x");
         assert_same_bits(&p, 1, "bicgstab_xr r");
-        assert_close(ocl->v->hisa_update(ocl, n, O(0), O(1), O(2), O(3)),
-                     ref->v->hisa_update(ref, n, R(0), R(1), R(2), R(3)), "hisa_update", n);
+        assert_close(hpls_hisa_kernels_of(ocl)->update(ocl, n, O(0), O(1), O(2), O(3)),
+                     hpls_hisa_kernels_of(ref)->update(ref, n, R(0), R(1), R(2), R(3)),
+                     "hisa_update", n);
         assert_same_bits(&p, 3, "hisa_update bp");
         assert_int_equal(ocl->err, HPLS_OK);
         pair_free(&p);

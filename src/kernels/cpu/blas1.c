@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* blas1.c: the cpu backend's vector operations (backend/backend.h): OpenMP
+/* blas1.c: the cpu backend's vector operations (backend/backend.h) and the
+ * methods' fused kernels of its family (kernels/bicgstab.h, hisa.h): OpenMP
  * loops over host arrays, a handle being the array itself.  Static partitions
  * by index; reductions keep one partial per thread and add them in thread
  * order, then pass them to the backend's reduction hook, so a result is
@@ -12,7 +13,9 @@
  * vectors alone, not on how they are cut among threads and ranks. */
 #include "kernels/cpu/blas1.h"
 #include "backend/backend.h"
+#include "kernels/bicgstab.h"
 #include "kernels/cpu/team.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 #include <string.h>
@@ -479,7 +482,7 @@ static void v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const
     }
 }
 
-static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
+void hpls_cpu_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
                          double omega, const hpls_dvec *vv, hpls_dvec *pv)
 {
     const hpls_real *r = C_(rv), *v = C_(vv);
@@ -487,8 +490,8 @@ static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, doub
     HPLS_FOR(nthreads_for(be, n), i, n, p[i] = r[i] + beta * (p[i] + -omega * v[i]));
 }
 
-static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
-                   double *tt, double *ts, double *ss)
+void hpls_cpu_bicgstab_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
+                            double *tt, double *ts, double *ss)
 {
     const hpls_real *t = C_(tv), *s = C_(sv);
     double *part = scratch(be), out[3];
@@ -516,10 +519,10 @@ static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls
     *ss = out[2];
 }
 
-static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
+void hpls_cpu_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
                           double omega, const hpls_dvec *shatv, const hpls_dvec *sv,
-                          const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv,
-                          hpls_dvec *rv, double *rnorm, double *rhat_r)
+                          const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv, hpls_dvec *rv,
+                          double *rnorm, double *rhat_r)
 {
     const hpls_real *phat = C_(phatv), *shat = C_(shatv), *s = C_(sv), *t = C_(tv);
     const hpls_real *rhat = C_(rhatv);
@@ -550,8 +553,8 @@ static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
                                                                    : v_nrm2(be, n, rv);
 }
 
-static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
-                            const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv)
+double hpls_cpu_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, const hpls_dvec *yv,
+                            const hpls_dvec *ynewv, hpls_dvec *bpv)
 {
     const hpls_real *b = C_(bv), *y = C_(yv), *ynew = C_(ynewv);
     hpls_real *bp = A_(bpv);
@@ -598,7 +601,7 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *xv, doub
     return first;
 }
 
-const hpls_vops hpls_cpu_vops = HPLS_VOPS_OF(v_);
+const hpls_vops hpls_cpu_vops = HPLS_VOPS_OF(v_, CPU);
 
 hpls_status hpls_cpu_init(hpls_backend *be)
 {
@@ -643,13 +646,9 @@ const hpls_kernels hpls_cpu_kernels = {
 #define x_diag_axpy v_diag_axpy
 #define x_maxpy v_maxpy
 #define x_maxpy2 v_maxpy2
-#define x_bicgstab_p v_bicgstab_p
 #define x_finite v_finite
 #define x_dot hpls_cpu_x_dot
 #define x_nrm2 hpls_cpu_x_nrm2
 #define x_mdot hpls_cpu_x_mdot
 #define x_mdot2 hpls_cpu_x_mdot2
-#define x_dot3 hpls_cpu_x_dot3
-#define x_bicgstab_xr hpls_cpu_x_bicgstab_xr
-#define x_hisa_update hpls_cpu_x_hisa_update
-const hpls_vops hpls_cpu_exact_vops = HPLS_VOPS_OF(x_);
+const hpls_vops hpls_cpu_exact_vops = HPLS_VOPS_OF(x_, CPU_EXACT);

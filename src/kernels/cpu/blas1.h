@@ -49,13 +49,5 @@ void hpls_cpu_x_mdot(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const
                      const hpls_dvec *w, double *h);
 void hpls_cpu_x_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const *V,
                       const hpls_dvec *xv, const hpls_dvec *yv, double *h);
-void hpls_cpu_x_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
-                     double *tt, double *ts, double *ss);
-void hpls_cpu_x_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
-                            double omega, const hpls_dvec *shatv, const hpls_dvec *sv,
-                            const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv,
-                            hpls_dvec *rv, double *rnorm, double *rhat_r);
-double hpls_cpu_x_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
-                              const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv);
 
 #endif

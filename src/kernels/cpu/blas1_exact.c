@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* blas1_exact.c: reproducible=1's vector operations on the cpu backend
  * (hpls_cpu_set_exact): those of blas1.c that sum across entries, with every
- * sum exact (kernels/cpu/exact_sum.h) and rounded once, and the host kernels
- * that return a sum of squares.  The other operations of the table are
+ * sum exact (kernels/cpu/exact_sum.h) and rounded once, the methods' fused
+ * kernels that sum (family cpu_x: kernels/bicgstab.h, hisa.h), and the host
+ * kernels that return a sum of squares.  The other operations of the table are
  * blas1.c's (hpls_cpu_exact_vops, at its end). */
 #include "backend/backend.h"
+#include "kernels/bicgstab.h"
 #include "kernels/cpu/blas1.h"
 #include "kernels/cpu/exact_sum.h"
 #include "kernels/cpu/team.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 
@@ -159,8 +162,8 @@ void hpls_cpu_x_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *cons
     }
 }
 
-void hpls_cpu_x_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
-                     double *tt, double *ts, double *ss)
+void hpls_cpu_x_bicgstab_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv,
+                              const hpls_dvec *sv, double *tt, double *ts, double *ss)
 {
     const hpls_real *t = C_(tv), *s = C_(sv);
     const hpls_real *X[3] = {t, t, s}, *Y[3] = {t, s, s};

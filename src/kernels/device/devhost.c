@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* devhost.c: the device host layer (devhost.h): a device backend's state,
  * buffers and launches over its primitives (hpls_devtab), the reductions in
- * two stages, and the vector operations (hpls_dev_vops) every device backend
- * runs.  Vectors are device buffers; every operation is a kernel of
+ * two stages, and the vector operations (hpls_dev_vops) and the methods' fused
+ * kernels (family dev: kernels/bicgstab.h, hisa.h) every device backend runs.
+ * Vectors are device buffers; every operation is a kernel of
  * kernels/device/vector.cl; a reduction is two launches (work-group partials,
  * then one group combines them in a fixed order: red_final) and one read of
  * its k results, which then pass through be->reduce. */
 #include "kernels/device/devhost.h"
+#include "kernels/bicgstab.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -497,7 +500,7 @@ static void v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const
                  HPLS_KV(x), HPLS_KD(beta), HPLS_KD(gamma), HPLS_KV(y));
 }
 
-static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
+void hpls_dev_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *r, double beta,
                          double omega, const hpls_dvec *v, hpls_dvec *p)
 {
     HPLS_DEV_RUN(be, HPLS_K_v_bicgstab_p, hpls_dev_groups(n), HPLS_KL(n), HPLS_KV(r), HPLS_KD(beta),
@@ -579,8 +582,8 @@ static void v_mdot2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const 
     hpls_be_reduce(be, h, ncol, HPLS_RED_SUM);
 }
 
-static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s, double *tt,
-                   double *ts, double *ss)
+void hpls_dev_bicgstab_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_dvec *s,
+                            double *tt, double *ts, double *ss)
 {
     double v[3] = {NAN, NAN, NAN};
     if (hpls_dev_part(be, 3)) {
@@ -595,7 +598,7 @@ static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *t, const hpls_
     *ss = v[2];
 }
 
-static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phat,
+void hpls_dev_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phat,
                           double omega, const hpls_dvec *shat, const hpls_dvec *s,
                           const hpls_dvec *t, const hpls_dvec *rhat, hpls_dvec *x, hpls_dvec *r,
                           double *rnorm, double *rhat_r)
@@ -615,7 +618,7 @@ static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
     *rhat_r = v[1];
 }
 
-static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
+double hpls_dev_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *b, const hpls_dvec *y,
                             const hpls_dvec *ynew, hpls_dvec *bp)
 {
     double s = NAN;
@@ -646,4 +649,4 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *x, doubl
     return be->err == HPLS_OK ? i : -1;
 }
 
-const hpls_vops hpls_dev_vops = HPLS_VOPS_OF(v_);
+const hpls_vops hpls_dev_vops = HPLS_VOPS_OF(v_, DEVICE);

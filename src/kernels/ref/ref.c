@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ref.c: the ref backend (backend/backend.h): plain sequential loops, as
+/* ref.c: the ref backend (backend/backend.h; its family of the methods' fused
+ * kernels: kernels/bicgstab.h, hisa.h): plain sequential loops, as
  * readable as a textbook, the oracle the cpu (and later device) backends are
  * tested against.  It is also the checker: its handles are descriptors kept in
  * a registry, and every handle an operation is given must be one of its live
@@ -8,6 +9,8 @@
  * The test suite runs every method on it, which proves that methods reach
  * vectors only through the backend. */
 #include "backend/backend.h"
+#include "kernels/bicgstab.h"
+#include "kernels/hisa.h"
 
 #include <math.h>
 #include <string.h>
@@ -307,7 +310,7 @@ static void v_maxpy2(hpls_backend *be, hpls_int n, int k, const hpls_dvec *const
     }
 }
 
-static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
+void hpls_ref_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, double beta,
                          double omega, const hpls_dvec *vv, hpls_dvec *pv)
 {
     const hpls_real *r = arr(be, rv, n, "bicgstab_p"), *v = arr(be, vv, n, "bicgstab_p");
@@ -316,8 +319,8 @@ static void v_bicgstab_p(hpls_backend *be, hpls_int n, const hpls_dvec *rv, doub
         p[i] = r[i] + beta * (p[i] - omega * v[i]);
 }
 
-static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
-                   double *tt, double *ts, double *ss)
+void hpls_ref_bicgstab_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls_dvec *sv,
+                            double *tt, double *ts, double *ss)
 {
     const hpls_real *t = arr(be, tv, n, "dot3"), *s = arr(be, sv, n, "dot3");
     double v[3] = {sum_xy(t, t, n), sum_xy(t, s, n), sum_xy(s, s, n)};
@@ -327,10 +330,10 @@ static void v_dot3(hpls_backend *be, hpls_int n, const hpls_dvec *tv, const hpls
     *ss = v[2];
 }
 
-static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
+void hpls_ref_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls_dvec *phatv,
                           double omega, const hpls_dvec *shatv, const hpls_dvec *sv,
-                          const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv,
-                          hpls_dvec *rv, double *rnorm, double *rhat_r)
+                          const hpls_dvec *tv, const hpls_dvec *rhatv, hpls_dvec *xv, hpls_dvec *rv,
+                          double *rnorm, double *rhat_r)
 {
     const char *op = "bicgstab_xr";
     const hpls_real *phat = arr(be, phatv, n, op), *shat = arr(be, shatv, n, op);
@@ -344,8 +347,8 @@ static void v_bicgstab_xr(hpls_backend *be, hpls_int n, double alpha, const hpls
     *rhat_r = v_dot(be, n, rhatv, rv);
 }
 
-static double v_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv,
-                            const hpls_dvec *yv, const hpls_dvec *ynewv, hpls_dvec *bpv)
+double hpls_ref_hisa_update(hpls_backend *be, hpls_int n, const hpls_dvec *bv, const hpls_dvec *yv,
+                            const hpls_dvec *ynewv, hpls_dvec *bpv)
 {
     const char *op = "hisa_update";
     const hpls_real *b = arr(be, bv, n, op), *y = arr(be, yv, n, op);
@@ -373,7 +376,7 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *xv, doub
     return -1;
 }
 
-const hpls_vops hpls_ref_vops = HPLS_VOPS_OF(v_);
+const hpls_vops hpls_ref_vops = HPLS_VOPS_OF(v_, REF);
 
 /* ---- host kernels: the sequential reference (nt ignored) ---------------- */
 
