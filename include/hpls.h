@@ -230,7 +230,8 @@ HPLS_API hpls_status hpls_solver_set_monitor(hpls_solver *s, hpls_monitor_fn fn,
  * such as OpenFOAM's normFactor, needs it), its answer then ignored.  For
  * the methods that hold r: cg and bicgstab (bicgstab also tests s = r - alpha
  * A M^-1 p at its half step, as OpenFOAM's PBiCGStab does), on the host
- * backends (cpu, ref, mpi), without reorder or scale; setup refuses the others.
+ * backends (cpu, ref, mpi), without reorder or scale; setup refuses the others
+ * (and this call on a solver set up for another, keeping its old test).
  * fn NULL: tol and atol again.  Takes effect at the next solve. */
 typedef int (*hpls_converged_fn)(void *ctx, hpls_int iteration, hpls_int n, const hpls_real *r,
                                  double rnorm);

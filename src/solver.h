@@ -204,6 +204,10 @@ struct hpls_solver {
  * (solver/transform.c; src/mpi runs it on rank 0 for a distributed A). */
 hpls_status hpls_solver_transform(hpls_solver *s, const hpls_csr *A);
 
+/* HPLS_ERR_OPTION unless a user's convergence test (s->conv_fn) can be shown
+ * the residual vector by s's method and backend (solver/setup.c). */
+hpls_status hpls_solver_check_convtest(const hpls_solver *s);
+
 /* Records a message in the solver (and thread-locally) and returns st. */
 hpls_status hpls_solver_fail(hpls_solver *s, hpls_status st, const char *fmt, ...)
     HPLS_PRINTF(3, 4);

@@ -15,7 +15,7 @@
 
 /* A user's convergence test is shown the residual vector in host memory, of
  * A's own system: the methods that hold one, host backends, no transform. */
-static hpls_status check_convergence_test(const hpls_solver *s)
+hpls_status hpls_solver_check_convtest(const hpls_solver *s)
 {
     const hpls_method *m = s->opt.method;
     if (!s->conv_fn)
@@ -170,7 +170,7 @@ hpls_status hpls_solver_setup_common(hpls_solver *s, hpls_int n, double t0)
     hpls_be_set_prefetch(be, o->prefetch);
     if (be->d && (st = device_check(s)) != HPLS_OK)
         goto fail;
-    if ((st = check_convergence_test(s)) != HPLS_OK)
+    if ((st = hpls_solver_check_convtest(s)) != HPLS_OK)
         goto fail;
     s->env->make_operator(s, n);
     /* a dense A stores every column; a shell operator's entries are unknown */

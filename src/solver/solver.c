@@ -202,8 +202,16 @@ hpls_status hpls_solver_set_convergence_test(hpls_solver *s, hpls_converged_fn f
 {
     if (!s)
         return hpls_fail(HPLS_ERR_ARG, "hpls_solver_set_convergence_test: NULL solver");
+    hpls_converged_fn old_fn = s->conv_fn;
+    void *old_ctx = s->conv_ctx;
     s->conv_fn = fn;
     s->conv_ctx = ctx;
+    hpls_status st = s->ready ? hpls_solver_check_convtest(s) : HPLS_OK;
+    if (st != HPLS_OK) { /* the setup checked the old test: keep it */
+        s->conv_fn = old_fn;
+        s->conv_ctx = old_ctx;
+        return hpls_solver_fail(s, st, "%s", hpls_last_error());
+    }
     return HPLS_OK;
 }
 

@@ -214,6 +214,18 @@ static void user_test_stops_on_the_residual_vector(void **state)
     assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged, &t), HPLS_OK);
     assert_int_equal(hpls_solver_setup(s, A), HPLS_ERR_OPTION);
     assert_non_null(strstr(hpls_solver_message(s), "use cg or bicgstab"));
+    /* set after the setup: refused then, and the solver solves as before */
+    assert_int_equal(hpls_solver_set_convergence_test(s, NULL, NULL), HPLS_OK);
+    assert_int_equal(hpls_solver_setup(s, A), HPLS_OK);
+    assert_int_equal(hpls_solver_set_convergence_test(s, l1_converged, &t), HPLS_ERR_OPTION);
+    assert_non_null(strstr(hpls_solver_message(s), "use cg or bicgstab"));
+    hpls_vec *x1 = tu_vec_random(A->nrows, 1), *b1 = tu_rhs(A, x1), *x;
+    hpls_vec_create(A->nrows, &x);
+    hpls_info info = tu_run(s, b1, x);
+    assert_int_equal(info.reason, HPLS_CONVERGED_RTOL);
+    hpls_vec_destroy(x);
+    hpls_vec_destroy(b1);
+    hpls_vec_destroy(x1);
     hpls_solver_destroy(s);
     hpls_csr_destroy(A);
 }
