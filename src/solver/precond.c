@@ -189,6 +189,7 @@ hpls_status hpls_precond_setup(hpls_precond *P, const hpls_csr *A, unsigned flag
     int threads = P->opt.threads > 0 ? (int)P->opt.threads : hpls_auto_threads((double)A->nnz);
     if ((st = hpls_backend_create(P->opt.backend, threads, &P->be)) != HPLS_OK)
         return pfail(P, st, "%s", hpls_last_error());
+    hpls_be_set_prefetch(P->be, P->opt.prefetch); /* the sweeps read the variant */
     if ((flags & HPLS_PRECOND_TRANSPOSE) && t->setup &&
         (st = hpls_csr_transpose(A, &P->At)) != HPLS_OK)
         return pfail(P, st, "%s", hpls_last_error());
