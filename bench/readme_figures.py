@@ -1047,33 +1047,41 @@ def openfoam(d, o):
     where = lambda r: f"{col(r, 'case')} ({col(r, 'cells')} cells, {col(r, 'ranks')} rank" + \
         ("s)" if col(r, "ranks") != "1" else ")")
     x, field, w = max(cells, key=lambda c: c[0])
-    o.row("OpenFOAM (simpleFoam pitzDaily; libhplsFoam.so): seconds in each field's linear solver, "
+    o.row("OpenFOAM (simpleFoam pitzDaily and pitzDaily refined 10x, 1.22e6 cells; libhplsFoam.so): seconds in each field's linear solver, "
           "hpls's cg + dic / bicgstab + dilu over OpenFOAM's DIC-PCG / DILU-PBiCGStab, the same "
           "iterations",
           f"p {rng([v for v, f, _ in cells if f == 'p'], unit='x')}; U, k, epsilon "
           f"{rng([v for v, f, _ in cells if f != 'p'], unit='x')}; p against GAMG (multigrid, "
           f"another method): {rng([med(col(r, 'p: hpls / gamg')) for r in rows], unit='x')}",
-          f"{where(w)} {field} {f2(x)}x: {openfoam_why(field)}", d.name)
+          f"{where(w)} {field} {f2(x)}x: {openfoam_why(field, w)}", d.name)
     for v, f, r in cells:
         if v > 1:
             o.losses.append((d.name, f"OpenFOAM's {f} solves, seconds over OpenFOAM's own solver",
-                             f"{where(r)} {f} {f2(v)}x", openfoam_why(f)))
+                             f"{where(r)} {f} {f2(v)}x", openfoam_why(f, r)))
 
 
-def openfoam_why(field):
+def openfoam_why(field, r):
     """Why hpls's solves of a field take longer than OpenFOAM's own inside simpleFoam."""
     if field == "p":
         return ("the same iterations within 1%; serially at OpenFOAM's speed; on ranks cg makes "
                 "OpenFOAM's PCG's 3 reductions an iteration, but a solve adds agreements of its "
-                "own (in set_values and update, the confirming residual, the solve's end: "
-                "MPI_Allreduce calls per rank over 20 steps 6427 against OpenFOAM's 5499, "
-                "counted for U, k, epsilon and p together)")
+                "own (set_values' check, the update's outcome, the solve's end: MPI_Allreduce "
+                "calls per rank over 20 steps 6191 against OpenFOAM's 5499, counted for U, k, "
+                "epsilon and p together)")
+    if int(col(r, "cells")) > 1000000:
+        return ("two steps, 4 solves a field of 1 to 2 iterations: each field's first solve "
+                "sets hpls up on 1.22e6 rows (the LDU-to-CSR pattern, the solver, dilu's copies "
+                "and their first-touch page faults: perf of a 1-rank run, the kernel's page "
+                "clearing 9% of its 61 s), which a longer run amortises: the same case run 4 "
+                "steps instead of 2 (1 rank, one run each) took hpls 0.38 s more for U, 0.06 s "
+                "for k and 0.16 s for epsilon, where OpenFOAM's 2 steps take 0.42 s and 0.34 s; "
+                "the setup itself (1.2-1.5 s a field) not profiled further")
     return ("one to three iterations a solve, so fixed costs decide (callgrind, pitzDaily, 20 "
-            "steps, instructions a solve: hpls 10.8M, OpenFOAM's PBiCGStab 4.7M): DILU's "
-            "values update (E, 1/E and the scaled copies' values; 1.9M on a 12k-row matrix, "
-            "OpenFOAM's 0.43M), each DILU application 1.04M against 0.68M, 4.3 CSR products a "
-            "solve against 3.3 (the confirming true residual), the values check and the LDU "
-            "values' scatter into CSR; on ranks the per-solve agreements")
+            "steps, instructions a solve: hpls 8.3M, OpenFOAM's PBiCGStab 4.7M): DILU's "
+            "values update (E, 1/E and the scaled copies' values; 1.79M on a 12k-row matrix, "
+            "OpenFOAM's 0.43M), a CSR product 0.55M against Amul's 0.41M, the values check "
+            "and the LDU values' scatter into CSR (each DILU application is at OpenFOAM's "
+            "count: 0.66M against 0.68M); on ranks the per-solve agreements")
 
 
 def update_values(d, o):
