@@ -109,6 +109,22 @@ static hpls_int thomas_strided(hpls_int n, hpls_int base, const hpls_real *dl, c
 
 static const hpls_real zeros[GROUP]; /* the dl of row 0 and the du of row n - 1 */
 
+/* Row i + PF_ROWS of the interleaved systems at at's column prefetched (b for
+ * writing).  Always inlined: GCC 12 drops a call whose only effect is a
+ * prefetch (sptrsv.c's prefetch_rows). */
+__attribute__((always_inline)) static inline void
+prefetch_rows(hpls_int n, hpls_int batch, hpls_int i, hpls_int at, const hpls_real *dl,
+              const hpls_real *d, const hpls_real *du, const hpls_real *b)
+{
+    if (i + PF_ROWS < n) {
+        hpls_int ahead = at + PF_ROWS * batch;
+        __builtin_prefetch(dl + ahead);
+        __builtin_prefetch(d + ahead);
+        __builtin_prefetch(du + ahead);
+        __builtin_prefetch(b + ahead, 1);
+    }
+}
+
 /* The g <= GROUP interleaved systems k0 .. k0+g-1 swept together (the
  * multipliers of row i at cy[2*i*w + j], its y at cy[2*i*w + w + j]) through
  * the first rows where every one is common: a pivot not tiny, |lc| <= |d|,
@@ -131,13 +147,7 @@ static hpls_int common_rows(hpls_int n, hpls_int batch, hpls_int k0, int g, int 
         const double *cin = cs[i & 1], *yin = ys[i & 1];
         double *cout = cs[(i + 1) & 1], *yout = ys[(i + 1) & 1];
         hpls_real *cpi = cy + 2 * i * w, *ywi = cpi + w;
-        if (i + PF_ROWS < n) {
-            hpls_int ahead = at + PF_ROWS * batch;
-            __builtin_prefetch(dl + ahead);
-            __builtin_prefetch(d + ahead);
-            __builtin_prefetch(du + ahead);
-            __builtin_prefetch(b + ahead, 1);
-        }
+        prefetch_rows(n, batch, i, at, dl, d, du, b);
         int j = 0;
         for (; j < g; j++) {
             double l = L[j], dd = D[j], u = U[j];
@@ -183,13 +193,7 @@ static void thomas_interleaved(hpls_int n, hpls_int batch, hpls_int k0, int g, i
     for (hpls_int i = common_rows(n, batch, k0, g, w, dl, d, du, b, cy, cprev, y); i < n; i++) {
         hpls_int at = i * batch + k0;
         hpls_real *cpi = cy + 2 * i * w, *ywi = cpi + w;
-        if (i + PF_ROWS < n) {
-            hpls_int ahead = at + PF_ROWS * batch;
-            __builtin_prefetch(dl + ahead);
-            __builtin_prefetch(d + ahead);
-            __builtin_prefetch(du + ahead);
-            __builtin_prefetch(b + ahead, 1);
-        }
+        prefetch_rows(n, batch, i, at, dl, d, du, b);
         for (int j = 0; j < g; j++) {
             if (row[j])
                 continue;
