@@ -584,12 +584,10 @@ static hpls_int v_finite(hpls_backend *be, hpls_int n, const hpls_dvec *xv, doub
     hpls_int firsts[HPLS_MAX_THREADS], first = n;
     int p = nthreads_for(be, n);
     HPLS_TEAM(p, t, q, {
-        hpls_int lo, hi, f = n;
+        hpls_int lo, hi;
         span(n, t, q, &lo, &hi);
-        for (hpls_int i = lo; i < hi && f == n; i++)
-            if (!isfinite(x[i]))
-                f = i;
-        firsts[t] = f;
+        hpls_int f = hpls_first_nonfinite(x + lo, hi - lo); /* the bit test, vectorised */
+        firsts[t] = f < 0 ? n : lo + f;
         if (t == 0)
             p = q;
     });
