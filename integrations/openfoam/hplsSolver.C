@@ -3,8 +3,9 @@
 // matrix (lduMatrix.H: diag, upper[f] at row lowerAddr[f], column
 // upperAddr[f], lower[f] at the transposed place) becomes a CSR matrix once per
 // mesh; at every solve only its values are written (through a map kept with the
-// pattern) and hpls_solver_update_values redoes the numeric setup.  psi and
-// source are handed to hpls in place.  The stop test is OpenFOAM's own, given
+// pattern) and hpls_solver_update_values redoes the numeric setup of the
+// solver of the dictionary's options on that mesh, one for all the fields that
+// ask for the same options.  psi and source are handed to hpls in place.  The stop test is OpenFOAM's own, given
 // to hpls as its convergence test (hpls_solver_set_convergence_test): the
 // residual |r|_1 / normFactor, normFactor = sum(|A psi - sumA xRef| + |source
 // - sumA xRef|) + 1e-20 of the initial psi, xRef its mean, sumA A's row sums
@@ -71,8 +72,10 @@ struct hplsFoamCoupling
     hpls_int first = 0, n = 0;    // my first global row, the global order
 };
 
-// One field's matrix on one mesh, and the hpls solver set up on it
-struct hplsFoamCache
+// One mesh's matrix, shared by every field solved on it: the CSR pattern of
+// its addressing (the same for p, U, k, ...: built once per mesh, not once a
+// field), where each coefficient goes, and the values of the field solved last
+struct hplsFoamPattern
 {
     std::vector<label> lowerAddr, upperAddr; // the addressing it was built for
     std::vector<label> coupledCells;         // and the processor faces' cells
@@ -88,39 +91,61 @@ struct hplsFoamCache
     std::vector<hpls_int> coupledSlot; // of processor face k (coupledCells[k], across[k])
     bool shared = false;             // some slot takes several coefficients (faces between
                                      // the same cells): summed, else written once each
-    hpls_solver* solver = nullptr;
     scalarField wA, tmpField;        // A psi and normFactor's scratch (n each, kept)
-    std::string options;             // the hpls options the solver was set up with
+
+    ~hplsFoamPattern()
+    {
+#ifdef HPLS_FOAM_MPI
+        // the caches outlive main, and OpenFOAM's MPI_Finalize: D (collective
+        // to free) is left to the process's end then
+        int finalized = 0;
+        MPI_Finalized(&finalized);
+        if (!finalized)
+        {
+            hpls_dcsr_destroy(D);
+        }
+#endif
+        hpls_csr_destroy(A);
+    }
+};
+
+// The hpls solver of one set of options on a mesh's matrix, shared by the
+// fields that ask for those options (U's components, k and epsilon alike):
+// each solve writes its field's values and updates (hpls_solver_update_values
+// / _dcsr, the numeric part only), so only the first field sets it up
+struct hplsFoamCache
+{
+    std::shared_ptr<hplsFoamPattern> pattern; // the matrix the solver is set up on
+    hpls_solver* solver = nullptr;
     std::string stop;                // the maxiter and miniter last set
     bool setUp = false;              // solver set up on A (else the next solve sets it up)
 
     ~hplsFoamCache()
     {
 #ifdef HPLS_FOAM_MPI
-        // the caches outlive main, and OpenFOAM's MPI_Finalize: D and its
-        // solver (collective to free) are left to the process's end then
+        // a solver on D is collective to free: left to the process's end
+        // once OpenFOAM's MPI_Finalize has run
         int finalized = 0;
         MPI_Finalized(&finalized);
-        if (D && finalized)
+        if (pattern && pattern->D && finalized)
         {
             return;
         }
-        hpls_solver_destroy(solver);
-        hpls_dcsr_destroy(D);
-#else
-        hpls_solver_destroy(solver);
 #endif
-        hpls_csr_destroy(A);
+        hpls_solver_destroy(solver);
     }
 };
 
-// Keyed on the addressing object and the field: OpenFOAM makes a solver
-// object per solve, the cache outlives it (and every mesh, until exit)
+// Keyed on the addressing object (and the hpls options): OpenFOAM makes a
+// solver object per solve, these outlive it (and every mesh, until exit); the
+// solvers are declared last so that they go first, before the matrices they
+// were set up on
+std::map<const void*, std::shared_ptr<hplsFoamPattern>> patterns;
 std::map<std::pair<const void*, std::string>, std::unique_ptr<hplsFoamCache>> caches;
 
 bool sameAddressing
 (
-    const hplsFoamCache& c,
+    const hplsFoamPattern& c,
     const lduAddressing& addr,
     const hplsFoamCoupling& cp
 )
@@ -138,14 +163,14 @@ bool sameAddressing
 // columns, cp.first + i for my cell i), columns sorted, two faces between the
 // same cells sharing one entry, and where each coefficient goes.  Serial: A
 // is made on it; parallel: rowptr and gcol are kept for hpls_dcsr_create.
-std::unique_ptr<hplsFoamCache> buildPattern
+std::shared_ptr<hplsFoamPattern> buildPattern
 (
     const lduAddressing& addr,
     const hplsFoamCoupling& cp,
     const bool parallel
 )
 {
-    std::unique_ptr<hplsFoamCache> c(new hplsFoamCache);
+    std::shared_ptr<hplsFoamPattern> c(new hplsFoamPattern);
     const labelUList& l = addr.lowerAddr();
     const labelUList& u = addr.upperAddr();
     const hpls_int n = addr.size(), nf = l.size(), nc = cp.cells.size();
@@ -238,7 +263,7 @@ std::unique_ptr<hplsFoamCache> buildPattern
 // where faces share an entry (c.shared) are the values zeroed and summed
 void fillValues
 (
-    hplsFoamCache& c,
+    hplsFoamPattern& c,
     const lduMatrix& m,
     const FieldField<Field, scalar>& bouCoeffs,
     const hplsFoamCoupling& cp
@@ -334,20 +359,16 @@ std::vector<std::string> hplsOptions(const dictionary& dict)
     return kv;
 }
 
-// A new hpls solver for the cache, with the dictionary's options (a bad one
-// is a FatalIOError naming it); its setup comes at the next solve
+// The cache's hpls solver, with the dictionary's options (a bad one is a
+// FatalIOError naming it); its setup comes at the next solve
 void newSolver
 (
     hplsFoamCache& c,
     const std::vector<std::string>& kv,
-    const std::string& options,
     const dictionary& hplsDict,
     const word& fieldName
 )
 {
-    hpls_solver_destroy(c.solver);
-    c.solver = nullptr;
-    c.setUp = false;
     if (hpls_solver_create(&c.solver) != HPLS_OK)
     {
         FatalErrorInFunction
@@ -372,7 +393,6 @@ void newSolver
                 << hpls_solver_message(c.solver) << exit(FatalIOError);
         }
     }
-    c.options = options;
     c.stop.clear();
 }
 
@@ -461,22 +481,25 @@ void exchangeAcross
 }
 #endif
 
-// The cache of the field on this mesh with the matrix's values in it: the
-// pattern built when the addressing (on any rank) is new, then the values;
-// in parallel hpls's distributed matrix made or given them (collective)
+// The field's cache on this mesh, its mesh's matrix holding the field's
+// values: the pattern built when the addressing (on any rank) is new, then the
+// values; in parallel hpls's distributed matrix made or given them
+// (collective).  The solver of these options on this mesh, which is new (its
+// setup at this solve) when none was made yet or the mesh changed.
 hplsFoamCache& matrixFor
 (
     const lduMatrix& matrix,
     const FieldField<Field, scalar>& bouCoeffs,
     const lduInterfaceFieldPtrsList& interfaces,
-    const word& fieldName
+    const word& fieldName,
+    const std::string& options
 )
 {
     const lduAddressing& addr = matrix.lduAddr();
     hplsFoamCoupling cp = processorInterfaces(interfaces, matrix, fieldName);
-    std::unique_ptr<hplsFoamCache>& c = caches[{&addr, fieldName}];
+    std::shared_ptr<hplsFoamPattern>& m = patterns[&addr];
     const bool parallel = Pstream::parRun();
-    bool rebuild = !c || !sameAddressing(*c, addr, cp);
+    bool rebuild = !m || !sameAddressing(*m, addr, cp);
     if (parallel)
     {
 #ifdef HPLS_FOAM_MPI
@@ -501,18 +524,24 @@ hplsFoamCache& matrixFor
     }
     if (rebuild)
     {
-        c = buildPattern(addr, cp, parallel);
+        m = buildPattern(addr, cp, parallel);
+        if (hplsSolver::debug)
+        {
+            Info<< "hpls: the CSR pattern of a mesh of " << addr.size() << " cells ("
+                << label(m->diagSlot.size() + 2*m->upperSlot.size() + m->coupledSlot.size())
+                << " coefficients), for field " << fieldName << endl;
+        }
     }
-    fillValues(*c, matrix, bouCoeffs, cp);
+    fillValues(*m, matrix, bouCoeffs, cp);
 #ifdef HPLS_FOAM_MPI
     if (parallel)
     {
-        const hpls_status st = c->D
-            ? hpls_dcsr_set_values(c->D, c->val.data())
+        const hpls_status st = m->D
+            ? hpls_dcsr_set_values(m->D, m->val.data())
             : hpls_dcsr_create
               (
-                  MPI_COMM_WORLD, cp.n, addr.size(), c->rowptr.data(),
-                  c->gcol.data(), c->val.data(), &c->D
+                  MPI_COMM_WORLD, cp.n, addr.size(), m->rowptr.data(),
+                  m->gcol.data(), m->val.data(), &m->D
               );
         if (st != HPLS_OK)
         {
@@ -520,10 +549,24 @@ hplsFoamCache& matrixFor
                 << "field " << fieldName << ": hpls's distributed matrix: "
                 << hpls_last_error() << exit(FatalError);
         }
-        std::vector<hpls_int>().swap(c->rowptr); // D has its copy
-        std::vector<hpls_int>().swap(c->gcol);
+        std::vector<hpls_int>().swap(m->rowptr); // D has its copy
+        std::vector<hpls_int>().swap(m->gcol);
     }
 #endif
+    std::unique_ptr<hplsFoamCache>& c = caches[{&addr, options}];
+    if (!c)
+    {
+        c.reset(new hplsFoamCache);
+    }
+    if (c->pattern != m)
+    {
+        // the old solver goes before the matrix it was set up on (collective on
+        // ranks: every rank rebuilt alike)
+        hpls_solver_destroy(c->solver);
+        c->solver = nullptr;
+        c->setUp = false;
+        c->pattern = m;
+    }
     return *c;
 }
 
@@ -620,25 +663,26 @@ Foam::solverPerformance Foam::hplsSolver::solve
     {
         options += (options.empty() ? "" : " ") + o;
     }
-    hplsFoamCache* c = &matrixFor(matrix_, interfaceBouCoeffs_, interfaces_, fieldName_);
+    hplsFoamCache* c = &matrixFor(matrix_, interfaceBouCoeffs_, interfaces_, fieldName_, options);
 
     const hpls_int n = psi.size();
     hpls_vec x{n, psi.begin()};
     hpls_vec b{n, const_cast<scalar*>(source.begin())}; // hpls only reads b
 
-    if (!c->solver || c->options != options)
+    if (!c->solver)
     {
-        newSolver(*c, kv, options, hplsDict, fieldName_);
+        newSolver(*c, kv, hplsDict, fieldName_);
     }
 
     // OpenFOAM's initial residual and normFactor (PCG.C) come from hpls's own
     // b - A psi, in the test at iteration 0; an initial psi that meets the
     // test ends the solve there with no iteration, as in PCG.C
-    c->wA.setSize(n);
-    c->tmpField.setSize(n);
+    hplsFoamPattern& m = *c->pattern;
+    m.wA.setSize(n);
+    m.tmpField.setSize(n);
     hplsFoamTest test
     {
-        &solverPerf, this, &psi, &source, &c->wA, &c->tmpField, 1.0, tolerance_, relTol_,
+        &solverPerf, this, &psi, &source, &m.wA, &m.tmpField, 1.0, tolerance_, relTol_,
         matrix().mesh().comm()
     };
     hpls_solver_set_convergence_test(c->solver, hplsFoamConverged, &test);
@@ -659,16 +703,20 @@ Foam::solverPerformance Foam::hplsSolver::solve
         c->stop = stop;
     }
 
+    if (!c->setUp && hplsSolver::debug)
+    {
+        Info<< "hpls: setup (" << options.c_str() << ") at field " << fieldName_ << endl;
+    }
 #ifdef HPLS_FOAM_MPI
-    const hpls_status st = c->D
-        ? (c->setUp ? hpls_solver_update_dcsr(c->solver, c->D)
-                    : hpls_solver_setup_dcsr(c->solver, c->D))
-        : (c->setUp ? hpls_solver_update_values(c->solver, c->A)
-                    : hpls_solver_setup(c->solver, c->A));
+    const hpls_status st = m.D
+        ? (c->setUp ? hpls_solver_update_dcsr(c->solver, m.D)
+                    : hpls_solver_setup_dcsr(c->solver, m.D))
+        : (c->setUp ? hpls_solver_update_values(c->solver, m.A)
+                    : hpls_solver_setup(c->solver, m.A));
 #else
     const hpls_status st = c->setUp
-        ? hpls_solver_update_values(c->solver, c->A)
-        : hpls_solver_setup(c->solver, c->A);
+        ? hpls_solver_update_values(c->solver, m.A)
+        : hpls_solver_setup(c->solver, m.A);
 #endif
     if (st != HPLS_OK)
     {

@@ -10,7 +10,9 @@
 # its order, so each solve takes OpenFOAM's iteration count but for rounding: hpls's
 # A x sums a row in column order, OpenFOAM's Amul the diagonal first, which over
 # pitzDaily's 150-iteration pressure solves moves a count by one now and then.
-# Checked: the hpls run ends normally under the traps; per field, the iterations over
+# Checked: the hpls run ends normally under the traps, having built one CSR pattern
+# for the mesh and set up one hpls solver per option set (its debug switch logs them:
+# the fields asking for the same options share it); per field, the iterations over
 # all steps within 2% of OpenFOAM's (cavity: equal), printed for both runs with the
 # times; the final fields equal OpenFOAM's within a tolerance relative to the field's
 # largest value: cavity 1e-6 (written with 6 digits: equal), pitzDaily 1e-2 (after 200
@@ -116,7 +118,15 @@ run() {
     [ "$np" -eq 1 ] || grep -q "^nProcs *: *$np\$" "$case/log.solver" ||
       bad "$name $mode: not a run on $np ranks"
   done
-  # per field: solves, iterations of OpenFOAM's solver and of hpls
+  # what lasts between solves is shared (the hpls run's debug switch logs it): one CSR
+  # pattern for the mesh, one solver set up per option set (cg + dic for p, bicgstab +
+  # dilu for U, k, epsilon), never one a field
+  local log=$T/$name-hpls/log.solver patterns setups
+  patterns=$(grep -c '^hpls: the CSR pattern of a mesh' "$log")
+  setups=$(grep -c '^hpls: setup (' "$log")
+  echo "  hpls: $patterns CSR pattern(s) built, $setups solver setup(s)"
+  [ "$patterns" -eq 1 ] && [ "$setups" -eq 2 ] ||
+    bad "$name: hpls built $patterns patterns and set up $setups solvers (1 and 2 expected)"
   echo "  field    solves  openfoam  hpls   (linear-solver iterations, all steps)"
   join <(python3 "$here/openfoam_case.py" iterations "$T/$name-foam/log.solver") \
        <(python3 "$here/openfoam_case.py" iterations "$T/$name-hpls/log.solver") |

@@ -52,8 +52,8 @@ def setup(case, mode, end_time, lib=None):
     text = re.sub(r"\nwriteControl\s+[^;]+;", "\nwriteControl    runTime;", text)
     text = re.sub(r"\nwriteInterval\s+[^;]+;", "\nwriteInterval   %s;" % end_time, text)
     text = re.sub(r"\nfunctions\s*\{.*?\n\}", "", text, flags=re.S)  # streamlines: not ours
-    if lib:
-        text += '\nlibs ("%s");\n' % lib
+    if lib:  # its debug switch logs each pattern built and each solver set up
+        text += '\nlibs ("%s");\nDebugSwitches { hpls 1; }\n' % lib
     open(path, "w").write(text)
 
 
