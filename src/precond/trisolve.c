@@ -331,7 +331,8 @@ hpls_status hpls_trifac_pivot_error(const hpls_trifac *F, hpls_int i, double piv
 static int sweep(hpls_trifac *F, hpls_sweep *w, int strategy, const hpls_real *b, hpls_real *x,
                  double deadline)
 {
-    w->pf = F->be->pf; /* the backend's prefetch variant, chosen by now or later */
+    /* the backend's prefetch variant (chosen by now or later) for this copy's size */
+    w->pf = hpls_k_sweep_pf(w, F->be->pf);
     if (strategy == HPLS_TRI_BLOCK) {
         hpls_k_sweep_blocks(F->nt, w, F->blk, b, x);
         return 0;

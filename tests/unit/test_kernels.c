@@ -5,6 +5,8 @@
  * backend refuses what it did not allocate. */
 #include "iter/bicgstab_kernels.h"
 #include "iter/hisa_kernels.h"
+#include "kernels/cpu/prefetch.h"
+#include "kernels/cpu/sptrsv.h"
 #include "solver.h"
 #include "testutil.h"
 
@@ -172,6 +174,26 @@ static void spmv_matches_reference_for_every_thread_count(void **state)
         check_spmv(A);
         hpls_csr_destroy(A);
     }
+}
+
+/* HPLS_PF_DEFAULT is no prefetch where a kernel's data fit in half the
+ * last-level cache, for the products and the triangular sweeps alike (the
+ * sweeps used to prefetch every row whatever their size); a variant the user
+ * or prefetch=auto chose is kept whatever the size. */
+static void default_prefetch_is_none_in_cache(void **state)
+{
+    (void)state;
+    double half = 0.5 * (double)hpls_k_llc_bytes();
+    assert_int_equal(hpls_pf_sized(HPLS_PF_DEFAULT, half), HPLS_PF_NONE);
+    assert_int_equal(hpls_pf_sized(HPLS_PF_DEFAULT, 2.0 * half + 1.0), HPLS_PF_DEFAULT);
+    assert_int_equal(hpls_pf_sized(HPLS_PF_ROWS_L3, 1.0), HPLS_PF_ROWS_L3);
+    /* a sweep's size is its copy's span (only T's offsets are read) */
+    hpls_int lo = 0, small = 100, big = (hpls_int)(2.0 * half) + 1;
+    hpls_sweep w = {.T = {.n = 1, .lo = &lo, .hi = &small}};
+    assert_int_equal(hpls_k_sweep_pf(&w, HPLS_PF_DEFAULT), HPLS_PF_NONE);
+    assert_int_equal(hpls_k_sweep_pf(&w, HPLS_PF_ROWSX_NTA), HPLS_PF_ROWSX_NTA);
+    w.T.hi = &big;
+    assert_int_equal(hpls_k_sweep_pf(&w, HPLS_PF_DEFAULT), HPLS_PF_DEFAULT);
 }
 
 /* Both prefetching paths of the SpMV (stencil rows, scattered rows) and the
@@ -615,6 +637,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spmv_matches_reference_for_every_thread_count),
         cmocka_unit_test(spmv_matches_reference_on_stencil_and_scattered_matrices),
+        cmocka_unit_test(default_prefetch_is_none_in_cache),
         cmocka_unit_test(vector_operations_match_ref),
         cmocka_unit_test(multi_vector_operations_match_ref),
         cmocka_unit_test(multi_operations_are_repeatable_and_consistent),

@@ -9,7 +9,19 @@
 
 #include "core/internal.h"
 
-/* HPLS_PF_DEFAULT's rows+x at locality 2 (the SpMV drops x on a stencil). */
+/* The variant HPLS_PF_DEFAULT stands for in a kernel whose data (the matrix's
+ * streams and the vectors it reads and writes) take `bytes`: none when they
+ * fit in half the last-level cache, where the hardware keeps up and a
+ * prefetch is an instruction more (poisson2d 110^2 and gas 1e5 k=2: none
+ * 1.2-1.3x faster than the others, bench/results/prefetch.md); else
+ * HPLS_PF_DEFAULT, which the kernels read as rows+x at locality 2 (the SpMV
+ * drops x on a stencil).  Asked outside parallel regions: the cache size is
+ * read once, by call_once. */
+static inline int hpls_pf_sized(int pf, double bytes)
+{
+    return pf == HPLS_PF_DEFAULT && bytes <= 0.5 * (double)hpls_k_llc_bytes() ? HPLS_PF_NONE : pf;
+}
+
 static inline int hpls_pf_rows(int pf)
 {
     return pf != HPLS_PF_NONE;

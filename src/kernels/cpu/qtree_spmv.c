@@ -156,6 +156,8 @@ static void band_pf(const hpls_qtree *Q, int pf, int b, const hpls_real *x, hpls
 
 void hpls_k_qt_spmv(const hpls_qtree *Q, int pf, const hpls_real *x, hpls_real *y)
 {
+    /* the leaves' values and 16-bit columns, x and y; asked before the team starts */
+    pf = hpls_pf_sized(pf, 10.0 * (double)Q->nnz + 8.0 * (double)(Q->nrows + Q->ncols));
     HPLS_TEAM(Q->nbands, t, p, {
         for (int b = t; b < Q->nbands; b += p) /* every band, whatever team we get */
             band_pf(Q, pf, b, x, y);

@@ -27,6 +27,7 @@ void hpls_k_sor_sweep(int pf, const hpls_csr *A, const hpls_int *diagpos, const 
     const hpls_idx *ci = A->colind;
     const hpls_real *v = A->val;
     hpls_int n = A->nrows;
+    pf = hpls_pf_sized(pf, 12.0 * (double)A->nnz + 40.0 * (double)n); /* A, b, x, dx, dinv */
     int pfx = hpls_pf_x(pf) && !backward, loc = hpls_pf_loc(pf);
     for (hpls_int k = 0; k < n; k++) {
         hpls_int i = backward ? n - 1 - k : k;

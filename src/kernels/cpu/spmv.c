@@ -51,14 +51,10 @@ static int nthreads_for(int nt, const hpls_csr *A)
     return A->nnz + A->nrows < PAR_MIN_NNZ ? 1 : nt;
 }
 
-/* Whether A, x and y together take at most half the last-level cache (asked
- * outside parallel regions: the cache size is read once, by call_once): then
- * the hardware keeps up and a prefetch is an instruction more (poisson2d 110^2
- * and gas 1e5 k=2: none 1.2-1.3x faster than the others, bench/results/prefetch.md). */
-static int in_cache(const hpls_csr *A)
+/* The variant for A x or b - A x (A, x and y or b: hpls_pf_sized). */
+static int pf_for(int pf, const hpls_csr *A)
 {
-    double bytes = 12.0 * (double)A->nnz + 24.0 * (double)A->nrows;
-    return bytes <= 0.5 * (double)hpls_k_llc_bytes();
+    return hpls_pf_sized(pf, 12.0 * (double)A->nnz + 24.0 * (double)A->nrows);
 }
 
 /* Whether the rows [lo, hi) look like a stencil: in at least 3/4 of the
@@ -132,7 +128,7 @@ static inline double rows_pf(const hpls_csr *A, const hpls_real *x, const hpls_r
 __attribute__((always_inline)) static inline double rows(const hpls_csr *A, const hpls_real *x, const hpls_real *b, hpls_real *y,
                           hpls_int lo, hpls_int hi, int sq, int pf)
 {
-    if (pf == HPLS_PF_DEFAULT) /* not in cache: the callers asked in_cache */
+    if (pf == HPLS_PF_DEFAULT) /* not in cache: the callers asked pf_for */
         pf = is_stencil(A, lo, hi) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
     hpls_int i = lo;
     double ss = 0.0;
@@ -166,8 +162,7 @@ __attribute__((always_inline)) static inline double rows(const hpls_csr *A, cons
 
 void hpls_k_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y)
 {
-    if (pf == HPLS_PF_DEFAULT && in_cache(A)) /* asked before the threads start */
-        pf = HPLS_PF_NONE;
+    pf = pf_for(pf, A); /* asked before the threads start */
     HPLS_TEAM(nthreads_for(nt, A), t, p, {
         rows(A, x, NULL, y, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 0, pf);
     });
@@ -178,8 +173,7 @@ double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
 {
     double part[HPLS_MAX_THREADS];
     int np = 1;
-    if (pf == HPLS_PF_DEFAULT && in_cache(A))
-        pf = HPLS_PF_NONE;
+    pf = pf_for(pf, A);
     HPLS_TEAM(nthreads_for(nt, A), t, p, {
         part[t] =
             rows(A, x, b, r, hpls_k_row_split(A, t, p), hpls_k_row_split(A, t + 1, p), 1, pf);

@@ -216,3 +216,11 @@ int hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_
     }
     return 1;
 }
+
+int hpls_k_sweep_pf(const hpls_sweep *w, int pf)
+{
+    /* the copy's entries (value, column), its offsets, b, x, bscale and dinv */
+    const hpls_tri *T = &w->T;
+    hpls_int n = T->n, nnz = n > 0 ? T->hi[n - 1] - T->lo[0] : 0;
+    return hpls_pf_sized(pf, 12.0 * (double)nnz + 40.0 * (double)n);
+}

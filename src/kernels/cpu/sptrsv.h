@@ -25,5 +25,10 @@ void hpls_k_sweep_blocks(int nt, const hpls_sweep *w, const hpls_int *blk, const
                          hpls_real *x);
 int hpls_k_sweep_syncfree(int nt, const hpls_sweep *w, hpls_sync *S, const hpls_real *b,
                           hpls_real *x, double deadline); /* Alg. 6 */
+/* The prefetch variant the sweeps of w run for the backend's pf: HPLS_PF_DEFAULT
+ * as the products take it (kernels/cpu/prefetch.h: none when the copy and the
+ * vectors fit in half the last-level cache), any other as it is.  Asked
+ * outside parallel regions. */
+int hpls_k_sweep_pf(const hpls_sweep *w, int pf);
 
 #endif /* HPLS_SPTRSV_H */
