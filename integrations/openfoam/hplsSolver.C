@@ -163,6 +163,15 @@ bool sameAddressing
 // columns, cp.first + i for my cell i), columns sorted, two faces between the
 // same cells sharing one entry, and where each coefficient goes.  Serial: A
 // is made on it; parallel: rowptr and gcol are kept for hpls_dcsr_create.
+// A row is written in the order of its columns as OpenFOAM orders faces
+// (lduAddressing's upper-triangular order: by owner, then neighbour): the
+// processor faces to lower ranks, the faces whose neighbour the row is (their
+// owners increasing), the diagonal, the faces it owns (neighbours increasing),
+// the processor faces to higher ranks.  Each coefficient's slot is then where
+// it was written, with no sort; only if some row comes out unsorted or with a
+// repeated column are the rows sorted and compacted and the slots searched.
+// With the debug switch at 2 that general way is taken always, and on sorted
+// rows it must give what the writing order gave (a FatalError if not).
 std::shared_ptr<hplsFoamPattern> buildPattern
 (
     const lduAddressing& addr,
@@ -179,65 +188,122 @@ std::shared_ptr<hplsFoamPattern> buildPattern
     c->upperAddr.assign(u.begin(), u.end());
     c->coupledCells = cp.cells;
 
-    // entries (column, source): source i < n is diag[i], n + f upper[f],
-    // n + nf + f lower[f], n + 2 nf + k processor face k
-    std::vector<hpls_int> start(n + 1, 0);
-    for (hpls_int i = 0; i < n; i++)
-    {
-        start[i + 1] = 1;
-    }
-    for (hpls_int f = 0; f < nf; f++)
-    {
-        start[l[f] + 1]++;
-        start[u[f] + 1]++;
-    }
-    for (hpls_int k = 0; k < nc; k++)
-    {
-        start[cp.cells[k] + 1]++;
-    }
-    for (hpls_int i = 0; i < n; i++)
-    {
-        start[i + 1] += start[i];
-    }
-    std::vector<std::pair<hpls_int, hpls_int>> entry(start[n]);
-    std::vector<hpls_int> next(start.begin(), start.end() - 1);
-    for (hpls_int i = 0; i < n; i++)
-    {
-        entry[next[i]++] = {g + i, i};
-    }
-    for (hpls_int f = 0; f < nf; f++)
-    {
-        entry[next[l[f]]++] = {g + u[f], n + f};
-        entry[next[u[f]]++] = {g + l[f], n + nf + f};
-    }
-    for (hpls_int k = 0; k < nc; k++)
-    {
-        entry[next[cp.cells[k]]++] = {cp.across[k], n + 2*nf + k};
-    }
-
     std::vector<hpls_int>& rowptr = c->rowptr;
     std::vector<hpls_int>& col = c->gcol;
     rowptr.assign(n + 1, 0);
-    col.reserve(entry.size());
-    std::vector<hpls_int> slot(n + 2*nf + nc);
+    for (hpls_int f = 0; f < nf; f++)
+    {
+        rowptr[l[f] + 1]++;
+        rowptr[u[f] + 1]++;
+    }
+    for (hpls_int k = 0; k < nc; k++)
+    {
+        rowptr[cp.cells[k] + 1]++;
+    }
     for (hpls_int i = 0; i < n; i++)
     {
-        std::sort(entry.begin() + start[i], entry.begin() + start[i + 1]);
-        for (hpls_int k = start[i]; k < start[i + 1]; k++)
-        {
-            if (k == start[i] || entry[k].first != entry[k - 1].first)
-            {
-                col.push_back(entry[k].first);
-            }
-            slot[entry[k].second] = hpls_int(col.size()) - 1;
-        }
-        rowptr[i + 1] = hpls_int(col.size());
+        rowptr[i + 1] += rowptr[i] + 1; // and the diagonal
     }
-    c->diagSlot.assign(slot.begin(), slot.begin() + n);
-    c->upperSlot.assign(slot.begin() + n, slot.begin() + n + nf);
-    c->lowerSlot.assign(slot.begin() + n + nf, slot.begin() + n + 2*nf);
-    c->coupledSlot.assign(slot.begin() + n + 2*nf, slot.end());
-    c->shared = col.size() != slot.size();
+    col.resize(rowptr[n]);
+    c->diagSlot.resize(n);
+    c->upperSlot.resize(nf);
+    c->lowerSlot.resize(nf);
+    c->coupledSlot.resize(nc);
+    std::vector<hpls_int> next(rowptr.begin(), rowptr.end() - 1);
+    const auto put = [&](hpls_int row, hpls_int column)
+    {
+        col[next[row]] = column;
+        return next[row]++;
+    };
+    for (hpls_int k = 0; k < nc; k++)
+    {
+        if (cp.across[k] < g)
+        {
+            c->coupledSlot[k] = put(cp.cells[k], cp.across[k]);
+        }
+    }
+    for (hpls_int f = 0; f < nf; f++)
+    {
+        c->lowerSlot[f] = put(u[f], g + l[f]);
+    }
+    for (hpls_int i = 0; i < n; i++)
+    {
+        c->diagSlot[i] = put(i, g + i);
+    }
+    for (hpls_int f = 0; f < nf; f++)
+    {
+        c->upperSlot[f] = put(l[f], g + u[f]);
+    }
+    for (hpls_int k = 0; k < nc; k++)
+    {
+        if (cp.across[k] >= g)
+        {
+            c->coupledSlot[k] = put(cp.cells[k], cp.across[k]);
+        }
+    }
+
+    bool sorted = true;
+    for (hpls_int i = 0; i < n && sorted; i++)
+    {
+        for (hpls_int p = rowptr[i] + 1; p < rowptr[i + 1]; p++)
+        {
+            sorted = sorted && col[p - 1] < col[p];
+        }
+    }
+    if (!sorted || hplsSolver::debug >= 2)
+    {
+        std::vector<std::vector<hpls_int>> written;
+        if (sorted)
+        {
+            written = {rowptr, col, c->diagSlot, c->upperSlot, c->lowerSlot, c->coupledSlot};
+        }
+        hpls_int out = 0;
+        for (hpls_int i = 0; i < n; i++)
+        {
+            const hpls_int first = out, end = rowptr[i + 1];
+            std::sort(col.begin() + rowptr[i], col.begin() + end);
+            for (hpls_int p = rowptr[i]; p < end; p++)
+            {
+                if (out == first || col[out - 1] != col[p])
+                {
+                    col[out++] = col[p];
+                }
+            }
+            rowptr[i] = first;
+        }
+        rowptr[n] = out;
+        c->shared = out != hpls_int(col.size());
+        col.resize(out);
+        const auto slotOf = [&](hpls_int row, hpls_int column)
+        {
+            return hpls_int
+            (
+                std::lower_bound(col.begin() + rowptr[row], col.begin() + rowptr[row + 1], column)
+              - col.begin()
+            );
+        };
+        for (hpls_int i = 0; i < n; i++)
+        {
+            c->diagSlot[i] = slotOf(i, g + i);
+        }
+        for (hpls_int f = 0; f < nf; f++)
+        {
+            c->upperSlot[f] = slotOf(l[f], g + u[f]);
+            c->lowerSlot[f] = slotOf(u[f], g + l[f]);
+        }
+        for (hpls_int k = 0; k < nc; k++)
+        {
+            c->coupledSlot[k] = slotOf(cp.cells[k], cp.across[k]);
+        }
+        const std::vector<std::vector<hpls_int>> searched =
+            {rowptr, col, c->diagSlot, c->upperSlot, c->lowerSlot, c->coupledSlot};
+        if (sorted && written != searched)
+        {
+            FatalErrorInFunction
+                << "the CSR pattern written in face order differs from the one sorted"
+                << " and searched (" << n << " cells, " << nf << " faces)" << exit(FatalError);
+        }
+    }
     if (parallel)
     {
         c->val.assign(col.size(), 0.0);
