@@ -126,6 +126,34 @@ hpls_status hpls_csr_from_coo(hpls_int nrows, hpls_int ncols, hpls_int nnz,
     return HPLS_OK;
 }
 
+/* Whether A's pattern and values are valid, in passes that branch only per
+ * row: rowptr never decreases; within a row the columns increase strictly
+ * (counted as the descents ci[p] <= ci[p-1] of the whole array, which may only
+ * sit where a row with entries starts), so only a row's first and last
+ * columns need the range test; no value is NaN or Inf.  About 4 instructions
+ * an entry of a 5-point row, where the entry-by-entry loop took 20. */
+static int csr_valid(const hpls_csr *A)
+{
+    const hpls_int *rp = A->rowptr;
+    const hpls_idx *ci = A->colind;
+    hpls_int n = A->nrows, descents = 0, at_starts = 0;
+    int bad = 0;
+    for (hpls_int i = 0; i < n; i++)
+        bad |= rp[i + 1] < rp[i];
+    if (bad)
+        return 0;
+    for (hpls_int p = 1; p < A->nnz; p++)
+        descents += ci[p] <= ci[p - 1];
+    for (hpls_int i = 0; i < n; i++) {
+        hpls_int p = rp[i], e = rp[i + 1];
+        if (p < e) {
+            at_starts += p > 0 && ci[p] <= ci[p - 1];
+            bad |= ci[p] < 0 || ci[e - 1] >= A->ncols;
+        }
+    }
+    return !bad && descents == at_starts && hpls_first_nonfinite(A->val, A->nnz) < 0;
+}
+
 hpls_status hpls_csr_check(const hpls_csr *A)
 {
     if (!A || !A->rowptr || (A->nnz > 0 && (!A->colind || !A->val)))
@@ -137,6 +165,9 @@ hpls_status hpls_csr_check(const hpls_csr *A)
         return hpls_fail(HPLS_ERR_SIZE, "CSR matrix: rowptr[0] = %lld, rowptr[n] = %lld, nnz = %lld",
                          (long long)A->rowptr[0], (long long)A->rowptr[A->nrows],
                          (long long)A->nnz);
+    if (csr_valid(A))
+        return HPLS_OK;
+    /* the first fault, entry by entry, named */
     for (hpls_int i = 0; i < A->nrows; i++) {
         if (A->rowptr[i + 1] < A->rowptr[i])
             return hpls_fail(HPLS_ERR_SIZE, "CSR matrix: rowptr decreases at row %lld",
@@ -199,8 +230,25 @@ hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos)
     return HPLS_OK;
 }
 
+/* Whether each row i of a square A stores column i (its value aside). */
+static int every_diagonal_stored(const hpls_csr *A)
+{
+    for (hpls_int i = 0; i < A->nrows; i++) {
+        hpls_int p = A->rowptr[i], e = A->rowptr[i + 1];
+        while (p < e && A->colind[p] < i)
+            p++;
+        if (p == e || A->colind[p] != i)
+            return 0;
+    }
+    return 1;
+}
+
 int hpls_csr_columns_stored(const hpls_csr *A)
 {
+    /* a square A whose every diagonal entry is stored has them all: a short
+     * search a row (the columns are sorted), no scatter over the columns */
+    if (A->nrows == A->ncols && every_diagonal_stored(A))
+        return 1;
     unsigned char *seen = hpls_calloc(A->ncols > 0 ? A->ncols : 1, 1);
     if (!seen)
         return 0;

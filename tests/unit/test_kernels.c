@@ -592,6 +592,74 @@ static void csr_from_coo_sums_duplicates_and_sorts(void **state)
     assert_non_null(strstr(hpls_last_error(), "outside"));
 }
 
+/* A 4 x 4 CSR matrix over the caller's arrays (8 entries at most). */
+static hpls_csr csr4(hpls_int *rp, hpls_idx *ci, double *v)
+{
+    return (hpls_csr){.nrows = 4, .ncols = 4, .nnz = rp[4], .rowptr = rp, .colind = ci, .val = v};
+}
+
+/* hpls_csr_check takes every valid matrix, empty rows and columns falling
+ * from one row to the next included, and names the first fault of an
+ * invalid one, whichever pass finds it. */
+static void csr_check_takes_valid_and_names_each_fault(void **state)
+{
+    (void)state;
+    double v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    /* rows {2, 3}, {}, {0, 1}, {3}: valid */
+    hpls_int rp[5] = {0, 2, 2, 4, 5};
+    hpls_idx ok[8] = {2, 3, 0, 1, 3};
+    hpls_csr A = csr4(rp, ok, v);
+    assert_int_equal(hpls_csr_check(&A), HPLS_OK);
+    /* the same column ending one row and starting the next: valid */
+    hpls_int rp1[5] = {0, 2, 2, 3, 5};
+    hpls_idx same1[8] = {2, 3, 3, 0, 3};
+    A = csr4(rp1, same1, v);
+    assert_int_equal(hpls_csr_check(&A), HPLS_OK);
+    struct {
+        hpls_int rp[5];
+        hpls_idx ci[8];
+        double bad_value;
+        hpls_status st;
+        const char *words;
+    } fault[] = {
+        {{0, 2, 1, 4, 5}, {2, 3, 0, 1, 3}, 0, HPLS_ERR_SIZE, "rowptr decreases at row 1"},
+        {{0, 2, 2, 4, 5}, {2, 3, 1, 0, 3}, 0, HPLS_ERR_SIZE, "row 2: column 0 out of range or unsorted"},
+        {{0, 2, 2, 4, 5}, {2, 3, 1, 1, 3}, 0, HPLS_ERR_SIZE, "row 2: column 1 out of range or unsorted"},
+        {{0, 2, 2, 4, 5}, {2, 3, -1, 1, 3}, 0, HPLS_ERR_SIZE, "row 2: column -1 out of range"},
+        {{0, 2, 2, 4, 5}, {2, 3, 0, 1, 4}, 0, HPLS_ERR_SIZE, "row 3: column 4 out of range"},
+        {{0, 1, 3, 4, 5}, {3, 1, 0, 2, 3}, 0, HPLS_ERR_SIZE, "row 1: column 0 out of range or unsorted"},
+        {{0, 2, 2, 4, 5}, {2, 3, 0, 1, 3}, NAN, HPLS_ERR_VALUE, "value nan at row 2, column 1"},
+        {{0, 2, 2, 4, 5}, {2, 3, 0, 1, 3}, -INFINITY, HPLS_ERR_VALUE, "value -inf at row 2, column 1"},
+    };
+    for (size_t k = 0; k < sizeof fault / sizeof *fault; k++) {
+        double w[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        if (fault[k].bad_value != 0)
+            w[3] = fault[k].bad_value;
+        A = csr4(fault[k].rp, fault[k].ci, w);
+        assert_int_equal(hpls_csr_check(&A), fault[k].st);
+        if (!strstr(hpls_last_error(), fault[k].words))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", k, hpls_last_error(), fault[k].words);
+    }
+}
+
+/* Whether every column holds an entry: at once when every diagonal entry is
+ * stored, else column by column. */
+static void columns_stored_with_and_without_the_diagonal(void **state)
+{
+    (void)state;
+    double v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    hpls_int rp[5] = {0, 2, 3, 4, 6};
+    hpls_idx diag[8] = {0, 2, 1, 2, 1, 3};   /* every diagonal */
+    hpls_idx perm[8] = {1, 2, 0, 3, 1, 2};   /* no diagonal of row 0, 1, 2; every column */
+    hpls_idx missing[8] = {1, 2, 2, 3, 1, 2}; /* column 0 nowhere */
+    hpls_csr A = csr4(rp, diag, v);
+    assert_true(hpls_csr_columns_stored(&A));
+    A = csr4(rp, perm, v);
+    assert_true(hpls_csr_columns_stored(&A));
+    A = csr4(rp, missing, v);
+    assert_false(hpls_csr_columns_stored(&A));
+}
+
 static void allocation_failure_is_reported_and_leaks_nothing(void **state)
 {
     (void)state;
@@ -646,6 +714,8 @@ int main(void)
         cmocka_unit_test(every_reduction_goes_through_the_hook_once),
         cmocka_unit_test(host_kernels_match_reference),
         cmocka_unit_test(csr_from_coo_sums_duplicates_and_sorts),
+        cmocka_unit_test(csr_check_takes_valid_and_names_each_fault),
+        cmocka_unit_test(columns_stored_with_and_without_the_diagonal),
         cmocka_unit_test(allocation_failure_is_reported_and_leaks_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
