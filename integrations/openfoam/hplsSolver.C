@@ -159,6 +159,63 @@ bool sameAddressing
         && c.coupledCells == cp.cells;
 }
 
+// The general way to the pattern and the slots, from the columns written
+// row by row in any order: each row sorted and its repeated columns (faces
+// between the same cells) made one entry, then every coefficient's slot
+// searched in its row
+void sortAndSearch
+(
+    hplsFoamPattern& c,
+    const lduAddressing& addr,
+    const hplsFoamCoupling& cp
+)
+{
+    const labelUList& l = addr.lowerAddr();
+    const labelUList& u = addr.upperAddr();
+    const hpls_int n = addr.size(), nf = l.size(), nc = cp.cells.size();
+    const hpls_int g = cp.first;
+    std::vector<hpls_int>& rowptr = c.rowptr;
+    std::vector<hpls_int>& col = c.gcol;
+    hpls_int out = 0;
+    for (hpls_int i = 0; i < n; i++)
+    {
+        const hpls_int first = out, end = rowptr[i + 1];
+        std::sort(col.begin() + rowptr[i], col.begin() + end);
+        for (hpls_int p = rowptr[i]; p < end; p++)
+        {
+            if (out == first || col[out - 1] != col[p])
+            {
+                col[out++] = col[p];
+            }
+        }
+        rowptr[i] = first;
+    }
+    rowptr[n] = out;
+    c.shared = out != hpls_int(col.size());
+    col.resize(out);
+    const auto slotOf = [&](hpls_int row, hpls_int column)
+    {
+        return hpls_int
+        (
+            std::lower_bound(col.begin() + rowptr[row], col.begin() + rowptr[row + 1], column)
+          - col.begin()
+        );
+    };
+    for (hpls_int i = 0; i < n; i++)
+    {
+        c.diagSlot[i] = slotOf(i, g + i);
+    }
+    for (hpls_int f = 0; f < nf; f++)
+    {
+        c.upperSlot[f] = slotOf(l[f], g + u[f]);
+        c.lowerSlot[f] = slotOf(u[f], g + l[f]);
+    }
+    for (hpls_int k = 0; k < nc; k++)
+    {
+        c.coupledSlot[k] = slotOf(cp.cells[k], cp.across[k]);
+    }
+}
+
 // The CSR pattern of the addressing and of the processor faces (global
 // columns, cp.first + i for my cell i), columns sorted, two faces between the
 // same cells sharing one entry, and where each coefficient goes.  Serial: A
@@ -257,44 +314,7 @@ std::shared_ptr<hplsFoamPattern> buildPattern
         {
             written = {rowptr, col, c->diagSlot, c->upperSlot, c->lowerSlot, c->coupledSlot};
         }
-        hpls_int out = 0;
-        for (hpls_int i = 0; i < n; i++)
-        {
-            const hpls_int first = out, end = rowptr[i + 1];
-            std::sort(col.begin() + rowptr[i], col.begin() + end);
-            for (hpls_int p = rowptr[i]; p < end; p++)
-            {
-                if (out == first || col[out - 1] != col[p])
-                {
-                    col[out++] = col[p];
-                }
-            }
-            rowptr[i] = first;
-        }
-        rowptr[n] = out;
-        c->shared = out != hpls_int(col.size());
-        col.resize(out);
-        const auto slotOf = [&](hpls_int row, hpls_int column)
-        {
-            return hpls_int
-            (
-                std::lower_bound(col.begin() + rowptr[row], col.begin() + rowptr[row + 1], column)
-              - col.begin()
-            );
-        };
-        for (hpls_int i = 0; i < n; i++)
-        {
-            c->diagSlot[i] = slotOf(i, g + i);
-        }
-        for (hpls_int f = 0; f < nf; f++)
-        {
-            c->upperSlot[f] = slotOf(l[f], g + u[f]);
-            c->lowerSlot[f] = slotOf(u[f], g + l[f]);
-        }
-        for (hpls_int k = 0; k < nc; k++)
-        {
-            c->coupledSlot[k] = slotOf(cp.cells[k], cp.across[k]);
-        }
+        sortAndSearch(*c, addr, cp);
         const std::vector<std::vector<hpls_int>> searched =
             {rowptr, col, c->diagSlot, c->upperSlot, c->lowerSlot, c->coupledSlot};
         if (sorted && written != searched)
