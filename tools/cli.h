@@ -51,10 +51,13 @@ int cli_same_file(const char *path, const char *const *inputs, int n);
 int cli_output_probe(const char *path);
 
 /* An output written under a temporary name in a private directory beside its
- * target, "<path>.tmp.XXXXXX/<name>", and renamed over path at commit. */
+ * target, "<path>.tmp.XXXXXX/<name>", and renamed over path at commit; a
+ * target that exists and is not a regular file (/dev/null, /dev/stdout, a
+ * FIFO) is written in place instead: renamed over, it would be replaced. */
 typedef struct cli_output {
     const char *path; /* the target */
     char *file;       /* where to write it now; NULL once committed or discarded */
+    int in_place;     /* file is path itself: nothing to rename or remove */
 } cli_output;
 int cli_output_begin(cli_output *o, const char *path);
 /* Removes the temporary file and directory (accepts one never begun: file NULL). */

@@ -8,6 +8,9 @@
  *    "<path>.tmp.XXXXXX/<name>" (the name keeps its .gz), and renamed over the
  *    target only at commit, with SIGINT/SIGTERM blocked, after a last look at
  *    the interruption flag: an interrupted run writes none of its outputs;
+ *    a target that is a device or a FIFO (-o /dev/null, /dev/stdout, a pipe)
+ *    is written in place, never renamed over (that would replace the device
+ *    with a file, as it once did to /dev/null);
  *  - SIGINT and SIGTERM only set a flag (the solve's monitor polls it) and put
  *    the default actions back, so a second signal kills at once. */
 #define _XOPEN_SOURCE 700 /* realpath, mkdtemp, sigaction */
@@ -139,11 +142,21 @@ static char *make_tmpdir(const char *path)
     return dir;
 }
 
+/* Whether path exists and is neither a regular file nor a directory: a device,
+ * FIFO or socket, written in place. */
+static int special(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
 int cli_output_probe(const char *path)
 {
     struct stat sb;
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
         return cli_error("cannot write %s: it is a directory", path);
+    if (special(path))
+        return access(path, W_OK) == 0 ? 0 : cli_error("cannot write %s: %s", path, strerror(errno));
     /* creating is the only test that holds for root and read-only mounts alike */
     char *dir = make_tmpdir(path);
     if (!dir)
@@ -157,6 +170,11 @@ int cli_output_begin(cli_output *o, const char *path)
 {
     o->path = path;
     o->file = NULL;
+    o->in_place = special(path);
+    if (o->in_place) {
+        o->file = strdup(path);
+        return o->file ? 0 : cli_error("out of memory");
+    }
     char *dir = make_tmpdir(path);
     if (!dir)
         return cli_error("cannot write %s: %s", path, strerror(errno));
@@ -176,6 +194,11 @@ void cli_output_discard(cli_output *o)
 {
     if (!o->file)
         return;
+    if (o->in_place) {
+        free(o->file);
+        o->file = NULL;
+        return;
+    }
     unlink(o->file);
     char *slash = strrchr(o->file, '/'); /* the private directory: everything before it */
     *slash = '\0';
@@ -195,7 +218,7 @@ int cli_output_commit(cli_output *outs, int n, const char *when)
     if (interrupted)
         rc = cli_interrupt_exit(when);
     for (int k = 0; k < n && rc == 0; k++) {
-        if (!outs[k].file)
+        if (!outs[k].file || outs[k].in_place)
             continue;
         struct stat sb; /* a replaced file keeps its mode, as hpls_mm_write_* do */
         if (stat(outs[k].path, &sb) == 0)

@@ -2,7 +2,9 @@
 /* mm_write.c: Matrix Market writing (CSR, dense, vectors).  A file goes to
  * "<path>.tmp.XXXXXX" in the target's directory, and rename() replaces the
  * target only once every byte is written: a reader never sees a half-written
- * file.  gzip when the name ends in .gz. */
+ * file.  A target that exists and is not a regular file (/dev/null,
+ * /dev/stdout, a FIFO) is written in place: renamed over, the device or pipe
+ * would be replaced by a file.  gzip when the name ends in .gz. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "io/mm_parse.h"
@@ -35,12 +37,34 @@ static hpls_status write_error(const writer *w, int zerr, int saved_errno)
     return io_error(w->path, "cannot write", zerr == Z_ERRNO ? saved_errno : EIO);
 }
 
+/* The writer's zlib stream on fd and its C locale. */
+static hpls_status writer_stream(writer *w, int fd, int gzip)
+{
+    w->gz = gzdopen(fd, gzip ? "wb" : "wbT");
+    if (!w->gz) {
+        close(fd);
+        return hpls_fail(HPLS_ERR_NOMEM, "%s: out of memory opening the file", w->path);
+    }
+    gzbuffer(w->gz, 1 << 17);
+    if (!hpls_mm_c_locale(&w->c_locale, &w->saved_locale))
+        return hpls_fail(HPLS_ERR_NOMEM, "%s: cannot create the C locale", w->path);
+    return HPLS_OK;
+}
+
 static hpls_status writer_open(writer *w, const char *path)
 {
     static const char suffix[] = ".tmp.XXXXXX";
     memset(w, 0, sizeof *w);
     w->path = path;
     size_t n = strlen(path);
+    int gzip = n >= 3 && strcmp(path + n - 3, ".gz") == 0;
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        int fd = open(path, O_WRONLY);
+        if (fd < 0)
+            return io_error(path, "cannot open", errno);
+        return writer_stream(w, fd, gzip);
+    }
     w->tmp = hpls_malloc((hpls_int)(n + sizeof suffix), 1);
     if (!w->tmp)
         return hpls_mm_restate(HPLS_ERR_NOMEM, path);
@@ -54,23 +78,13 @@ static hpls_status writer_open(writer *w, const char *path)
         return st;
     }
     /* mkstemp makes the file private (0600): give it the target's mode, or rw-r--r-- */
-    struct stat sb;
     mode_t mode = stat(path, &sb) == 0 ? (sb.st_mode & 07777) : 0644;
     if (fchmod(fd, mode) != 0) {
         hpls_status st = io_error(path, "cannot set the mode of the temporary file", errno);
         close(fd);
         return st;
     }
-    int gzip = n >= 3 && strcmp(path + n - 3, ".gz") == 0;
-    w->gz = gzdopen(fd, gzip ? "wb" : "wbT");
-    if (!w->gz) {
-        close(fd);
-        return hpls_fail(HPLS_ERR_NOMEM, "%s: out of memory opening the file", path);
-    }
-    gzbuffer(w->gz, 1 << 17);
-    if (!hpls_mm_c_locale(&w->c_locale, &w->saved_locale))
-        return hpls_fail(HPLS_ERR_NOMEM, "%s: cannot create the C locale", path);
-    return HPLS_OK;
+    return writer_stream(w, fd, gzip);
 }
 
 /* Finishes a write begun by writer_open (even a failed one): if everything
