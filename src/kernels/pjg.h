@@ -45,8 +45,8 @@ typedef void hpls_pjg_release_fn(hpls_backend *be, hpls_dpjg *dP); /* accepts NU
  * x^k and, when r is not NULL, r = b - A x^k, computed in the same pass (the
  * lagged residual of kernels/cpu/pjg_sweep.c).  A family may exchange the two
  * handles instead of copying (dev reads x^k from one and writes x^(k+1) into
- * the other).  x and r have the same bits in every family but ref, whose r
- * is b - A x^k summed apart. */
+ * the other).  x has the same bits in every family, r too but in ref, which
+ * sums b - A x^k apart. */
 typedef void hpls_pjg_sweep_fn(hpls_backend *be, const hpls_pjg_partition *P,
                                const hpls_pjg_matrix *A, const hpls_dvec *dinv, const hpls_dvec *b,
                                hpls_dvec **x, hpls_dvec **xold, hpls_dvec *r);
