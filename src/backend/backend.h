@@ -132,11 +132,6 @@ typedef struct hpls_kernels {
     /* R = B - A X for k columns (hpls_k_residual_block) */
     void (*residual_block)(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
                            const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
-    /* one PJG sweep (see hpls_k_pjg_sweep) */
-    void (*pjg_sweep)(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad,
-                      const hpls_real *dinv, hpls_int nblocks, const hpls_int *ptr,
-                      const hpls_int *idx, const hpls_int *blockof, const hpls_int *lo,
-                      const hpls_real *b, hpls_real *x, hpls_real *xold, hpls_real *r);
 } hpls_kernels;
 
 /* A CSR matrix in a device backend's memory (opaque). */
@@ -178,18 +173,6 @@ typedef struct hpls_drelax hpls_drelax;
 /* A sweep's kind (kernels/device/relax.cl): SOR forward and backward (gs: omega
  * 1), SSOR's (D + wL) y = r and (D + wU) z = D y. */
 enum { HPLS_RELAX_SOR_FWD, HPLS_RELAX_SOR_BWD, HPLS_RELAX_SSOR_FWD, HPLS_RELAX_SSOR_BWD };
-/* A PJG partition on a device (kernels/device/pjg.c, opaque). */
-typedef struct hpls_dpjg hpls_dpjg;
-/* The blocks of a PJG sweep: block k is unknowns idx[ptr[k] .. ptr[k+1]-1]
- * (built by precond/pjg_blocks.c; here because pjg_upload takes it). */
-typedef struct hpls_pjg_partition {
-    hpls_int nblocks, psize; /* psize: 0 for a user partition */
-    hpls_int *ptr, *idx;
-    hpls_int *blockof; /* block of each unknown */
-    hpls_int *lo;      /* contiguous blocks: first unknown of i's block, else NULL */
-    hpls_backend *be;  /* the device backend of dev, or NULL */
-    hpls_dpjg *dev;    /* the partition on a device backend (hpls_pjg_partition_upload) */
-} hpls_pjg_partition;
 /* A dense square matrix on a device (kernels/device/dense.c, opaque). */
 typedef struct hpls_ddense hpls_ddense;
 /* Work-items that sum one dense row (kernels/device/dense.cl's DENSE_LANES:
@@ -274,16 +257,6 @@ typedef struct hpls_devops {
      * of A; returns sum r_i^2 (not reduced) */
     double (*relax_residual)(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A, int upper,
                              double dscale, const hpls_dvec *xo, const hpls_dvec *x, hpls_dvec *r);
-    /* ---- kernels/device/pjg.c: PJG ---- */
-    /* P's blocks for the sweeps (dense: of a dense A, contiguous blocks only) */
-    hpls_status (*pjg_upload)(hpls_backend *be, const struct hpls_pjg_partition *P, hpls_int n,
-                              int dense, hpls_dpjg **dP);
-    void (*pjg_release)(hpls_backend *be, hpls_dpjg *dP); /* accepts NULL */
-    /* a PJG sweep of A (or the dense Ad) from cur into nxt, a launch a
-     * block; r = b - A cur when r is not NULL (pjg_sweep.c's lagged residual) */
-    void (*pjg_sweep)(hpls_backend *be, const hpls_dpjg *P, const hpls_dmat *A,
-                      const hpls_ddense *Ad, const hpls_dvec *dinv, const hpls_dvec *b,
-                      const hpls_dvec *cur, hpls_dvec *nxt, hpls_dvec *r);
     /* ---- kernels/device/dense.c: a dense A ---- */
     hpls_status (*dense_upload)(hpls_backend *be, const hpls_dense *A, hpls_ddense **dA);
     void (*dense_release)(hpls_backend *be, hpls_ddense *dA); /* accepts NULL */
@@ -326,16 +299,13 @@ typedef struct hpls_devops {
     X(fac_release)                                                                                 \
     HPLS_DEVOPS_METHODS(X)                                                                         \
     HPLS_DEVOPS_TRIDIAG(X)
-/* gs/sor/ssor, PJG, dense A, many right-hand sides (kernels/device/relax.c,
- * pjg.c, dense.c, block.c) */
+/* gs/sor/ssor, dense A, many right-hand sides (kernels/device/relax.c,
+ * dense.c, block.c) */
 #define HPLS_DEVOPS_METHODS(X)                                                                     \
     X(relax_upload)                                                                                \
     X(relax_release)                                                                               \
     X(relax_sweep)                                                                                 \
     X(relax_residual)                                                                              \
-    X(pjg_upload)                                                                                  \
-    X(pjg_release)                                                                                 \
-    X(pjg_sweep)                                                                                   \
     X(dense_upload)                                                                                \
     X(dense_release)                                                                               \
     X(gemv)                                                                                        \

@@ -146,18 +146,6 @@ double hpls_k_dense_dot(const hpls_real *a, const hpls_real *x, hpls_int lo, hpl
 /* The same over [0, hi) with x, returned, and with xo, in *o, from one load of a. */
 double hpls_k_dense_dot2(const hpls_real *a, const hpls_real *x, const hpls_real *xo, hpls_int hi,
                          double *o);
-/* One PJG sweep (src/kernels/cpu/pjg_sweep.c; Ahmadi et al. 2021, Eqs. 3-5, Alg. 1):
- * blocks k = 0..nblocks-1 in order, block k the rows idx[ptr[k] .. ptr[k+1]-1];
- * inside a block every row is updated in parallel from the block's old values:
- * x_i = (b_i - sum_{j!=i} a_ij x_j) / a_ii.  On return xold holds the x the sweep
- * started from and, when r is non-NULL, r = b - A xold, computed in the same pass
- * (blockof[j]: the block of unknown j; lo[i]: the first row of i's block when
- * blocks are contiguous, else NULL).  Exactly one of A (CSR) and Ad (dense) is
- * non-NULL.  pf: the prefetch variant of x's gathers (HPLS_PF_*; same bits). */
-void hpls_k_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
-                      hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
-                      const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
-                      hpls_real *x, hpls_real *xold, hpls_real *r);
 /* First row of thread t's block when nrows rows are split into p blocks of about
  * equal nonzeros (+ rows, so empty rows still count). */
 hpls_int hpls_k_row_split(const hpls_csr *A, int t, int p);

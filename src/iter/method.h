@@ -165,12 +165,13 @@ typedef struct hpls_distops {
     void (*apply_part)(const hpls_op *op, const hpls_csr *B, const hpls_real *x, hpls_real *y);
     /* PJG over the ranks: block k is every rank's k-th chunk of psize rows;
      * setup puts the blocks and the exchange plan in mc->mdata (and its
-     * destroy in mc->mdata_destroy); a sweep is hpls_k_pjg_sweep's, each
-     * block's new values sent to the ranks holding them before the next
-     * block (fresh: the first sweep of a solve, which fetches x's ghosts) */
+     * destroy in mc->mdata_destroy); a sweep is kernels/cpu/pjg_sweep.c's
+     * on the rank's vectors, each block's new values sent to the ranks
+     * holding them before the next block (fresh: the first sweep of a solve,
+     * which fetches x's ghosts) */
     hpls_status (*pjg_setup)(hpls_mctx *mc);
-    void (*pjg_sweep)(hpls_mctx *mc, int fresh, const hpls_real *dinv, const hpls_real *b,
-                      hpls_real *x, hpls_real *xold, hpls_real *r);
+    void (*pjg_sweep)(hpls_mctx *mc, int fresh, const hpls_dvec *dinv, const hpls_dvec *b,
+                      hpls_dvec *x, hpls_dvec *xold, hpls_dvec *r);
     /* the tridiagonal direct methods' setup and solve (iter/direct.c) with T
      * cut at the ranks; NULL on one rank, where T is whole */
     hpls_status (*tridiag_setup)(hpls_mctx *mc);

@@ -28,8 +28,8 @@ void hpls_dist_hisa_agree(hpls_solver *s);
 
 /* dist_pjg.c: op->dk->pjg_setup and pjg_sweep, and hpls_dist_agree's part for pjg. */
 hpls_status hpls_dist_pjg_setup(hpls_mctx *mc);
-void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_real *dinv, const hpls_real *b,
-                         hpls_real *x, hpls_real *xold, hpls_real *r);
+void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_dvec *dinv, const hpls_dvec *b,
+                         hpls_dvec *x, hpls_dvec *xold, hpls_dvec *r);
 void hpls_dist_pjg_agree(hpls_solver *s);
 
 #endif /* HPLS_MPI_DIST_H */

@@ -28,6 +28,7 @@
  * one reduction (||r||).  psize must give a block enough work to hide them:
  * without psize, a rank takes at least DIST_WORK multiply-adds per block. */
 #include "mpi/dist.h"
+#include "precond/pjg_kernels.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -255,9 +256,14 @@ static hpls_status send_and_wait(pjg_dist *P, hpls_dcsr *D, hpls_int k, hpls_int
     return HPLS_OK;
 }
 
-void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_real *dinv, const hpls_real *b,
-                         hpls_real *x, hpls_real *xold, hpls_real *r)
+void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_dvec *dinvv, const hpls_dvec *bv,
+                         hpls_dvec *xv, hpls_dvec *xoldv, hpls_dvec *rv)
 {
+    hpls_backend *be = mc->be;
+    const hpls_real *dinv = hpls_v_host(be, dinvv), *b = hpls_v_host(be, bv);
+    hpls_real *x = hpls_v_host(be, xv), *xold = hpls_v_host(be, xoldv), *r = hpls_v_host(be, rv);
+    if (!dinv || !b || !x || !xold || !r)
+        return; /* a handle was refused: recorded */
     pjg_dist *P = mc->mdata;
     hpls_dcsr *D = mc->op->D;
     hpls_int m = D->nlocal, ps = P->psize;
@@ -276,7 +282,7 @@ void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_real *dinv, const 
     for (int q = 0; q < D->nrecv; q++)
         P->rcur[q] = D->recv_ptr[q];
     /* threads when a block gives each PAR_WORK multiply-adds (pjg_sweep.c's rule) */
-    int nt = mc->be->nthreads;
+    int nt = be->nthreads;
     double row_work = m > 0 ? (double)(D->Ad->nnz + D->Ao->nnz + m) / (double)m : 0.0;
     if (row_work * (double)ps < (double)nt * PAR_WORK)
         nt = 1;
@@ -291,5 +297,5 @@ void hpls_dist_pjg_sweep(hpls_mctx *mc, int fresh, const hpls_real *dinv, const 
             st = send_and_wait(P, D, k, hi, x, nreq);
     }
     if (st != HPLS_OK) /* recorded: the reduction of ||r|| stops every rank */
-        hpls_be_fail(mc->be, st, "%s", hpls_last_error());
+        hpls_be_fail(be, st, "%s", hpls_last_error());
 }

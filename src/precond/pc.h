@@ -4,8 +4,9 @@
  * and gives M as an hpls_pc.  It does not see the solver: the driver fills
  * hpls_pcopts from a solver's or a preconditioner object's options
  * (hpls_options_pc, options.c).  Also the pieces methods share with
- * preconditioners of the same kernels (PJG's blocks, HISA's factored band),
- * which live here, below the methods (src/iter) that use them too. */
+ * preconditioners of the same kernels (HISA's factored band; PJG's blocks and
+ * kernels: pjg_kernels.h), which live here, below the methods (src/iter) that
+ * use them too. */
 #ifndef HPLS_PC_H
 #define HPLS_PC_H
 
@@ -67,20 +68,6 @@ hpls_status hpls_pc_setup_pjg(hpls_backend *be, const hpls_csr *A, const hpls_cs
 const char *hpls_pc_strategy(const hpls_pc *pc);
 
 /* ---- what methods share with preconditioners of the same kernels --------- */
-/* pjg_blocks.c: the partition of n unknowns (nnz stored entries) into the
- * blocks of a PJG sweep (hpls_pjg_partition, backend/backend.h): the user's
- * nblocks blocks (ptr, idx; ptr NULL: none) or blocks of psize rows (0: the
- * default, which depends on the thread count nthreads). */
-hpls_status hpls_pjg_blocks(hpls_int n, hpls_int nnz, hpls_int psize, hpls_int nblocks,
-                            const hpls_int *ptr, const hpls_int *idx, int nthreads,
-                            hpls_pjg_partition **P);
-void hpls_pjg_partition_free(hpls_pjg_partition *P);
-hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads);
-/* On a device backend (be->d): the psize for psize=0 there (n rows; dense:
- * rows of n entries), and P copied to the device (P->dev, freed with P). */
-hpls_int hpls_pjg_device_psize(hpls_int n, int dense);
-hpls_status hpls_pjg_partition_upload(hpls_backend *be, hpls_pjg_partition *P, hpls_int n,
-                                      int dense);
 /* band.c: rows per block of bhisa and btridiag when `block` is 0: one block per thread
  * of the backend.  Every cut moves band couplings into S and, measured on the
  * gas family, costs iterations (n = 1e5: 9 with 2 blocks, 11 with 10, 17 with

@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* pjg_blocks.c: the ordered blocks of a PJG sweep (Ahmadi et al., IEEE TPDS
  * 32(7), 2021: the paper's "decomposition of the identity"), blocks of psize
- * rows or the user's list, and their copy on a device.  The method (iter/pjg.c)
- * and the preconditioner (precond/pjg.c) sweep over the same blocks, so they
- * are built here, below both. */
-#include "precond/pc.h"
+ * rows or the user's list, their copy on a backend, and the table of each
+ * family's kernels (pjg_kernels.h).  The method (iter/pjg.c) and the
+ * preconditioner (precond/pjg.c) sweep over the same blocks with the same
+ * kernels, so they are here, below both. */
+#include "precond/pjg_kernels.h"
+
+/* Each family's kernels (kernels/pjg.h), at its index. */
+#define PJG_OF_(f, p)                                                                              \
+    [HPLS_KF_##f] = {hpls_##p##_pjg_upload, hpls_##p##_pjg_release, hpls_##p##_pjg_sweep},
+static const hpls_pjg_kernels kernels[HPLS_KF_COUNT] = {HPLS_KFAMILIES(PJG_OF_)};
+
+const hpls_pjg_kernels *hpls_pjg_kernels_of(const hpls_backend *be)
+{
+    return &kernels[be->v->family];
+}
 
 void hpls_pjg_partition_free(hpls_pjg_partition *P)
 {
@@ -15,7 +26,7 @@ void hpls_pjg_partition_free(hpls_pjg_partition *P)
     hpls_free(P->blockof);
     hpls_free(P->lo);
     if (P->dev)
-        P->be->d->pjg_release(P->be, P->dev);
+        hpls_pjg_kernels_of(P->be)->release(P->be, P->dev);
     hpls_free(P);
 }
 
@@ -34,7 +45,7 @@ hpls_int hpls_pjg_default_psize(hpls_int n, hpls_int nnz, int nthreads)
  * (bench/gpu_model.py's PSIZE: 65536 rows of a sparse A) */
 enum { PJG_DEVICE_ITEMS = 65536 };
 
-hpls_int hpls_pjg_device_psize(hpls_int n, int dense)
+static hpls_int device_psize(hpls_int n, int dense)
 {
     /* a sparse row is one work-item, a dense one HPLS_DEVICE_DENSE_LANES */
     hpls_int rows = dense ? PJG_DEVICE_ITEMS / HPLS_DEVICE_DENSE_LANES : PJG_DEVICE_ITEMS;
@@ -45,7 +56,25 @@ hpls_status hpls_pjg_partition_upload(hpls_backend *be, hpls_pjg_partition *P, h
                                       int dense)
 {
     P->be = be;
-    return be->d->pjg_upload(be, P, n, dense, &P->dev);
+    return hpls_pjg_kernels_of(be)->upload(be, P, n, dense, &P->dev);
+}
+
+hpls_status hpls_pjg_partition_for(hpls_backend *be, hpls_int n, hpls_int nnz, int dense,
+                                   hpls_int psize, hpls_int nblocks, const hpls_int *ptr,
+                                   const hpls_int *idx, hpls_pjg_partition **out)
+{
+    hpls_pjg_partition *P;
+    if (be->d && psize == 0)
+        psize = device_psize(n, dense);
+    hpls_status st = hpls_pjg_blocks(n, nnz, psize, nblocks, ptr, idx, be->nthreads, &P);
+    if (st == HPLS_OK)
+        st = hpls_pjg_partition_upload(be, P, n, dense);
+    if (st != HPLS_OK) {
+        hpls_pjg_partition_free(P);
+        P = NULL;
+    }
+    *out = P;
+    return st;
 }
 
 hpls_status hpls_pjg_blocks(hpls_int n, hpls_int nnz, hpls_int psize, hpls_int nblocks,

@@ -11,6 +11,7 @@
 #include "iter/bicgstab_kernels.h"
 #include "iter/hisa_kernels.h"
 #include "kernels/cpu/sptrsv.h"
+#include "precond/pjg_kernels.h"
 #include "solver.h"
 
 #include <stdio.h>
@@ -48,8 +49,10 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
                      : hpls_pjg_blocks(N, A->nnz, 64, 0, NULL, NULL, 1, &P)) != HPLS_OK ||
             hpls_pjg_partition_upload(be, P, N, 0) != HPLS_OK)
             return 1;
-        be->d->pjg_sweep(be, P->dev, dA, NULL, v[1], v[0], v[7], v[6], v[5]);
-        be->d->pjg_sweep(be, P->dev, dA, NULL, v[1], v[0], v[6], v[7], NULL);
+        const hpls_pjg_matrix M = {.dA = dA};
+        hpls_dvec *x = v[7], *xold = v[6];
+        hpls_pjg_kernels_of(be)->sweep(be, P, &M, v[1], v[0], &x, &xold, v[5]);
+        hpls_pjg_kernels_of(be)->sweep(be, P, &M, v[1], v[0], &x, &xold, NULL);
         hpls_pjg_partition_free(P);
     }
     hpls_dense *Ad;
@@ -67,7 +70,9 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
     if (hpls_pjg_blocks(ND, ND * ND, 7, 0, NULL, NULL, 1, &P) != HPLS_OK ||
         hpls_pjg_partition_upload(be, P, ND, 1) != HPLS_OK)
         return 1;
-    be->d->pjg_sweep(be, P->dev, NULL, dD, w[3], w[2], w[0], w[1], w[4]);
+    const hpls_pjg_matrix M = {.dAd = dD};
+    hpls_dvec *x = w[0], *xold = w[1];
+    hpls_pjg_kernels_of(be)->sweep(be, P, &M, w[3], w[2], &x, &xold, w[4]);
     hpls_pjg_partition_free(P);
     for (int i = 0; i < 5; i++)
         be->v->release(be, w[i]);

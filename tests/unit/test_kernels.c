@@ -7,6 +7,7 @@
 #include "iter/hisa_kernels.h"
 #include "kernels/cpu/prefetch.h"
 #include "kernels/cpu/sptrsv.h"
+#include "precond/pjg_kernels.h"
 #include "solver.h"
 #include "testutil.h"
 
@@ -494,6 +495,54 @@ static void every_reduction_goes_through_the_hook_once(void **state)
     hpls_vec_destroy(hx);
 }
 
+/* PJG sweeps of the cpu family (1-3 threads) against ref's (psize 1 is
+ * Gauss-Seidel, n is Jacobi): the same new x and old x, the residual of the
+ * old x to rounding (summed in another order). */
+static void pjg_sweeps_match_ref(const hpls_csr *A, const hpls_int *diag, const hpls_vec *x,
+                                 const hpls_vec *b)
+{
+    hpls_int n = A->nrows;
+    hpls_vec *dinv;
+    assert_int_equal(hpls_vec_create(n, &dinv), HPLS_OK);
+    for (hpls_int i = 0; i < n; i++)
+        dinv->data[i] = 1.0 / A->val[diag[i]];
+    const hpls_pjg_matrix M = {.A = A};
+    const hpls_int psizes[] = {1, 7, 1000, n};
+    for (size_t c = 0; c < sizeof psizes / sizeof psizes[0]; c++) {
+        hpls_pjg_partition *P;
+        assert_int_equal(hpls_pjg_blocks(n, A->nnz, psizes[c], 0, NULL, NULL, 2, &P), HPLS_OK);
+        for (int p = 1; p <= 3; p++) {
+            hpls_vec *out[2][3]; /* new x, old x, r */
+            for (int k = 0; k < 2; k++) {
+                hpls_backend *be = k == 0 ? backend(CPU, p) : backend(REF, 1);
+                hpls_dvec *d = up(be, dinv), *bb = up(be, b), *xn = up(be, x), *xo, *r;
+                assert_int_equal(be->v->alloc(be, n, &xo), HPLS_OK);
+                assert_int_equal(be->v->alloc(be, n, &r), HPLS_OK);
+                hpls_dvec *cur = xn, *old = xo;
+                hpls_pjg_kernels_of(be)->sweep(be, P, &M, d, bb, &cur, &old, r);
+                assert_int_equal(be->err, HPLS_OK);
+                out[k][0] = down(be, n, cur);
+                out[k][1] = down(be, n, old);
+                out[k][2] = down(be, n, r);
+                hpls_dvec *all[] = {d, bb, xn, xo, r};
+                for (int j = 0; j < 5; j++)
+                    be->v->release(be, all[j]);
+                hpls_backend_destroy(be);
+            }
+            assert_same(out[0][0], out[1][0]);
+            assert_same(out[0][1], out[1][1]);
+            assert_same(out[0][1], x);
+            for (hpls_int i = 0; i < n; i++)
+                assert_close(out[0][2]->data[i], out[1][2]->data[i], 100.0);
+            for (int k = 0; k < 2; k++)
+                for (int j = 0; j < 3; j++)
+                    hpls_vec_destroy(out[k][j]);
+        }
+        hpls_pjg_partition_free(P);
+    }
+    hpls_vec_destroy(dinv);
+}
+
 /* Dense products, the SOR residual kernels (CSR and dense) and the PJG sweep
  * of cpu (1-3 threads) against the reference kernels of the ref backend. */
 static void host_kernels_match_reference(void **state)
@@ -532,33 +581,7 @@ static void host_kernels_match_reference(void **state)
             assert_close(ss, ssr, ssr);
         }
     }
-    /* PJG sweeps (psize 1 is Gauss-Seidel, n is Jacobi): the same new x, the
-     * residual of the old x to rounding (summed in another order) */
-    hpls_real *xo = malloc(bytes), *xr = malloc(bytes), *xor = malloc(bytes), *dinv = malloc(bytes);
-    for (hpls_int i = 0; i < n; i++)
-        dinv[i] = 1.0 / A->val[diag[i]];
-    const hpls_int psizes[] = {1, 7, 1000, n};
-    for (size_t c = 0; c < sizeof psizes / sizeof psizes[0]; c++) {
-        hpls_pjg_partition *P;
-        assert_int_equal(hpls_pjg_blocks(n, A->nnz, psizes[c], 0, NULL, NULL, 2, &P), HPLS_OK);
-        for (int p = 1; p <= 3; p++) {
-            memcpy(y, x->data, bytes);
-            memcpy(yr, x->data, bytes);
-            hpls_cpu_kernels.pjg_sweep(p, HPLS_PF_DEFAULT, A, NULL, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
-                                       P->lo, b->data, y, xo, r);
-            hpls_ref_kernels.pjg_sweep(1, HPLS_PF_DEFAULT, A, NULL, dinv, P->nblocks, P->ptr, P->idx, P->blockof,
-                                       P->lo, b->data, yr, xor, rr);
-            for (hpls_int i = 0; i < n; i++) {
-                assert_true(y[i] == yr[i] && xo[i] == xor[i] && xo[i] == x->data[i]);
-                assert_close(r[i], rr[i], 100.0);
-            }
-        }
-        hpls_pjg_partition_free(P);
-    }
-    free(xo);
-    free(xr);
-    free(xor);
-    free(dinv);
+    pjg_sweeps_match_ref(A, diag, x, b);
     free(y);
     free(yr);
     free(r);

@@ -621,7 +621,6 @@ const hpls_kernels hpls_cpu_kernels = {
     .dense_residual = hpls_k_dense_residual,
     .triangle_spmv = hpls_k_triangle_spmv,
     .dense_triangle = hpls_k_dense_triangle,
-    .pjg_sweep = hpls_k_pjg_sweep,
 };
 
 /* reproducible=1's table (blas1.h): the operations it keeps from cpu, where

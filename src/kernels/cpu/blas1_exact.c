@@ -285,7 +285,6 @@ static const hpls_kernels exact_kernels = {
     .dense_residual = x_dense_residual,
     .triangle_spmv = x_triangle_spmv,
     .dense_triangle = x_dense_triangle,
-    .pjg_sweep = hpls_k_pjg_sweep,
 };
 
 hpls_status hpls_cpu_set_exact(hpls_backend *be)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pjg_sweep.c: the PJG sweep (Ahmadi et al., IEEE TPDS 32(7), 2021, Eqs. 3-5,
- * Alg. 1) with the residual of the iterate it started from, in one pass over A.
+/* pjg_sweep.c: the cpu family's PJG kernels (kernels/pjg.h): the sweep
+ * (Ahmadi et al., IEEE TPDS 32(7), 2021, Eqs. 3-5, Alg. 1) with the residual
+ * of the iterate it started from, in one pass over A, on host arrays.
  * Blocks run in order (Gauss-Seidel between blocks); inside a block every row
  * reads only the old values of the block (Jacobi), so the rows of a block are
  * independent and split statically among threads: no locks, two barriers per
@@ -18,7 +19,9 @@
  * second read of A, where b - A x_new after the sweep would cost half of A.
  * The caller runs one sweep more than it reports and takes x_old back from xold
  * (iter/pjg.c).  Traffic per sweep: A once, x, xold, b, r. */
+#include "kernels/cpu/blas1.h"
 #include "kernels/cpu/prefetch.h"
+#include "kernels/pjg.h"
 
 #include <omp.h>
 
@@ -106,10 +109,14 @@ static double row_pf(int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls
     }
 }
 
-void hpls_k_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
-                      hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
-                      const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
-                      hpls_real *x, hpls_real *xold, hpls_real *r)
+/* The sweep on nt threads with prefetch variant pf (same bits): x swept in
+ * place, xold = the x it started from, r = b - A xold when r is not NULL;
+ * blockof[j] is the block of unknown j, lo[i] the first row of i's block when
+ * blocks are contiguous, else NULL; exactly one of A and Ad is non-NULL. */
+static void sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
+                  hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
+                  const hpls_int *blockof, const hpls_int *lo, const hpls_real *b, hpls_real *x,
+                  hpls_real *xold, hpls_real *r)
 {
     hpls_int n = A ? A->nrows : Ad->nrows;
     double row_work = A ? (double)(A->nnz + n) / (double)(n ? n : 1) : (double)n;
@@ -145,4 +152,30 @@ void hpls_k_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, c
             x[i] = xnew;
         }
     }
+}
+
+hpls_status hpls_cpu_pjg_upload(hpls_backend *be, const hpls_pjg_partition *P, hpls_int n,
+                                int dense, hpls_dpjg **dP)
+{
+    (void)be;
+    (void)P;
+    (void)n;
+    (void)dense;
+    *dP = NULL; /* the sweep reads P's host arrays */
+    return HPLS_OK;
+}
+
+void hpls_cpu_pjg_release(hpls_backend *be, hpls_dpjg *dP)
+{
+    (void)be;
+    (void)dP;
+}
+
+/* In place: the handles stay, x^k is left in xold. */
+void hpls_cpu_pjg_sweep(hpls_backend *be, const hpls_pjg_partition *P, const hpls_pjg_matrix *A,
+                        const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec **x, hpls_dvec **xold,
+                        hpls_dvec *r)
+{
+    sweep(be->nthreads, be->pf, A->A, A->Ad, C_(dinv), P->nblocks, P->ptr, P->idx, P->blockof,
+          P->lo, C_(b), A_(*x), A_(*xold), A_(r));
 }

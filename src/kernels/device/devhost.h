@@ -327,13 +327,6 @@ void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A
 double hpls_devop_relax_residual(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A,
                                  int upper, double dscale, const hpls_dvec *xo, const hpls_dvec *x,
                                  hpls_dvec *r);
-/* pjg.c: PJG's sweep, a launch a block (kernels/device/pjg.cl) */
-hpls_status hpls_devop_pjg_upload(hpls_backend *be, const struct hpls_pjg_partition *P, hpls_int n,
-                                  int dense, hpls_dpjg **out);
-void hpls_devop_pjg_release(hpls_backend *be, hpls_dpjg *D);
-void hpls_devop_pjg_sweep(hpls_backend *be, const hpls_dpjg *D, const hpls_dmat *A,
-                          const hpls_ddense *Ad, const hpls_dvec *dinv, const hpls_dvec *b,
-                          const hpls_dvec *cur, hpls_dvec *nxt, hpls_dvec *r);
 /* dense.c: a dense A (kernels/device/dense.cl) */
 hpls_status hpls_devop_dense_upload(hpls_backend *be, const hpls_dense *A, hpls_ddense **out);
 void hpls_devop_dense_release(hpls_backend *be, hpls_ddense *D);

@@ -1,31 +1,30 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pjg.c (device): the PJG sweep on a device backend (kernels/device/pjg.cl),
- * through the host layer (devhost.h): one launch per block of the
+/* pjg.c (device): the dev family's PJG kernels (kernels/pjg.h): the sweep on
+ * a device backend (kernels/device/pjg.cl), through the host layer
+ * (devhost.h): one launch per block of the
  * partition, the blocks in order (the queue keeps launches in order, which is
  * the Gauss-Seidel between blocks).  A partition of contiguous blocks needs
  * nothing on the device (a launch gets its block's first row and count); a
  * general one (hpls_solver_set_partition) its rows by block and the block of
- * every row.  The block offsets stay on the host, which launches. */
+ * every row.  The block offsets are P's, on the host, which launches. */
+#include "kernels/pjg.h"
 #include "kernels/device/devhost.h"
 
 struct hpls_dpjg {
     hpls_dbuf *idx, *blockof; /* a general partition's (NULL: contiguous blocks) */
-    hpls_int *ptr;            /* nblocks + 1 block offsets, on the host */
-    hpls_int nblocks;
 };
 
-void hpls_devop_pjg_release(hpls_backend *be, hpls_dpjg *D)
+void hpls_dev_pjg_release(hpls_backend *be, hpls_dpjg *D)
 {
     if (!D)
         return;
     hpls_dev_free(be, D->idx);
     hpls_dev_free(be, D->blockof);
-    hpls_free(D->ptr);
     hpls_free(D);
 }
 
-hpls_status hpls_devop_pjg_upload(hpls_backend *be, const hpls_pjg_partition *P, hpls_int n,
-                                  int dense, hpls_dpjg **out)
+hpls_status hpls_dev_pjg_upload(hpls_backend *be, const hpls_pjg_partition *P, hpls_int n,
+                                int dense, hpls_dpjg **out)
 {
     *out = NULL;
     if (dense && !P->lo)
@@ -34,13 +33,8 @@ hpls_status hpls_devop_pjg_upload(hpls_backend *be, const hpls_pjg_partition *P,
                          "not by a partition of scattered unknowns (use backend=cpu)",
                          be->name);
     hpls_dpjg *D = hpls_calloc(1, sizeof *D);
-    if (!D || !(D->ptr = hpls_malloc(P->nblocks + 1, sizeof *D->ptr))) {
-        hpls_free(D);
+    if (!D)
         return HPLS_ERR_NOMEM;
-    }
-    D->nblocks = P->nblocks;
-    for (hpls_int k = 0; k <= P->nblocks; k++)
-        D->ptr[k] = P->ptr[k];
     hpls_status st = HPLS_OK;
     if (!P->lo) {
         st = hpls_dev_upload(be, P->idx, (size_t)n * sizeof *P->idx, &D->idx);
@@ -50,22 +44,28 @@ hpls_status hpls_devop_pjg_upload(hpls_backend *be, const hpls_pjg_partition *P,
             st = hpls_dev_fail(be, st, "a PJG partition of %lld unknowns", (long long)n);
     }
     if (st != HPLS_OK) {
-        hpls_devop_pjg_release(be, D);
+        hpls_dev_pjg_release(be, D);
         return st;
     }
     *out = D;
     return HPLS_OK;
 }
 
-void hpls_devop_pjg_sweep(hpls_backend *be, const hpls_dpjg *D, const hpls_dmat *A,
-                          const hpls_ddense *Ad, const hpls_dvec *dinv, const hpls_dvec *b,
-                          const hpls_dvec *cur, hpls_dvec *nxt, hpls_dvec *r)
+/* Reads x^k from *x and writes x^(k+1) into *xold, then the two handles
+ * exchange: neither a copy nor a swap. */
+void hpls_dev_pjg_sweep(hpls_backend *be, const hpls_pjg_partition *P, const hpls_pjg_matrix *M,
+                        const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec **x, hpls_dvec **xold,
+                        hpls_dvec *r)
 {
+    const hpls_dpjg *D = P->dev;
+    const hpls_dmat *A = M->dA;
+    const hpls_ddense *Ad = M->dAd;
+    hpls_dvec *cur = *x, *nxt = *xold;
     int contiguous = D->idx == NULL, want_r = r != NULL;
     /* arrays a launch does not read are passed as others of their kind */
     hpls_dbuf *rv = r ? hpls_dev_vbuf(r) : hpls_dev_vbuf(nxt);
-    for (hpls_int k = 0; k < D->nblocks && be->err == HPLS_OK; k++) {
-        hpls_int first = D->ptr[k], count = D->ptr[k + 1] - first;
+    for (hpls_int k = 0; k < P->nblocks && be->err == HPLS_OK; k++) {
+        hpls_int first = P->ptr[k], count = P->ptr[k + 1] - first;
         if (count == 0)
             continue;
         if (Ad) {
@@ -81,4 +81,6 @@ void hpls_devop_pjg_sweep(hpls_backend *be, const hpls_dpjg *D, const hpls_dmat 
                      HPLS_KG(A->rp), HPLS_KG(A->ci), HPLS_KG(A->val), HPLS_KV(dinv), HPLS_KV(b),
                      HPLS_KV(cur), HPLS_KV(nxt), HPLS_KI(want_r), HPLS_KG(rv));
     }
+    *x = nxt;
+    *xold = cur;
 }

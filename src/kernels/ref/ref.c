@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ref.c: the ref backend (backend/backend.h; its family of the methods' fused
- * kernels: kernels/bicgstab.h, hisa.h): plain sequential loops, as
+ * kernels: kernels/bicgstab.h, hisa.h, pjg.h): plain sequential loops, as
  * readable as a textbook, the oracle the cpu (and later device) backends are
  * tested against.  It is also the checker: its handles are descriptors kept in
  * a registry, and every handle an operation is given must be one of its live
@@ -11,6 +11,7 @@
 #include "backend/backend.h"
 #include "kernels/bicgstab.h"
 #include "kernels/hisa.h"
+#include "kernels/pjg.h"
 
 #include <math.h>
 #include <string.h>
@@ -480,31 +481,35 @@ static double ref_dense_triangle(int nt, const hpls_dense *A, int upper, double 
 /* The PJG sweep as its definition reads: r = b - A x_old first, then block by
  * block x_i = (b_i - sum_{j != i} a_ij x_j) / a_ii with the new x_j of earlier
  * blocks and the old x_j (kept in xold) of its own and later blocks. */
-static void ref_pjg_sweep(int nt, int pf, const hpls_csr *A, const hpls_dense *Ad, const hpls_real *dinv,
-                          hpls_int nblocks, const hpls_int *ptr, const hpls_int *idx,
-                          const hpls_int *blockof, const hpls_int *lo, const hpls_real *b,
-                          hpls_real *x, hpls_real *xold, hpls_real *r)
+void hpls_ref_pjg_sweep(hpls_backend *be, const hpls_pjg_partition *P, const hpls_pjg_matrix *M,
+                        const hpls_dvec *dinvv, const hpls_dvec *bv, hpls_dvec **xv,
+                        hpls_dvec **xoldv, hpls_dvec *rv)
 {
-    (void)nt;
-    (void)pf;
-    (void)lo;
+    const char *op = "pjg_sweep";
+    const hpls_csr *A = M->A;
+    const hpls_dense *Ad = M->Ad;
     hpls_int n = A ? A->nrows : Ad->nrows;
+    const hpls_real *dinv = arr(be, dinvv, n, op), *b = arr(be, bv, n, op);
+    hpls_real *x = arr(be, *xv, n, op), *xold = arr(be, *xoldv, n, op);
+    hpls_real *r = rv ? arr(be, rv, n, op) : NULL;
+    if (!dinv || !b || !x || !xold || (rv && !r))
+        return; /* recorded */
     for (hpls_int i = 0; i < n; i++)
         xold[i] = x[i];
     if (r && A)
-        hpls_ref_residual(nt, A, b, xold, r);
+        hpls_ref_residual(1, A, b, xold, r);
     else if (r)
-        ref_dense_residual(nt, Ad, b, xold, r);
-    for (hpls_int k = 0; k < nblocks; k++)
-        for (hpls_int q = ptr[k]; q < ptr[k + 1]; q++) {
-            hpls_int i = idx[q];
+        ref_dense_residual(1, Ad, b, xold, r);
+    for (hpls_int k = 0; k < P->nblocks; k++)
+        for (hpls_int q = P->ptr[k]; q < P->ptr[k + 1]; q++) {
+            hpls_int i = P->idx[q];
             double s = b[i];
             hpls_int p0 = A ? A->rowptr[i] : 0, p1 = A ? A->rowptr[i + 1] : n;
             for (hpls_int p = p0; p < p1; p++) {
                 hpls_int j = A ? A->colind[p] : p;
                 double a = A ? A->val[p] : Ad->data[i * n + j];
                 if (j != i)
-                    s -= a * (blockof[j] < k ? x[j] : xold[j]);
+                    s -= a * (P->blockof[j] < k ? x[j] : xold[j]);
             }
             x[i] = s * dinv[i];
         }
@@ -531,5 +536,4 @@ const hpls_kernels hpls_ref_kernels = {
     .dense_residual = ref_dense_residual,
     .triangle_spmv = ref_triangle_spmv,
     .dense_triangle = ref_dense_triangle,
-    .pjg_sweep = ref_pjg_sweep,
 };
