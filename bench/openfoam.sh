@@ -47,7 +47,9 @@ lib=$work/lib/libhplsFoam.so
 note_peer "OpenFOAM $(dpkg-query -W -f '${Version}' openfoam 2>/dev/null || echo '?') (Debian openfoam), $(mpiexec --version 2>/dev/null | head -1)"
 
 # run NAME REFINE STEPS RANKS MODE: one simpleFoam run; prints "field seconds" lines
-# (main: the whole run), "its FIELD N" lines and "cells N"
+# (main: the whole run), "its FIELD N" lines, "cells N" and "once S": the seconds
+# libhplsFoam spent building the mesh's matrix and setting its solvers up (its debug
+# switch's lines, rank 0's; 0 for OpenFOAM's solvers)
 run() {
     local name=$1 r=$2 n=$3 np=$4 mode=$5 case
     case=$work/$name-$np-$mode
@@ -66,6 +68,8 @@ run() {
     python3 "${py[@]}" profile "$case"
     its "$case/log.solver" | awk '{ print "its", $1, $3 }'
     sed -n 's/^ *nCells: *\([0-9]*\).*/cells \1/p' "$case/log.blockMesh" | head -1
+    awk '/^hpls: (the CSR pattern|setup \()/ && $(NF) == "s" { s += $(NF - 1) } END { print "once", s + 0 }' \
+        "$case/log.solver"
     rm -rf "$case"
 }
 
@@ -78,8 +82,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
     echo
     echo "simpleFoam on the pitzDaily tutorial (Debian's openfoam-examples)$([ "$big_steps" = 0 ] || echo ", as it comes and refined ${refine}x in x and y"); a run of $steps steps$([ "$big_steps" = 0 ] || echo " (${big_steps} refined)"), from the same mesh with three sets of linear solvers (tolerances and relTol the tutorial's): OpenFOAM's DIC-PCG for p and DILU-PBiCGStab for U, k, epsilon (\`foam\`); hpls's cg + dic and bicgstab + dilu with dilu_order faces through libhplsFoam.so (\`hpls\`, OpenFOAM's stop test); OpenFOAM's GAMG (smoother GaussSeidel) for p and DILU-PBiCGStab for the rest (\`gamg\`).  Seconds are OpenFOAM's profiling (\`lduMatrix::solver.FIELD\`: constructing the solver and solving, every solve of the run; on 2 ranks the slower rank's), run = application::main.  1 thread per rank (OMP_NUM_THREADS=1); 2 ranks: \`decomposePar\` (simple, 2 slabs in x), \`mpiexec -n 2 simpleFoam -parallel\`.  A ratio is hpls's seconds over OpenFOAM's in this run; below 1, hpls ahead."
     echo
-    echo "| case | cells | ranks | p: foam s | p: hpls s | p: hpls / foam | p: gamg s | p: hpls / gamg | U: foam s | U: hpls s | U: hpls / foam | k+epsilon: foam s | k+epsilon: hpls s | k+epsilon: hpls / foam | run: foam s | run: hpls s | run: gamg s | p iterations foam / hpls / gamg | U iterations foam / hpls |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+    echo "| case | cells | ranks | p: foam s | p: hpls s | p: hpls / foam | p: gamg s | p: hpls / gamg | U: foam s | U: hpls s | U: hpls / foam | k+epsilon: foam s | k+epsilon: hpls s | k+epsilon: hpls / foam | hpls once s | run: foam s | run: hpls s | run: gamg s | p iterations foam / hpls / gamg | U iterations foam / hpls |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
     for c in "${cases[@]}"; do
         read -r name r n <<<"$c"
         for np in $ranks; do
@@ -90,12 +94,12 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
             u() { awk '$1 == "Ux" || $1 == "Uy" || $1 == "Uz" { s += $2 } END { print s + 0 }' "$1"; }
             ke() { awk '$1 == "k" || $1 == "epsilon" { s += $2 } END { print s + 0 }' "$1"; }
             uits() { awk '$1 == "its" && $2 ~ /^U[xyz]$/ { s += $3 } END { print s + 0 }' "$1"; }
-            printf '| %s | %s | %s | %.3f | %.3f | %s | %.3f | %s | %.3f | %.3f | %s | %.3f | %.3f | %s | %.2f | %.2f | %.2f | %s / %s / %s | %s / %s |\n' \
+            printf '| %s | %s | %s | %.3f | %.3f | %s | %.3f | %s | %.3f | %.3f | %s | %.3f | %.3f | %s | %.3f | %.2f | %.2f | %.2f | %s / %s / %s | %s / %s |\n' \
                 "$name" "$(get cells "$f")" "$np" \
                 "$(get p "$f")" "$(get p "$h")" "$(ratio "$(get p "$h")" "$(get p "$f")")" \
                 "$(get p "$g")" "$(ratio "$(get p "$h")" "$(get p "$g")")" \
                 "$(u "$f")" "$(u "$h")" "$(ratio "$(u "$h")" "$(u "$f")")" \
-                "$(ke "$f")" "$(ke "$h")" "$(ratio "$(ke "$h")" "$(ke "$f")")" \
+                "$(ke "$f")" "$(ke "$h")" "$(ratio "$(ke "$h")" "$(ke "$f")")" "$(get once "$h")" \
                 "$(get main "$f")" "$(get main "$h")" "$(get main "$g")" \
                 "$(awk '$1 == "its" && $2 == "p" { print $3 }' "$f")" \
                 "$(awk '$1 == "its" && $2 == "p" { print $3 }' "$h")" \
@@ -113,6 +117,11 @@ How to read it:
 - hpls's seconds include converting OpenFOAM's matrix (LDU) into hpls's CSR
   values at every solve (the pattern once per mesh) and OpenFOAM's normFactor
   and initial residual (on hpls's own b - A psi).
+- hpls once: of hpls's seconds (p, U, k and epsilon together), those spent once
+  a run: building the mesh's CSR matrix and setting up its two solvers (cg + dic
+  at p's first solve, bicgstab + dilu at U's, which k and epsilon share), from
+  libhplsFoam's debug switch (rank 0's on 2 ranks).  A longer run pays them once
+  too.
 NOTES
 } >"$out/openfoam.md"
 echo "wrote $out/openfoam.md"

@@ -38,6 +38,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -60,6 +61,12 @@ namespace Foam
 {
 namespace
 {
+
+// Seconds since t (the debug switch's report of what is done once)
+double since(const std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 
 // The processor interfaces of a parallel solve: their places in the
 // interface list, the cells beside their faces on this rank and (once per
@@ -608,15 +615,10 @@ hplsFoamCache& matrixFor
             << " without MPI (HPLS_MPI=OFF): no parallel runs" << exit(FatalError);
 #endif
     }
+    const auto start = std::chrono::steady_clock::now();
     if (rebuild)
     {
         m = buildPattern(addr, cp, parallel);
-        if (hplsSolver::debug)
-        {
-            Info<< "hpls: the CSR pattern of a mesh of " << addr.size() << " cells ("
-                << label(m->diagSlot.size() + 2*m->upperSlot.size() + m->coupledSlot.size())
-                << " coefficients), for field " << fieldName << endl;
-        }
     }
     fillValues(*m, matrix, bouCoeffs, cp);
 #ifdef HPLS_FOAM_MPI
@@ -639,6 +641,13 @@ hplsFoamCache& matrixFor
         std::vector<hpls_int>().swap(m->gcol);
     }
 #endif
+    if (rebuild && hplsSolver::debug)
+    {
+        Info<< "hpls: the CSR pattern of a mesh of " << addr.size() << " cells ("
+            << label(m->diagSlot.size() + 2*m->upperSlot.size() + m->coupledSlot.size())
+            << " coefficients), for field " << fieldName << ", built with its values in "
+            << since(start) << " s" << endl;
+    }
     std::unique_ptr<hplsFoamCache>& c = caches[{&addr, options}];
     if (!c)
     {
@@ -789,10 +798,8 @@ Foam::solverPerformance Foam::hplsSolver::solve
         c->stop = stop;
     }
 
-    if (!c->setUp && hplsSolver::debug)
-    {
-        Info<< "hpls: setup (" << options.c_str() << ") at field " << fieldName_ << endl;
-    }
+    const bool first = !c->setUp;
+    const auto start = std::chrono::steady_clock::now();
 #ifdef HPLS_FOAM_MPI
     const hpls_status st = m.D
         ? (c->setUp ? hpls_solver_update_dcsr(c->solver, m.D)
@@ -810,6 +817,11 @@ Foam::solverPerformance Foam::hplsSolver::solve
         FatalErrorInFunction
             << "field " << fieldName_ << ": hpls setup (" << options << "): "
             << hpls_solver_message(c->solver) << exit(FatalError);
+    }
+    if (first && hplsSolver::debug)
+    {
+        Info<< "hpls: setup (" << options.c_str() << ") at field " << fieldName_ << " in "
+            << since(start) << " s" << endl;
     }
     c->setUp = true;
     if (hpls_solver_solve(c->solver, &b, &x) != HPLS_OK)
