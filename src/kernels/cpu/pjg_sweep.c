@@ -176,6 +176,9 @@ void hpls_cpu_pjg_sweep(hpls_backend *be, const hpls_pjg_partition *P, const hpl
                         const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec **x, hpls_dvec **xold,
                         hpls_dvec *r)
 {
-    sweep(be->nthreads, be->pf, A->A, A->Ad, C_(dinv), P->nblocks, P->ptr, P->idx, P->blockof,
-          P->lo, C_(b), A_(*x), A_(*xold), A_(r));
+    /* A's entries, b, x, xold, dinv and r: the default prefetches nothing in cache */
+    double n = (double)(A->A ? A->A->nrows : A->Ad->nrows);
+    double bytes = (A->A ? 12.0 * (double)A->A->nnz : 8.0 * n * n) + 40.0 * n;
+    sweep(be->nthreads, hpls_pf_sized(be->pf, bytes), A->A, A->Ad, C_(dinv), P->nblocks, P->ptr,
+          P->idx, P->blockof, P->lo, C_(b), A_(*x), A_(*xold), A_(r));
 }
