@@ -270,6 +270,15 @@ def petsc(d, o, kern):
           f"they are {', '.join(checks)} the bound of kernels.md", d.name)
 
 
+# Why BiCG lost to PETSc's at n = 1e5 (issue 29), measured on a loaded machine.
+BICG_WHY = ("profiled (issue 29): A^T x through the stored transpose, whose rows of random "
+            "length mispredicted their loop exits, took 2.3x A x (737 against 314 us, gas k = 1); "
+            "since it scatters A's rows on one thread (kernels/cpu/spmv.c, the same bits), "
+            "alternated with PETSc, loaded: 0.87x / 0.93x / 0.98x for k = 1 / 2 / 3 (medians of 5 "
+            "runs; 1.29x / 1.45x / 1.38x before); perf: the products 59% of the time, the 3 dot "
+            "products 21% (one chain of adds each, as PETSc's ddot_)")
+
+
 def krylov(d, o, load):
     rows = d.table("n")
     deltas, its_rows, diff = [], 0, []
@@ -308,6 +317,7 @@ def krylov(d, o, load):
                              "timer noise decide a run, and the cell's runs straddle 1 (the "
                              "runs' ratios beside each cell); small.md, the two programs taking "
                              "turns in one loop, is the measurement at this size" if n <= 10000 and straddle else
+                             BICG_WHY if col(r, "method") == "bicg" and n >= 100000 else
                              f"measured on a loaded machine, load {load}" if loaded else "not profiled"))
     fig = f"{rng(per, unit='x')} over {len(per)} cells"
     xw, wr = max(big or [(x, r) for x, r in zip(per, [r for r in rows if meds(col(r, "ours / PETSc per it"))])],

@@ -41,7 +41,7 @@ static hpls_status csr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec 
     const hpls_real *xp;
     hpls_real *yp;
     if (host2(op, x, y, &xp, &yp))
-        op->be->k->spmv(op->be->nthreads, op->be->pf, op->At, xp, yp);
+        op->be->k->spmv_t(op->be->nthreads, op->be->pf, op->A, op->At, xp, yp);
     return op->be->err;
 }
 

@@ -116,6 +116,9 @@ typedef struct hpls_vops {
 typedef struct hpls_kernels {
     /* y = A x with the prefetch variant pf (HPLS_PF_*: same bits; ref ignores it) */
     void (*spmv)(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y);
+    /* y = A^T x, At the transpose of A (the same bits as spmv on At) */
+    void (*spmv_t)(int nt, int pf, const hpls_csr *A, const hpls_csr *At, const hpls_real *x,
+                   hpls_real *y);
     /* r = b - A x; returns sum r_i^2 */
     double (*residual)(int nt, int pf, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
                        hpls_real *r);

@@ -100,6 +100,15 @@ enum {
 /* y = A x (hpls_k_spmv: variant HPLS_PF_DEFAULT) */
 void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y);
 void hpls_k_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, hpls_real *y);
+/* y = A^T x, At the transpose of A: At's rows as hpls_k_spmv_pf; or, on one
+ * thread where hpls_k_scatter_pays, A's rows scattered into y, each y_j summed
+ * in At's order (the same bits) with pf's prefetch of y where it has x's. */
+void hpls_k_spmv_t_pf(int nt, int pf, const hpls_csr *A, const hpls_csr *At, const hpls_real *x,
+                      hpls_real *y);
+/* Whether A's rows keep their length from one row to the next markedly more
+ * often than At's (sampled): then the scatter's loop exits are predicted
+ * where At's are missed. */
+int hpls_k_scatter_pays(const hpls_csr *A, const hpls_csr *At);
 /* r = b - A x (fused: one pass); returns sum r_i^2 */
 double hpls_k_residual(int nt, const hpls_csr *A, const hpls_real *b, const hpls_real *x,
                        hpls_real *r);

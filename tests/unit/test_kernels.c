@@ -210,6 +210,68 @@ static void spmv_matches_reference_on_stencil_and_scattered_matrices(void **stat
     }
 }
 
+/* An n x m matrix whose rows hold 3 entries at random columns (duplicates
+ * summed: a few hold 2) and every 5th row none: rows of about one length, so
+ * its columns (At's rows) vary far more, with empty ones. */
+static hpls_csr *steady_csr(hpls_int n, hpls_int m, unsigned seed)
+{
+    hpls_int *ri = malloc((size_t)(3 * n) * sizeof *ri), *cj = malloc((size_t)(3 * n) * sizeof *cj);
+    hpls_vec *rnd = tu_vec_random(6 * n, seed);
+    double *v = rnd->data + 3 * n;
+    hpls_int nz = 0;
+    for (hpls_int i = 0; i < n; i++)
+        for (int j = 0; j < 3 && i % 5 != 4; j++, nz++) {
+            ri[nz] = i;
+            cj[nz] = (hpls_int)(fabs(rnd->data[3 * i + j]) * (double)(m - 1));
+            v[nz] = rnd->data[3 * n + 3 * i + j];
+        }
+    hpls_csr *A;
+    assert_int_equal(hpls_csr_from_coo(n, m, nz, ri, cj, v, &A), HPLS_OK);
+    free(ri);
+    free(cj);
+    hpls_vec_destroy(rnd);
+    return A;
+}
+
+/* y = A^T x of the cpu kernels at 1-3 threads, with every prefetch variant,
+ * equals the reference's product with At entry by entry, whether they gather
+ * At's rows or, on one thread, scatter A's (rows of steadier length than At's:
+ * gas, steady_csr; the rows near the end run without prefetch). */
+static void spmv_t_matches_the_product_with_the_transpose(void **state)
+{
+    (void)state;
+    struct {
+        hpls_csr *A;
+        int scatter; /* whether the scatter pays */
+    } cases[] = {{tu_gen("gas:n=20011,k=3"), 1},   {tu_gen("gas:n=3001,k=1"), 1},
+                 {steady_csr(30011, 29989, 3), 1}, {steady_csr(13, 7, 4), 1},
+                 {tu_gen("poisson3d:nx=23"), 0},   {tu_gen("tridiag:n=5000"), 0},
+                 {random_csr(1000, 1000, 5), 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        hpls_csr *A = cases[c].A, *At;
+        assert_int_equal(hpls_csr_transpose(A, &At), HPLS_OK);
+        assert_int_equal(hpls_k_scatter_pays(A, At), cases[c].scatter);
+        hpls_vec *x = tu_vec_random(A->nrows, 13);
+        size_t bytes = (size_t)(A->ncols + 1) * sizeof(hpls_real);
+        hpls_real *y = malloc(bytes), *yr = malloc(bytes);
+        hpls_ref_kernels.spmv(1, HPLS_PF_NONE, At, x->data, yr);
+        for (int p = 1; p <= 3; p++)
+            for (int pf = 0; pf < HPLS_PF_COUNT; pf++) {
+                memset(y, 0xff, bytes); /* NaN: every entry must be written */
+                hpls_cpu_kernels.spmv_t(p, pf, A, At, x->data, y);
+                for (hpls_int j = 0; j < A->ncols; j++)
+                    if (!(y[j] == yr[j]))
+                        fail_msg("case %zu, %d threads, prefetch %d: y[%lld] = %.17g, At's %.17g",
+                                 c, p, pf, (long long)j, y[j], yr[j]);
+            }
+        free(y);
+        free(yr);
+        hpls_vec_destroy(x);
+        hpls_csr_destroy(At);
+        hpls_csr_destroy(A);
+    }
+}
+
 /* Every entrywise operation of cpu (1-3 threads) gives ref's vector bit for
  * bit, every reduction ref's value to rounding, and twice the same value. */
 static void vector_operations_match_ref(void **state)
@@ -729,6 +791,7 @@ int main(void)
         cmocka_unit_test(spmv_matches_reference_for_every_thread_count),
         cmocka_unit_test(spmv_matches_reference_on_stencil_and_scattered_matrices),
         cmocka_unit_test(default_prefetch_is_none_in_cache),
+        cmocka_unit_test(spmv_t_matches_the_product_with_the_transpose),
         cmocka_unit_test(vector_operations_match_ref),
         cmocka_unit_test(multi_vector_operations_match_ref),
         cmocka_unit_test(multi_operations_are_repeatable_and_consistent),

@@ -615,6 +615,7 @@ void hpls_cpu_fini(hpls_backend *be)
 
 const hpls_kernels hpls_cpu_kernels = {
     .spmv = hpls_k_spmv_pf,
+    .spmv_t = hpls_k_spmv_t_pf,
     .residual = hpls_k_residual_pf,
     .residual_block = hpls_k_residual_block,
     .gemv = hpls_k_gemv,

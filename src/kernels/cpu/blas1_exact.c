@@ -279,6 +279,7 @@ static void x_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_r
 
 static const hpls_kernels exact_kernels = {
     .spmv = hpls_k_spmv_pf,
+    .spmv_t = hpls_k_spmv_t_pf,
     .residual = x_residual,
     .residual_block = x_residual_block,
     .gemv = hpls_k_gemv,

@@ -19,7 +19,17 @@
  * lost least on both: nothing when A, x and y fit in half the last-level
  * cache; else locality 2 (prefetcht1: into L2, never L1-only), x skipped when
  * a sample of rows shows a stencil (each row's columns are the previous row's
- * plus one: x is then read in streams the hardware already prefetches). */
+ * plus one: x is then read in streams the hardware already prefetches).
+ *
+ * A^T x is At's product, or on one thread A's rows scattered into y when A's
+ * rows keep one length and At's do not (hpls_k_scatter_pays): a CSR row loop
+ * whose trip count changes at random mispredicts its exit.  On gas n = 1e5,
+ * k = 1 (rows of A: 4 entries; of At: 3 + a random count) At's product took
+ * 2.3x A's (737 vs 314 us, interleaved, loaded machine) and the scatter 421 us
+ * (PETSc's MatMultTranspose, a scatter too, 400 us); a simulated predictor
+ * (callgrind --branch-sim=yes) missed 10.1M branches in BiCG's 118
+ * iterations, 2.3k with the scatter.  Where the lengths of both are steady
+ * (tridiagonal: 165 vs 234 us) the scatter's extra pass over y loses. */
 #include "kernels/cpu/prefetch.h"
 #include "kernels/cpu/team.h"
 
@@ -184,6 +194,92 @@ double hpls_k_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
     for (int t = 0; t < np; t++)
         ss += part[t];
     return ss;
+}
+
+/* The fraction of the sampled rows of A whose length differs from the row
+ * before's: each such row end is a loop exit the branch predictor may miss. */
+static double length_changes(const hpls_csr *A)
+{
+    const hpls_int *rp = A->rowptr;
+    hpls_int n = A->nrows, step = n / SAMPLE_ROWS + 1, samples = 0, changed = 0;
+    for (hpls_int i = 1; i < n; i += step) {
+        samples++;
+        changed += rp[i + 1] - rp[i] != rp[i] - rp[i - 1];
+    }
+    return samples > 0 ? (double)changed / (double)samples : 0.0;
+}
+
+/* A missed row end cost about 8 times the scatter's extra work per row in the
+ * measures above (gas k = 1 against the tridiagonal), so the scatter breaks
+ * even near 1/8 of the rows changing length more in At than in A: 1/4 asked. */
+int hpls_k_scatter_pays(const hpls_csr *A, const hpls_csr *At)
+{
+    return length_changes(At) - length_changes(A) >= 0.25;
+}
+
+/* y += row i of A times x_i, entry by entry from the left, prefetching as
+ * row_acc does with y's entries where it has x's. */
+static inline void row_scatter(const hpls_csr *A, const hpls_real *x, hpls_real *y, hpls_int i,
+                               int streams, int pfy, int loc)
+{
+    const hpls_idx *ci = A->colind;
+    const hpls_real *v = A->val;
+    hpls_int k = A->rowptr[i], e = A->rowptr[i + 1];
+    double xi = x[i];
+    if (streams) {
+        hpls_pf_hint(v + k + PF_STREAM, loc);
+        hpls_pf_hint(ci + k + PF_STREAM, loc);
+        hpls_pf_hint(A->rowptr + i + PF_ROWS, loc);
+    }
+    for (; k < e; k++) {
+        if (pfy)
+            hpls_pf_hint(y + ci[k + PF_X], loc);
+        y[ci[k]] += v[k] * xi;
+    }
+}
+
+/* Rows of A from 0 scattered with one prefetch variant, up to the first whose
+ * prefetches would reach past the end of the arrays (returned). */
+static inline hpls_int scatter_pf(const hpls_csr *A, const hpls_real *x, hpls_real *y, int pfy,
+                                  int loc)
+{
+    hpls_int last = A->nnz - PF_STREAM, last_row = A->nrows - PF_ROWS, i = 0;
+    for (; i < last_row && A->rowptr[i + 1] <= last; i++)
+        row_scatter(A, x, y, i, 1, pfy, loc);
+    return i;
+}
+
+/* y = A^T x on one thread by A's rows: y_j receives a_ij x_i for i ascending,
+ * the order of At's row j from the left, so the same bits as At's product. */
+static void scatter(const hpls_csr *A, const hpls_real *x, hpls_real *y, int pf)
+{
+    for (hpls_int j = 0; j < A->ncols; j++)
+        y[j] = 0.0;
+    if (pf == HPLS_PF_DEFAULT) /* not in cache: the caller asked in_cache */
+        pf = is_stencil(A, 0, A->nrows) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
+    hpls_int i = 0;
+    switch (pf) {
+    case HPLS_PF_ROWS_L3: i = scatter_pf(A, x, y, 0, 3); break;
+    case HPLS_PF_ROWSX_L3: i = scatter_pf(A, x, y, 1, 3); break;
+    case HPLS_PF_ROWS_L2: i = scatter_pf(A, x, y, 0, 2); break;
+    case HPLS_PF_ROWSX_L2: i = scatter_pf(A, x, y, 1, 2); break;
+    case HPLS_PF_ROWSX_NTA: i = scatter_pf(A, x, y, 1, 0); break;
+    default: /* HPLS_PF_NONE */ break;
+    }
+    for (; i < A->nrows; i++)
+        row_scatter(A, x, y, i, 0, 0, 0);
+}
+
+void hpls_k_spmv_t_pf(int nt, int pf, const hpls_csr *A, const hpls_csr *At, const hpls_real *x,
+                      hpls_real *y)
+{
+    if (nthreads_for(nt, At) > 1 || !hpls_k_scatter_pays(A, At)) {
+        hpls_k_spmv_pf(nt, pf, At, x, y);
+        return;
+    }
+    if (pf == HPLS_PF_DEFAULT && in_cache(A))
+        pf = HPLS_PF_NONE;
+    scatter(A, x, y, pf);
 }
 
 void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y)

@@ -521,6 +521,13 @@ static void ref_spmv_pf(int nt, int pf, const hpls_csr *A, const hpls_real *x, h
     hpls_ref_spmv(nt, A, x, y);
 }
 
+static void ref_spmv_t(int nt, int pf, const hpls_csr *A, const hpls_csr *At, const hpls_real *x,
+                       hpls_real *y)
+{
+    (void)pf, (void)A;
+    hpls_ref_spmv(nt, At, x, y);
+}
+
 static double ref_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real *b,
                               const hpls_real *x, hpls_real *r)
 {
@@ -530,6 +537,7 @@ static double ref_residual_pf(int nt, int pf, const hpls_csr *A, const hpls_real
 
 const hpls_kernels hpls_ref_kernels = {
     .spmv = ref_spmv_pf,
+    .spmv_t = ref_spmv_t,
     .residual = ref_residual_pf,
     .residual_block = hpls_ref_residual_block,
     .gemv = ref_gemv,
