@@ -255,7 +255,7 @@ static void scatter(const hpls_csr *A, const hpls_real *x, hpls_real *y, int pf)
 {
     for (hpls_int j = 0; j < A->ncols; j++)
         y[j] = 0.0;
-    if (pf == HPLS_PF_DEFAULT) /* not in cache: the caller asked in_cache */
+    if (pf == HPLS_PF_DEFAULT) /* not in cache: the caller asked pf_for */
         pf = is_stencil(A, 0, A->nrows) ? HPLS_PF_ROWS_L2 : HPLS_PF_ROWSX_L2;
     hpls_int i = 0;
     switch (pf) {
@@ -277,9 +277,7 @@ void hpls_k_spmv_t_pf(int nt, int pf, const hpls_csr *A, const hpls_csr *At, con
         hpls_k_spmv_pf(nt, pf, At, x, y);
         return;
     }
-    if (pf == HPLS_PF_DEFAULT && in_cache(A))
-        pf = HPLS_PF_NONE;
-    scatter(A, x, y, pf);
+    scatter(A, x, y, pf_for(pf, A));
 }
 
 void hpls_k_spmv(int nt, const hpls_csr *A, const hpls_real *x, hpls_real *y)
