@@ -95,11 +95,12 @@ static hpls_status find_mirrors(hpls_trifac *F)
  * lines 3-10), its check, and the values of row i of the scaled copies,
  * which start at lv and uv; faces is c->faces, a constant where the caller
  * hoists it; plain says, as a constant, that there is no shift and no dic
- * check (0: ask c).  The row's
- * largest |A_ij| is gathered in the loops that read the entries anyway,
- * unless the shift needs it before E_ii (those maxima then change nothing). */
-static inline void dilu_row(const dilu_ctx *c, hpls_int i, hpls_real *restrict lv,
-                            hpls_real *restrict uv, dilu_report *r, int faces, int plain)
+ * check and that the rows come in order up to the first refused one
+ * (rows_in_order; 0: ask c).  The row's largest |A_ij| is gathered in the
+ * loops that read the entries anyway, unless the shift needs it before E_ii
+ * (those maxima then change nothing).  Returns whether the row is refused. */
+static inline int dilu_row(const dilu_ctx *c, hpls_int i, hpls_real *restrict lv,
+                           hpls_real *restrict uv, dilu_report *r, int faces, int plain)
 {
     const hpls_trifac *F = c->F;
     const hpls_trisplit *t = &F->a;
@@ -118,8 +119,8 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, hpls_real *restrict l
         hpls_int q = mirror[p];
         if (q >= 0) {
             hpls_int j = col[p];
-            if (faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
-                e -= c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0; /* E_j = 0: reported */
+            if (faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j; E_j = 0: reported */
+                e -= plain || c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0;
             else
                 sum += v[p] * v[q] * c->rD[j];
         }
@@ -140,10 +141,12 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, hpls_real *restrict l
         big = hpls_maxd(big, fabs(v[p]));
         uv[faces ? end - 1 - p : p - ub] = v[p] * rd;
     }
-    if (hpls_trifac_bad_pivot(e, big, plain ? 0 : c->sign) && i < r->bad) /* plain: no sign */
+    int bad = hpls_trifac_bad_pivot(e, big, plain ? 0 : c->sign); /* plain: no sign */
+    if (bad && i < r->bad)
         r->bad = i;
     if (!plain && asym && i < r->asym)
         r->asym = i;
+    return bad;
 }
 
 static void report_merge(dilu_report *to, const dilu_report *from)
@@ -152,17 +155,19 @@ static void report_merge(dilu_report *to, const dilu_report *from)
     to->asym = from->asym < to->asym ? from->asym : to->asym;
 }
 
-/* Row i, its copies found through their slots (levels, syncfree) */
-static inline void dilu_row_at(const dilu_ctx *c, hpls_int i, dilu_report *r, int faces, int plain)
+/* Row i, its copies found through their slots; whether it is refused */
+static inline int dilu_row_at(const dilu_ctx *c, hpls_int i, dilu_report *r, int faces, int plain)
 {
     const hpls_trifac *F = c->F;
-    dilu_row(c, i, F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)],
-             F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)], r, faces, plain);
+    return dilu_row(c, i, F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)],
+                    F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)], r, faces, plain);
 }
 
 /* Rows first..last-1 in order; with the copies in row order (no slots) a
  * row's copies start where the previous row's end, so no row loads their
- * offsets */
+ * offsets.  A plain row refused ends them: the update fails on the first
+ * refused row, and no row after it reads a zero E_j, so plain rows divide
+ * by E_j untested (levels and syncfree test it). */
 __attribute__((always_inline)) static inline void rows_in_order(const dilu_ctx *c, hpls_int first,
                                                                 hpls_int last, dilu_report *r,
                                                                 int faces, int plain)
@@ -171,12 +176,14 @@ __attribute__((always_inline)) static inline void rows_in_order(const dilu_ctx *
     const hpls_trisplit *t = &F->a;
     if (F->low.slot || F->up.slot) {
         for (hpls_int i = first; i < last; i++)
-            dilu_row_at(c, i, r, faces, plain);
+            if (dilu_row_at(c, i, r, faces, plain) && plain)
+                return;
         return;
     }
     hpls_real *lv = F->low.val + F->low.ptr[first], *uv = F->up.val + F->up.ptr[first];
     for (hpls_int i = first; i < last; i++) {
-        dilu_row(c, i, lv, uv, r, faces, plain);
+        if (dilu_row(c, i, lv, uv, r, faces, plain) && plain)
+            return;
         lv += t->lowend[i] - t->beg[i];
         uv += t->end[i] - t->upbeg[i];
     }
