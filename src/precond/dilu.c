@@ -92,12 +92,15 @@ static hpls_status find_mirrors(hpls_trifac *F)
 }
 
 /* Row i: E_ii = shifted A_ii - sum (A_ij A_ji) rD_j (Alg. 3 line 6, Alg. 5
- * lines 3-10), its check, and the values of row i of the scaled copies;
- * faces is c->faces, a constant where the caller hoists it; plain says, as
- * a constant, that there is no shift and no dic check (0: ask c).  The row's
- * largest |A_ij| is gathered in the loops that read the entries anyway,
- * unless the shift needs it before E_ii (those maxima then change nothing). */
-static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int faces, int plain)
+ * lines 3-10), its check, and the values of row i of the scaled copies,
+ * which start at lv and uv; faces is c->faces, a constant where the caller
+ * hoists it; plain says, as a constant, that there is no shift and no dic
+ * check and that the rows come in order up to the first refused one
+ * (rows_in_order; 0: ask c).  The row's largest |A_ij| is gathered in the
+ * loops that read the entries anyway, unless the shift needs it before E_ii
+ * (those maxima then change nothing).  Returns whether the row is refused. */
+static inline int dilu_row(const dilu_ctx *c, hpls_int i, hpls_real *restrict lv,
+                           hpls_real *restrict uv, dilu_report *r, int faces, int plain)
 {
     const hpls_trifac *F = c->F;
     const hpls_trisplit *t = &F->a;
@@ -105,20 +108,19 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
     const hpls_idx *col = t->A->colind;
     const hpls_int *mirror = F->mirror;
     hpls_int p0 = t->beg[i], le = t->lowend[i], ub = t->upbeg[i], end = t->end[i];
-    double big = 0, sum = 0;
+    double d = ub > le ? v[le] : 0.0; /* [le, ub): the diagonal, if stored */
+    double big = fabs(d), sum = 0;    /* A_ii NaN: so is E_ii, refused whatever big is */
     int asym = 0;
     if (!plain && c->shift != 0)
         for (hpls_int p = p0; p < end; p++)
             big = hpls_maxd(big, fabs(v[p]));
-    double d = ub > le ? v[le] : 0.0; /* [le, ub): the diagonal, if stored */
-    big = hpls_maxd(big, fabs(d));
     double e = plain ? d : hpls_trifac_shifted(d, big, c->shift);
     for (hpls_int p = p0; p < le; p++) {
         hpls_int q = mirror[p];
         if (q >= 0) {
             hpls_int j = col[p];
-            if (faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j */
-                e -= c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0; /* E_j = 0: reported */
+            if (faces) /* face (j, i): E_i -= (A_ji A_ij) / E_j; E_j = 0: reported */
+                e -= plain || c->E[j] != 0.0 ? v[q] * v[p] / c->E[j] : 0.0;
             else
                 sum += v[p] * v[q] * c->rD[j];
         }
@@ -130,27 +132,61 @@ static inline void dilu_row(const dilu_ctx *c, hpls_int i, dilu_report *r, int f
     double rd = e != 0.0 ? 1.0 / e : 0.0; /* a zero pivot is reported (check_e), not trapped */
     c->E[i] = e;
     c->rD[i] = rd;
-    hpls_real *restrict lv = F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)] - p0;
     for (hpls_int p = p0; p < le; p++) {
         big = hpls_maxd(big, fabs(v[p]));
-        lv[p] = v[p] * rd;
+        lv[p - p0] = v[p] * rd;
     }
     /* faces: OpenFOAM's backward sweep takes row i's upper terms j decreasing */
-    hpls_real *restrict uv = F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)];
     for (hpls_int p = ub; p < end; p++) {
         big = hpls_maxd(big, fabs(v[p]));
         uv[faces ? end - 1 - p : p - ub] = v[p] * rd;
     }
-    if (hpls_trifac_bad_pivot(e, big, c->sign) && i < r->bad)
+    int bad = hpls_trifac_bad_pivot(e, big, plain ? 0 : c->sign); /* plain: no sign */
+    if (bad && i < r->bad)
         r->bad = i;
     if (!plain && asym && i < r->asym)
         r->asym = i;
+    return bad;
 }
 
 static void report_merge(dilu_report *to, const dilu_report *from)
 {
     to->bad = from->bad < to->bad ? from->bad : to->bad;
     to->asym = from->asym < to->asym ? from->asym : to->asym;
+}
+
+/* Row i, its copies found through their slots; whether it is refused */
+static inline int dilu_row_at(const dilu_ctx *c, hpls_int i, dilu_report *r, int faces, int plain)
+{
+    const hpls_trifac *F = c->F;
+    return dilu_row(c, i, F->low.val + F->low.ptr[hpls_tricopy_slot(&F->low, i)],
+                    F->up.val + F->up.ptr[hpls_tricopy_slot(&F->up, i)], r, faces, plain);
+}
+
+/* Rows first..last-1 in order; with the copies in row order (no slots) a
+ * row's copies start where the previous row's end, so no row loads their
+ * offsets.  A plain row refused ends them: the update fails on the first
+ * refused row, and no row after it reads a zero E_j, so plain rows divide
+ * by E_j untested (levels and syncfree test it). */
+__attribute__((always_inline)) static inline void rows_in_order(const dilu_ctx *c, hpls_int first,
+                                                                hpls_int last, dilu_report *r,
+                                                                int faces, int plain)
+{
+    const hpls_trifac *F = c->F;
+    const hpls_trisplit *t = &F->a;
+    if (F->low.slot || F->up.slot) {
+        for (hpls_int i = first; i < last; i++)
+            if (dilu_row_at(c, i, r, faces, plain) && plain)
+                return;
+        return;
+    }
+    hpls_real *lv = F->low.val + F->low.ptr[first], *uv = F->up.val + F->up.ptr[first];
+    for (hpls_int i = first; i < last; i++) {
+        if (dilu_row(c, i, lv, uv, r, faces, plain) && plain)
+            return;
+        lv += t->lowend[i] - t->beg[i];
+        uv += t->end[i] - t->upbeg[i];
+    }
 }
 
 /* Rows first..last-1 in order (serial, block), faces and plain (no shift,
@@ -162,17 +198,13 @@ __attribute__((noinline)) static void dilu_rows(const dilu_ctx *c, hpls_int firs
 {
     int plain = c->shift == 0 && !c->symmetric;
     if (c->faces && plain)
-        for (hpls_int i = first; i < last; i++)
-            dilu_row(c, i, r, 1, 1);
+        rows_in_order(c, first, last, r, 1, 1);
     else if (c->faces)
-        for (hpls_int i = first; i < last; i++)
-            dilu_row(c, i, r, 1, 0);
+        rows_in_order(c, first, last, r, 1, 0);
     else if (plain)
-        for (hpls_int i = first; i < last; i++)
-            dilu_row(c, i, r, 0, 1);
+        rows_in_order(c, first, last, r, 0, 1);
     else
-        for (hpls_int i = first; i < last; i++)
-            dilu_row(c, i, r, 0, 0);
+        rows_in_order(c, first, last, r, 0, 0);
 }
 
 /* Level l's rows (levels: Alg. 3's parallel loop, inside the team), faces
@@ -182,7 +214,7 @@ static inline void dilu_level(const dilu_ctx *c, const hpls_levels *L, hpls_int 
 {
 #pragma omp for schedule(static)
     for (hpls_int off = L->off[l]; off < L->off[l + 1]; off++)
-        dilu_row(c, L->order[off], r, faces, 0);
+        dilu_row_at(c, L->order[off], r, faces, 0);
 }
 
 /* The claimed chunk of rows first..kend-1 (syncfree, Alg. 5): rows of
@@ -197,7 +229,7 @@ static inline void dilu_chunk(const dilu_ctx *c, hpls_int first, hpls_int kend, 
         for (hpls_int p = t->beg[i]; p < t->lowend[i]; p++)
             if (t->A->colind[p] < first)
                 hpls_sync_wait(&F->sync, t->A->colind[p], epoch);
-        dilu_row(c, i, r, faces, 0);
+        dilu_row_at(c, i, r, faces, 0);
         hpls_sync_post(&F->sync, i, epoch);
     }
 }

@@ -438,7 +438,8 @@ static void openfoam_paths_raise_no_fp_exception(void **state)
 }
 
 /* Under the traps, a zero pivot or diagonal entry is reported, never divided
- * by: dic, dilu (both orders), ilu0 at setup and update, solver jacobi's 1/A_ii. */
+ * by: dic, dilu (both orders; faces serially and in blocks, whose rows stop at
+ * the first refused one), ilu0 at setup and update, solver jacobi's 1/A_ii. */
 static void zero_pivots_are_reported_not_trapped(void **state) /* Z: A, A_11 = 0 */
 {
     (void)state;
@@ -449,6 +450,8 @@ static void zero_pivots_are_reported_not_trapped(void **state) /* Z: A, A_11 = 0
         {"solver=cg precond=dic", HPLS_ERR_SINGULAR},
         {"solver=bicgstab precond=dilu", HPLS_ERR_SINGULAR},
         {"solver=bicgstab precond=dilu dilu_order=faces", HPLS_ERR_SINGULAR},
+        {"solver=bicgstab precond=dilu dilu_order=faces trisolve=block threads=2",
+         HPLS_ERR_SINGULAR},
         {"solver=bicgstab precond=ilu0", HPLS_ERR_SINGULAR},
         {"solver=jacobi", HPLS_ERR_ZERO_DIAG},
     };
