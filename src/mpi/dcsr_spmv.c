@@ -205,8 +205,8 @@ static hpls_status dcsr_apply_t(const hpls_op *op, const hpls_dvec *x, hpls_dvec
     hpls_status st = hpls_dcsr_reverse_start(D);
     if (op->qt) /* y = Ad^T x while w travels */
         hpls_k_qt_spmv_t(op->qt, xp, yp);
-    else
-        be->k->spmv(be->nthreads, be->pf, op->At, xp, yp);
+    else /* by Ad's rows where that pays (hpls_k_spmv_t_pf): the same bits */
+        be->k->spmv_t(be->nthreads, be->pf, D->Ad, op->At, xp, yp);
     if (st == HPLS_OK)
         st = hpls_dcsr_reverse_finish(D, HPLS_RED_SUM, yp); /* y += the others' w */
     return st;
