@@ -85,6 +85,18 @@ static int is_stencil(const hpls_csr *A, hpls_int lo, hpls_int hi)
     return samples > 0 && 4 * shifted >= 3 * samples;
 }
 
+/* Row i's streams ahead: A's values and columns PF_STREAM entries past the
+ * row's start, rowptr PF_ROWS rows on.  Always inlined: loc must reach the
+ * hint as a constant (kernels/cpu/prefetch.h). */
+__attribute__((always_inline)) static inline void prefetch_streams(const hpls_csr *A, hpls_int i,
+                                                                   int loc)
+{
+    hpls_int k = A->rowptr[i];
+    hpls_pf_hint(A->val + k + PF_STREAM, loc);
+    hpls_pf_hint(A->colind + k + PF_STREAM, loc);
+    hpls_pf_hint(A->rowptr + i + PF_ROWS, loc);
+}
+
 /* s -/+= row i of A times x, entry by entry from the left; streams and pfx say
  * what is prefetched, loc with which hint (all constants after inlining: no
  * branch is left in the loop). */
@@ -94,11 +106,8 @@ static inline double row_acc(const hpls_csr *A, const hpls_real *x, hpls_int i, 
     const hpls_idx *ci = A->colind;
     const hpls_real *v = A->val;
     hpls_int k = A->rowptr[i], e = A->rowptr[i + 1];
-    if (streams) {
-        hpls_pf_hint(v + k + PF_STREAM, loc);
-        hpls_pf_hint(ci + k + PF_STREAM, loc);
-        hpls_pf_hint(A->rowptr + i + PF_ROWS, loc);
-    }
+    if (streams)
+        prefetch_streams(A, i, loc);
     for (; k < e; k++) {
         if (pfx)
             hpls_pf_hint(x + ci[k + PF_X], loc);
@@ -226,11 +235,8 @@ static inline void row_scatter(const hpls_csr *A, const hpls_real *x, hpls_real 
     const hpls_real *v = A->val;
     hpls_int k = A->rowptr[i], e = A->rowptr[i + 1];
     double xi = x[i];
-    if (streams) {
-        hpls_pf_hint(v + k + PF_STREAM, loc);
-        hpls_pf_hint(ci + k + PF_STREAM, loc);
-        hpls_pf_hint(A->rowptr + i + PF_ROWS, loc);
-    }
+    if (streams)
+        prefetch_streams(A, i, loc);
     for (; k < e; k++) {
         if (pfy)
             hpls_pf_hint(y + ci[k + PF_X], loc);
