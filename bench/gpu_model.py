@@ -379,7 +379,7 @@ def cpu_bytes(name, m):
         return bicgstab(m).b + 2 * sweeps(n, z) + 8 * n
     host_sweep = spmv(n, z) + 12 * (z - n) // 2 + 3 * 8 * n  # sor_sweep.c + triangle residual
     pjg_sweep = spmv(n, z) + 3 * 8 * n  # pjg_sweep.c: x, xold, b, r
-    ssor_solve = spmv(n, z) + 3 * 8 * n  # hpls_k_ssor_solve: A once, r, z (3 passes)
+    ssor_solve = spmv(n, z) + 3 * 8 * n  # the host's ssor solve (sor_sweep.c): A once, r, z (3 passes)
     host = {"BHISA": lambda: bhisa(m).b, "PJG psize=65536": lambda: pjg_sweep,
             "Jacobi": lambda: jacobi(m).b,
             "Jacobi, 8 right-hand sides (a column's share)": lambda: jacobi_block(m).b,

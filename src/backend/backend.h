@@ -125,13 +125,6 @@ typedef struct hpls_kernels {
     void (*gemv)(int nt, const hpls_dense *A, const hpls_real *x, hpls_real *y);
     double (*dense_residual)(int nt, const hpls_dense *A, const hpls_real *b, const hpls_real *x,
                              hpls_real *r);
-    /* r = (T + dscale D) dx with T the strictly upper (upper = 1) or lower part
-     * of A (see hpls_k_triangle_spmv); returns sum r_i^2 */
-    double (*triangle_spmv)(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
-                            double dscale, const hpls_real *dx, hpls_real *r);
-    /* the same on a dense square A (hpls_k_dense_triangle) */
-    double (*dense_triangle)(int nt, const hpls_dense *A, int upper, double dscale,
-                             const hpls_real *dx, hpls_real *r);
     /* R = B - A X for k columns (hpls_k_residual_block) */
     void (*residual_block)(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
                            const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
@@ -170,12 +163,6 @@ enum {
     HPLS_TFAC_NATURAL = 4,
     HPLS_TFAC_TILED = 8
 };
-/* The relaxation sweeps of gs, sor, ssor and precond ssor on a device, and
- * their residual (kernels/device/relax.c, opaque). */
-typedef struct hpls_drelax hpls_drelax;
-/* A sweep's kind (kernels/device/relax.cl): SOR forward and backward (gs: omega
- * 1), SSOR's (D + wL) y = r and (D + wU) z = D y. */
-enum { HPLS_RELAX_SOR_FWD, HPLS_RELAX_SOR_BWD, HPLS_RELAX_SSOR_FWD, HPLS_RELAX_SSOR_BWD };
 /* A dense square matrix on a device (kernels/device/dense.c, opaque). */
 typedef struct hpls_ddense hpls_ddense;
 /* Work-items that sum one dense row (kernels/device/dense.cl's DENSE_LANES:
@@ -244,22 +231,6 @@ typedef struct hpls_devops {
      * (other methods: 0 and 1) */
     void (*tfac_stats)(const hpls_dtfac *F, hpls_int *singular, double *rcond);
 
-    /* ---- kernels/device/relax.c: gs, sor, ssor, precond ssor ---- */
-    /* A's diagonal positions (and its level sets for strategy levels; auto
-     * chooses here) for the sweeps of A's device copy */
-    hpls_status (*relax_upload)(hpls_backend *be, const hpls_csr *A, const hpls_int *diagpos,
-                                int strategy, hpls_drelax **dR);
-    void (*relax_release)(hpls_backend *be, hpls_drelax *dR); /* accepts NULL */
-    /* one sweep of kind mode (HPLS_RELAX_*) with omega: x swept in place,
-     * xo the values before the sweep (SOR: a copy of x; SSOR: not read), dinv
-     * D^-1 (SOR; NULL for SSOR); the host's bits by every strategy */
-    void (*relax_sweep)(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A, int mode,
-                        double omega, const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec *x,
-                        const hpls_dvec *xo);
-    /* r = (T + dscale D)(xo - x), T the strictly upper (upper) or lower part
-     * of A; returns sum r_i^2 (not reduced) */
-    double (*relax_residual)(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A, int upper,
-                             double dscale, const hpls_dvec *xo, const hpls_dvec *x, hpls_dvec *r);
     /* ---- kernels/device/dense.c: a dense A ---- */
     hpls_status (*dense_upload)(hpls_backend *be, const hpls_dense *A, hpls_ddense **dA);
     void (*dense_release)(hpls_backend *be, hpls_ddense *dA); /* accepts NULL */
@@ -302,13 +273,8 @@ typedef struct hpls_devops {
     X(fac_release)                                                                                 \
     HPLS_DEVOPS_METHODS(X)                                                                         \
     HPLS_DEVOPS_TRIDIAG(X)
-/* gs/sor/ssor, dense A, many right-hand sides (kernels/device/relax.c,
- * dense.c, block.c) */
+/* dense A, many right-hand sides (kernels/device/dense.c, block.c) */
 #define HPLS_DEVOPS_METHODS(X)                                                                     \
-    X(relax_upload)                                                                                \
-    X(relax_release)                                                                               \
-    X(relax_sweep)                                                                                 \
-    X(relax_residual)                                                                              \
     X(dense_upload)                                                                                \
     X(dense_release)                                                                               \
     X(gemv)                                                                                        \

@@ -125,27 +125,12 @@ void hpls_k_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_rea
                            const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
 void hpls_ref_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
                              const hpls_real *X, hpls_real *R, hpls_int ld, double *ss);
-/* One SOR sweep (omega = 1: Gauss-Seidel), forward or backward, sequential by
- * definition: x_i = (1-w) x_i + w (b_i - sum_{j!=i} a_ij x_j) / a_ii; dx = x_old - x_new.
- * diagpos[i] is the position of A_ii in row i (columns sorted), dinv[i] = 1 / A_ii.
- * pf: the prefetch variant (HPLS_PF_*: whether and how x is prefetched; same bits). */
-void hpls_k_sor_sweep(int pf, const hpls_csr *A, const hpls_int *diagpos, const hpls_real *dinv,
-                      double omega, int backward, const hpls_real *b, hpls_real *x,
-                      hpls_real *dx);
-/* r = (T + dscale D) dx, T the strictly upper (upper = 1) or lower part of A;
- * returns sum r_i^2.  After a forward SOR sweep, (U + (1 - 1/w) D) dx = b - A x_new. */
-double hpls_k_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
-                            double dscale, const hpls_real *dx, hpls_real *r);
-/* z = M^-1 r for M = (D + wL) D^-1 (D + wU) / (w (2 - w)), the SSOR preconditioner. */
-void hpls_k_ssor_solve(const hpls_csr *A, const hpls_int *diagpos, double omega,
-                       const hpls_real *r, hpls_real *z);
 /* Dense row-major: y = A x; r = b - A x returning sum r_i^2 (src/kernels/cpu/dense.c). */
 void hpls_k_gemv(int nt, const hpls_dense *A, const hpls_real *x, hpls_real *y);
 double hpls_k_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, const hpls_real *x,
                              hpls_real *r);
-/* The SOR sweep (hpls_k_sor_sweep) and its residual (hpls_k_triangle_spmv) on a
- * dense square A, each row's sums left and right of the diagonal by
- * hpls_k_dense_dot. */
+/* The SOR sweep and its residual (kernels/cpu/sor_sweep.c) on a dense square A, each row's sums
+ * left and right of the diagonal by hpls_k_dense_dot. */
 void hpls_k_dense_sor_sweep(const hpls_dense *A, const hpls_real *dinv, double omega, int backward,
                             const hpls_real *b, hpls_real *x, hpls_real *dx);
 double hpls_k_dense_triangle(int nt, const hpls_dense *A, int upper, double dscale,

@@ -2,16 +2,18 @@
 /* ssor.c (precond): M = (D + wL) D^-1 (D + wU) / (w (2 - w)) (Saad, Iterative
  * Methods, Eq. 10.3); omega = 1 is symmetric Gauss-Seidel.  M^T is the SSOR
  * matrix of A^T, so methods that need M^-T get it from the transpose.  The
- * sweeps are sequential host kernels; on a device backend, the triangular
- * solves (D + wL) y = r and (D + wU) z = D y scheduled by trisolve
- * (kernels/device/relax.c), summed as the host sums them: the same z. */
+ * solve is the backend's kernel family's (relax_kernels.h: sequential host
+ * sweeps; on a device the triangular solves (D + wL) y = r and (D + wU) z = D y
+ * scheduled by trisolve, kernels/device/relax.c, summed as the host sums them:
+ * the same z). */
 #include "precond/pc.h"
+#include "precond/relax_kernels.h"
 
 typedef struct ssor_side {
-    const hpls_csr *A;
-    hpls_int *diagpos;
-    hpls_dmat *dA;    /* on a device backend: A's copy there (its own: a preconditioner */
-    hpls_drelax *dev; /* does not see the operator's) and the sweeps */
+    hpls_relax_matrix M; /* A, and on a device backend its copy there (its own: */
+    hpls_int *diagpos;   /* a preconditioner does not see the operator's) */
+    hpls_dmat *dA;
+    hpls_drelax *dev; /* A's sweeps on the backend */
 } ssor_side;
 
 typedef struct ssor_pc {
@@ -23,18 +25,7 @@ typedef struct ssor_pc {
 static hpls_status solve_side(const ssor_pc *P, const ssor_side *side, const hpls_dvec *r,
                               hpls_dvec *z)
 {
-    hpls_backend *be = P->be;
-    if (side->dev) { /* forward into z, backward in place, then z *= w (2 - w) */
-        double w = P->omega;
-        be->d->relax_sweep(be, side->dev, side->dA, HPLS_RELAX_SSOR_FWD, w, NULL, r, z, z);
-        be->d->relax_sweep(be, side->dev, side->dA, HPLS_RELAX_SSOR_BWD, w, NULL, z, z, z);
-        hpls_v_scale(be, side->A->nrows, w * (2.0 - w), z);
-        return be->err;
-    }
-    const hpls_real *rp = hpls_v_host(P->be, r);
-    hpls_real *zp = hpls_v_host(P->be, z);
-    if (rp && zp)
-        hpls_k_ssor_solve(side->A, side->diagpos, P->omega, rp, zp);
+    hpls_relax_kernels_of(P->be)->ssor(P->be, &side->M, side->dev, P->omega, r, z);
     return P->be->err;
 }
 
@@ -58,10 +49,9 @@ static void destroy_ssor(void *ctx)
     ssor_side *sides[2] = {&P->fwd, &P->tr};
     for (int k = 0; k < 2; k++) {
         hpls_free(sides[k]->diagpos);
-        if (P->be->d) {
-            P->be->d->relax_release(P->be, sides[k]->dev);
+        hpls_relax_kernels_of(P->be)->release(P->be, sides[k]->dev);
+        if (P->be->d)
             P->be->d->csr_release(P->be, sides[k]->dA);
-        }
     }
     hpls_free(P);
 }
@@ -69,13 +59,13 @@ static void destroy_ssor(void *ctx)
 /* strategy: trisolve's, of the device's sweeps (unused on a host backend) */
 static hpls_status side_setup(hpls_backend *be, const hpls_csr *A, int strategy, ssor_side *side)
 {
-    side->A = A;
     side->diagpos = hpls_malloc(A->nrows, sizeof *side->diagpos);
     hpls_status st = side->diagpos ? hpls_csr_diag_positions(A, side->diagpos) : HPLS_ERR_NOMEM;
     if (st == HPLS_OK && be->d)
         st = be->d->csr_upload(be, A, 1, &side->dA);
-    if (st == HPLS_OK && be->d)
-        st = be->d->relax_upload(be, A, side->diagpos, strategy, &side->dev);
+    if (st == HPLS_OK)
+        st = hpls_relax_kernels_of(be)->upload(be, A, side->diagpos, strategy, &side->dev);
+    side->M = (hpls_relax_matrix){.A = A, .diagpos = side->diagpos, .dA = side->dA};
     return st;
 }
 

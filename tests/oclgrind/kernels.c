@@ -12,6 +12,7 @@
 #include "iter/hisa_kernels.h"
 #include "kernels/cpu/sptrsv.h"
 #include "precond/pjg_kernels.h"
+#include "precond/relax_kernels.h"
 #include "solver.h"
 
 #include <stdio.h>
@@ -19,7 +20,8 @@
 
 enum { N = 300, K = 3, NB = 10, ND = 45 };
 
-/* gs/sor/ssor's sweeps (every mode by every strategy) and their residual; PJG
+/* gs/sor/ssor's sweeps (forward, backward, SSOR's solve: every mode by every
+ * strategy) and their residual; PJG
  * on contiguous and interleaved blocks, with and without the residual; a
  * dense A (ND rows: not a multiple of a row's 16 lanes) and its PJG sweep;
  * NB right-hand sides (two launches of the block residual) */
@@ -31,15 +33,17 @@ static int relax_pjg_dense_block(hpls_backend *be, const hpls_csr *A, const hpls
     if (hpls_csr_diag_positions(A, dp) != HPLS_OK || be->d->csr_upload(be, A, 1, &dA) != HPLS_OK)
         return 1;
     double t = 0;
+    const hpls_relax_kernels *K = hpls_relax_kernels_of(be);
+    const hpls_relax_matrix RM = {.A = A, .diagpos = dp, .dA = dA};
     for (int strategy = 0; strategy < 3; strategy++) {
         hpls_drelax *R;
-        if (be->d->relax_upload(be, A, dp, strategy, &R) != HPLS_OK)
+        if (K->upload(be, A, dp, strategy, &R) != HPLS_OK)
             return 1;
-        for (int mode = HPLS_RELAX_SOR_FWD; mode <= HPLS_RELAX_SSOR_BWD; mode++)
-            be->d->relax_sweep(be, R, dA, mode, 1.2, mode <= HPLS_RELAX_SOR_BWD ? v[1] : NULL, v[0],
-                               v[7], v[6]);
-        t += be->d->relax_residual(be, R, dA, strategy & 1, 0.3, v[6], v[7], v[5]);
-        be->d->relax_release(be, R);
+        for (int bwd = 0; bwd < 2; bwd++)
+            K->sweep(be, &RM, R, 1.2, bwd, v[1], v[0], v[7], v[6]);
+        K->ssor(be, &RM, R, 1.2, v[0], v[7]);
+        t += K->residual(be, &RM, R, strategy & 1, 0.3, v[7], v[6], v[5]);
+        K->release(be, R);
     }
     for (hpls_int q = 0; q < N; q++) /* three interleaved blocks, the last first */
         idx[q] = 3 * (q % 100) + 2 - q / 100;

@@ -8,6 +8,7 @@
 #include "kernels/cpu/prefetch.h"
 #include "kernels/cpu/sptrsv.h"
 #include "precond/pjg_kernels.h"
+#include "precond/relax_kernels.h"
 #include "solver.h"
 #include "testutil.h"
 
@@ -560,6 +561,23 @@ static void every_reduction_goes_through_the_hook_once(void **state)
 /* PJG sweeps of the cpu family (1-3 threads) against ref's (psize 1 is
  * Gauss-Seidel, n is Jacobi): the same new x and old x, the residual of the
  * old x to rounding (summed in another order). */
+/* The relaxation residual (T + dscale D) dx of the family of backend which on
+ * nt threads into r; returns its sum of squares. */
+static double relax_residual(int which, int nt, const hpls_relax_matrix *M, int upper,
+                             double dscale, const hpls_vec *dx, hpls_real *r)
+{
+    hpls_backend *be = backend(which, nt);
+    hpls_dvec *d = up(be, dx), *rv;
+    assert_int_equal(be->v->alloc(be, dx->n, &rv), HPLS_OK);
+    double ss = hpls_relax_kernels_of(be)->residual(be, M, NULL, upper, dscale, d, d, rv);
+    assert_int_equal(be->err, HPLS_OK);
+    be->v->download(be, dx->n, rv, r);
+    be->v->release(be, d);
+    be->v->release(be, rv);
+    hpls_backend_destroy(be);
+    return ss;
+}
+
 static void pjg_sweeps_match_ref(const hpls_csr *A, const hpls_int *diag, const hpls_vec *x,
                                  const hpls_vec *b)
 {
@@ -629,15 +647,17 @@ static void host_kernels_match_reference(void **state)
         double ssr = hpls_ref_kernels.dense_residual(1, D, bd->data, xd->data, rr);
         assert_close(ss, ssr, ssr * 1e3);
         for (int upper = 0; upper <= 1; upper++) { /* dense gs/sor/ssor residual */
-            ss = hpls_cpu_kernels.dense_triangle(p, D, upper, -0.5, xd->data, y);
-            ssr = hpls_ref_kernels.dense_triangle(1, D, upper, -0.5, xd->data, yr);
+            const hpls_relax_matrix Md = {.Ad = D};
+            ss = relax_residual(CPU, p, &Md, upper, -0.5, xd, y);
+            ssr = relax_residual(REF, 1, &Md, upper, -0.5, xd, yr);
             for (hpls_int i = 0; i < m; i++)
                 assert_close(y[i], yr[i], 10.0 * m);
             assert_close(ss, ssr, ssr * 1e3);
         }
         for (int upper = 0; upper <= 1; upper++) {
-            ss = hpls_cpu_kernels.triangle_spmv(p, A, diag, upper, 0.25, x->data, r);
-            ssr = hpls_ref_kernels.triangle_spmv(1, A, diag, upper, 0.25, x->data, rr);
+            const hpls_relax_matrix M = {.A = A, .diagpos = diag};
+            ss = relax_residual(CPU, p, &M, upper, 0.25, x, r);
+            ssr = relax_residual(REF, 1, &M, upper, 0.25, x, rr);
             for (hpls_int i = 0; i < n; i++)
                 assert_true(r[i] == rr[i]); /* row by row in column order */
             assert_close(ss, ssr, ssr);

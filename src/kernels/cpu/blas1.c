@@ -620,8 +620,6 @@ const hpls_kernels hpls_cpu_kernels = {
     .residual_block = hpls_k_residual_block,
     .gemv = hpls_k_gemv,
     .dense_residual = hpls_k_dense_residual,
-    .triangle_spmv = hpls_k_triangle_spmv,
-    .dense_triangle = hpls_k_dense_triangle,
 };
 
 /* reproducible=1's table (blas1.h): the operations it keeps from cpu, where

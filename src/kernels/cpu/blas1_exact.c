@@ -255,20 +255,6 @@ static double x_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, 
     return hpls_xsum_sumsq(nt, A->nrows, r);
 }
 
-static double x_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
-                              double dscale, const hpls_real *dx, hpls_real *r)
-{
-    hpls_k_triangle_spmv(nt, A, diagpos, upper, dscale, dx, r);
-    return hpls_xsum_sumsq(nt, A->nrows, r);
-}
-
-static double x_dense_triangle(int nt, const hpls_dense *A, int upper, double dscale,
-                               const hpls_real *dx, hpls_real *r)
-{
-    hpls_k_dense_triangle(nt, A, upper, dscale, dx, r);
-    return hpls_xsum_sumsq(nt, A->nrows, r);
-}
-
 static void x_residual_block(int nt, const hpls_csr *A, hpls_int k, const hpls_real *B,
                              const hpls_real *X, hpls_real *R, hpls_int ld, double *ss)
 {
@@ -284,8 +270,6 @@ static const hpls_kernels exact_kernels = {
     .residual_block = x_residual_block,
     .gemv = hpls_k_gemv,
     .dense_residual = x_dense_residual,
-    .triangle_spmv = x_triangle_spmv,
-    .dense_triangle = x_dense_triangle,
 };
 
 hpls_status hpls_cpu_set_exact(hpls_backend *be)

@@ -139,7 +139,7 @@ double hpls_k_dense_residual(int nt, const hpls_dense *A, const hpls_real *b, co
     return ss;
 }
 
-/* The SOR sweep of hpls_k_sor_sweep over dense rows: the row's dots left and
+/* The SOR sweep of sor_sweep.c over dense rows: the row's dots left and
  * right of the diagonal (sequential by definition: row i reads the new x_j,
  * j < i, forward). */
 void hpls_k_dense_sor_sweep(const hpls_dense *A, const hpls_real *dinv, double omega, int backward,

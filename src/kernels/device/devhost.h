@@ -317,16 +317,6 @@ struct hpls_ddense {
     hpls_int n;
 };
 
-/* relax.c: gs, sor, ssor and precond ssor's sweeps (kernels/device/relax.cl) */
-hpls_status hpls_devop_relax_upload(hpls_backend *be, const hpls_csr *A, const hpls_int *diagpos,
-                                    int strategy, hpls_drelax **out);
-void hpls_devop_relax_release(hpls_backend *be, hpls_drelax *R);
-void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A, int mode,
-                            double omega, const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec *x,
-                            const hpls_dvec *xo);
-double hpls_devop_relax_residual(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A,
-                                 int upper, double dscale, const hpls_dvec *xo, const hpls_dvec *x,
-                                 hpls_dvec *r);
 /* dense.c: a dense A (kernels/device/dense.cl) */
 hpls_status hpls_devop_dense_upload(hpls_backend *be, const hpls_dense *A, hpls_ddense **out);
 void hpls_devop_dense_release(hpls_backend *be, hpls_ddense *D);

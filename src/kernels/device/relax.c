@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* relax.c (device): the relaxation sweeps of gs, sor, ssor and precond ssor
  * on a device backend (kernels/device/relax.cl), through the host layer
- * (devhost.h).  Setup uploads A's diagonal positions and, for the level-set
- * schedule, the level sets of A's strictly lower part (forward sweeps) and
- * strictly upper part (backward), built once on the host (kernels/cpu/
- * levels.c); the sweeps read the caller's device copy of A.  A sweep is, by
- * strategy (HPLS_TRI_*, backend.h): a launch per level set; one
- * launch of the device's sync-free work-groups of one item taking rows from an atomic
- * ticket (syncfree); or that launch with one group (serial).  Every strategy
- * gives the host's bits (relax.cl).  auto: serial when the level sets hold
- * fewer than RELAX_AUTO_ROWS rows on average, else the device's choice for
- * the dilu sweeps (levels on a CPU device, syncfree on a GPU). */
+ * (devhost.h): the dev family's relaxation kernels (kernels/relax.h).  Setup uploads A's diagonal
+ * positions and, for the level-set schedule, the level sets of A's strictly lower part (forward
+ * sweeps) and strictly upper part (backward), built once on the host (kernels/cpu/levels.c); the
+ * sweeps read the caller's device copy of A.  A sweep is, by strategy (HPLS_TRI_*, backend.h): a
+ * launch per level set; one launch of the device's sync-free work-groups of one item taking rows
+ * from an atomic ticket (syncfree); or that launch with one group (serial).  Every strategy gives
+ * the host's bits (relax.cl).  auto: serial when the level sets hold fewer than RELAX_AUTO_ROWS
+ * rows on average, else the device's choice for the dilu sweeps (levels on a CPU device, syncfree
+ * on a GPU). */
+#include "kernels/relax.h"
 #include "kernels/cpu/sptrsv.h"
 #include "kernels/device/devhost.h"
 
@@ -22,6 +22,10 @@
  * serial sweep then, one launch. */
 enum { RELAX_AUTO_ROWS = 32 };
 
+/* A sweep's kind (relax.cl): SOR forward and backward (gs: omega 1), SSOR's
+ * (D + wL) y = r and (D + wU) z = D y. */
+enum { RELAX_SOR_FWD, RELAX_SOR_BWD, RELAX_SSOR_FWD, RELAX_SSOR_BWD };
+
 struct hpls_drelax {
     hpls_dbuf *dp;             /* A's diagonal positions (64-bit) */
     hpls_dbuf *order[2];       /* levels: L's (0) and U's (1) rows sorted by level */
@@ -31,7 +35,7 @@ struct hpls_drelax {
     int strategy;
 };
 
-void hpls_devop_relax_release(hpls_backend *be, hpls_drelax *R)
+void hpls_dev_relax_release(hpls_backend *be, hpls_drelax *R)
 {
     if (!R)
         return;
@@ -62,8 +66,8 @@ static hpls_status upload_levels(hpls_backend *be, hpls_drelax *R, const hpls_cs
     return st;
 }
 
-hpls_status hpls_devop_relax_upload(hpls_backend *be, const hpls_csr *A, const hpls_int *diagpos,
-                                    int strategy, hpls_drelax **out)
+hpls_status hpls_dev_relax_upload(hpls_backend *be, const hpls_csr *A, const hpls_int *diagpos,
+                                  int strategy, hpls_drelax **out)
 {
     hpls_int n = A->nrows;
     *out = NULL;
@@ -103,7 +107,7 @@ hpls_status hpls_devop_relax_upload(hpls_backend *be, const hpls_csr *A, const h
     hpls_free(lowend);
     hpls_free(upbeg);
     if (st != HPLS_OK) {
-        hpls_devop_relax_release(be, R);
+        hpls_dev_relax_release(be, R);
         return st == HPLS_ERR_NOMEM
                    ? st
                    : hpls_dev_fail(be, st, "the relaxation sweeps of %lld rows", (long long)n);
@@ -112,16 +116,18 @@ hpls_status hpls_devop_relax_upload(hpls_backend *be, const hpls_csr *A, const h
     return HPLS_OK;
 }
 
-void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A, int mode,
-                            double omega, const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec *x,
-                            const hpls_dvec *xo)
+/* One sweep of kind mode with omega: x swept in place, xo the values before
+ * the sweep (SOR: a copy of x; SSOR: not read), dinv D^-1 (SOR; NULL for
+ * SSOR); the host's bits by every strategy. */
+static void sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A, int mode, double omega,
+                  const hpls_dvec *dinv, const hpls_dvec *b, hpls_dvec *x, const hpls_dvec *xo)
 {
     /* ssor has no D^-1: A's values stand in, never read */
     hpls_dbuf *di = dinv ? hpls_dev_vbuf(dinv) : A->val;
     if (R->n == 0 || be->err != HPLS_OK)
         return;
     if (R->strategy == HPLS_TRI_LEVELS) { /* a launch a level, in order */
-        int u = mode == HPLS_RELAX_SOR_BWD || mode == HPLS_RELAX_SSOR_BWD;
+        int u = mode == RELAX_SOR_BWD || mode == RELAX_SSOR_BWD;
         for (hpls_int l = 0; l < R->nlev[u]; l++) {
             hpls_int first = R->off[u][l], count = R->off[u][l + 1] - first;
             HPLS_DEV_RUN(be, HPLS_K_relax_level, hpls_dev_groups(count), HPLS_KI(mode),
@@ -137,10 +143,31 @@ void hpls_devop_relax_sweep(hpls_backend *be, hpls_drelax *R, const hpls_dmat *A
                                  HPLS_KV(b), HPLS_KV(x), HPLS_KV(xo)));
 }
 
-double hpls_devop_relax_residual(hpls_backend *be, const hpls_drelax *R, const hpls_dmat *A,
-                                 int upper, double dscale, const hpls_dvec *xo, const hpls_dvec *x,
-                                 hpls_dvec *r)
+/* dx = x_old, the old values a row reads */
+void hpls_dev_relax_sweep(hpls_backend *be, const hpls_relax_matrix *M, hpls_drelax *R,
+                          double omega, int backward, const hpls_dvec *dinv, const hpls_dvec *b,
+                          hpls_dvec *x, hpls_dvec *dx)
 {
+    hpls_v_copy(be, R->n, x, dx);
+    sweep(be, R, M->dA, backward ? RELAX_SOR_BWD : RELAX_SOR_FWD, omega, dinv, b, x, dx);
+}
+
+/* forward into z, backward in place, then z *= w (2 - w) */
+void hpls_dev_relax_ssor(hpls_backend *be, const hpls_relax_matrix *M, hpls_drelax *R, double omega,
+                         const hpls_dvec *r, hpls_dvec *z)
+{
+    sweep(be, R, M->dA, RELAX_SSOR_FWD, omega, NULL, r, z, z);
+    sweep(be, R, M->dA, RELAX_SSOR_BWD, omega, NULL, z, z, z);
+    hpls_v_scale(be, R->n, omega * (2.0 - omega), z);
+}
+
+/* dx = x_old, kept by the sweep: the kernel forms x_old - x_new as it reads them */
+double hpls_dev_relax_residual(hpls_backend *be, const hpls_relax_matrix *M, const hpls_drelax *R,
+                               int upper, double dscale, const hpls_dvec *x, const hpls_dvec *dx,
+                               hpls_dvec *r)
+{
+    const hpls_dmat *A = M->dA;
+    const hpls_dvec *xo = dx;
     double ss = NAN;
     hpls_dbuf *part = hpls_dev_part(be, 1);
     if (!part)

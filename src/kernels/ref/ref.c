@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ref.c: the ref backend (backend/backend.h; its family of the methods' fused
- * kernels: kernels/bicgstab.h, hisa.h, pjg.h): plain sequential loops, as
+ * kernels: kernels/bicgstab.h, hisa.h, pjg.h, relax.h): plain sequential loops, as
  * readable as a textbook, the oracle the cpu (and later device) backends are
  * tested against.  It is also the checker: its handles are descriptors kept in
  * a registry, and every handle an operation is given must be one of its live
@@ -12,6 +12,7 @@
 #include "kernels/bicgstab.h"
 #include "kernels/hisa.h"
 #include "kernels/pjg.h"
+#include "kernels/relax.h"
 
 #include <math.h>
 #include <string.h>
@@ -445,10 +446,9 @@ static double ref_dense_residual(int nt, const hpls_dense *A, const hpls_real *b
     return ss;
 }
 
-static double ref_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagpos, int upper,
+static double ref_triangle_spmv(const hpls_csr *A, const hpls_int *diagpos, int upper,
                                 double dscale, const hpls_real *dx, hpls_real *r)
 {
-    (void)nt;
     double ss = 0.0;
     for (hpls_int i = 0; i < A->nrows; i++) {
         double s = dscale * A->val[diagpos[i]] * dx[i];
@@ -461,10 +461,9 @@ static double ref_triangle_spmv(int nt, const hpls_csr *A, const hpls_int *diagp
     return ss;
 }
 
-static double ref_dense_triangle(int nt, const hpls_dense *A, int upper, double dscale,
-                                 const hpls_real *dx, hpls_real *r)
+static double ref_dense_triangle(const hpls_dense *A, int upper, double dscale, const hpls_real *dx,
+                                 hpls_real *r)
 {
-    (void)nt;
     hpls_int n = A->nrows;
     double ss = 0.0;
     for (hpls_int i = 0; i < n; i++) {
@@ -476,6 +475,23 @@ static double ref_dense_triangle(int nt, const hpls_dense *A, int upper, double 
         ss += s * s;
     }
     return ss;
+}
+
+/* The relaxation residual (kernels/relax.h) as it reads: r = (T + dscale D) dx,
+ * dx = x_old - x_new from cpu's sweep. */
+double hpls_ref_relax_residual(hpls_backend *be, const hpls_relax_matrix *M, const hpls_drelax *R,
+                               int upper, double dscale, const hpls_dvec *x, const hpls_dvec *dxv,
+                               hpls_dvec *rv)
+{
+    (void)R;
+    (void)x;
+    hpls_int n = M->A ? M->A->nrows : M->Ad->nrows;
+    const hpls_real *dx = arr(be, dxv, n, "relax_residual");
+    hpls_real *r = arr(be, rv, n, "relax_residual");
+    if (!dx || !r)
+        return NAN; /* recorded */
+    return M->A ? ref_triangle_spmv(M->A, M->diagpos, upper, dscale, dx, r)
+                : ref_dense_triangle(M->Ad, upper, dscale, dx, r);
 }
 
 /* The PJG sweep as its definition reads: r = b - A x_old first, then block by
@@ -542,6 +558,4 @@ const hpls_kernels hpls_ref_kernels = {
     .residual_block = hpls_ref_residual_block,
     .gemv = ref_gemv,
     .dense_residual = ref_dense_residual,
-    .triangle_spmv = ref_triangle_spmv,
-    .dense_triangle = ref_dense_triangle,
 };
