@@ -1079,19 +1079,18 @@ def openfoam_why(field, r):
                 "calls per rank over 20 steps 6191 against OpenFOAM's 5499, counted for U, k, "
                 "epsilon and p together)")
     if int(col(r, "cells")) > 1000000:
-        return ("two steps, 4 solves a field of 1 to 2 iterations: each field's first solve "
-                "sets hpls up on 1.22e6 rows (the LDU-to-CSR pattern, the solver, dilu's copies "
-                "and their first-touch page faults: perf of a 1-rank run, the kernel's page "
-                "clearing 9% of its 61 s), which a longer run amortises: the same case run 4 "
-                "steps instead of 2 (1 rank, one run each) took hpls 0.38 s more for U, 0.06 s "
-                "for k and 0.16 s for epsilon, where OpenFOAM's 2 steps take 0.42 s and 0.34 s; "
-                "the setup itself (1.2-1.5 s a field) not profiled further")
+        return (f"two steps, 4 solves a field of 1 to 2 iterations: {f2(med(col(r, 'hpls once s')))} s "
+                "of hpls's seconds went once a run to building the mesh's CSR matrix (1.22e6 "
+                "rows) and setting up its two solvers (bicgstab + dilu at Ux's first solve, "
+                "which Uy, k and epsilon then share; cg + dic at p's: hpls once s, from "
+                "libhplsFoam's debug switch), which a longer run does not pay again")
     return ("one to three iterations a solve, so fixed costs decide (callgrind, pitzDaily, 20 "
-            "steps, instructions a solve: hpls 8.3M, OpenFOAM's PBiCGStab 4.7M): DILU's "
-            "values update (E, 1/E and the scaled copies' values; 1.79M on a 12k-row matrix, "
-            "OpenFOAM's 0.43M), a CSR product 0.55M against Amul's 0.41M, the values check "
-            "and the LDU values' scatter into CSR (each DILU application is at OpenFOAM's "
-            "count: 0.66M against 0.68M); on ranks the per-solve agreements")
+            "steps, prefetch none, instructions a solve: hpls 7.2M, OpenFOAM's PBiCGStab "
+            "4.7M; docs/openfoam.md): DILU's values update (E, 1/E and the scaled copies' "
+            "values; 1.43M on a 12k-row matrix, OpenFOAM's 0.43M), a CSR product 0.55M "
+            "against Amul's 0.41M, the values check and the LDU values' scatter into CSR "
+            "(each DILU application is at OpenFOAM's count: 0.66M against 0.68M); on ranks "
+            "the per-solve agreements")
 
 
 def update_values(d, o):
