@@ -212,13 +212,20 @@ hpls_status hpls_csr_residual(const hpls_csr *A, const hpls_vec *b, const hpls_v
     return HPLS_OK;
 }
 
+/* Where row i stores column i (its columns are sorted), or -1. */
+static hpls_int diag_slot(const hpls_csr *A, hpls_int i)
+{
+    hpls_int p = A->rowptr[i], end = A->rowptr[i + 1];
+    while (p < end && A->colind[p] < i)
+        p++;
+    return p < end && A->colind[p] == i ? p : -1;
+}
+
 hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos)
 {
     for (hpls_int i = 0; i < A->nrows; i++) {
-        hpls_int p = A->rowptr[i], end = A->rowptr[i + 1];
-        while (p < end && A->colind[p] < i)
-            p++;
-        if (p == end || A->colind[p] != i)
+        hpls_int p = diag_slot(A, i);
+        if (p < 0)
             return hpls_fail(HPLS_ERR_ZERO_DIAG, "row %lld has no diagonal entry",
                              (long long)i + 1);
         if (A->val[p] == 0.0)
@@ -233,13 +240,9 @@ hpls_status hpls_csr_diag_positions(const hpls_csr *A, hpls_int *pos)
 /* Whether each row i of a square A stores column i (its value aside). */
 static int every_diagonal_stored(const hpls_csr *A)
 {
-    for (hpls_int i = 0; i < A->nrows; i++) {
-        hpls_int p = A->rowptr[i], e = A->rowptr[i + 1];
-        while (p < e && A->colind[p] < i)
-            p++;
-        if (p == e || A->colind[p] != i)
+    for (hpls_int i = 0; i < A->nrows; i++)
+        if (diag_slot(A, i) < 0)
             return 0;
-    }
     return 1;
 }
 
